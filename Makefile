@@ -1,0 +1,146 @@
+# callprof: the one build entry point.  `make help` lists the targets.
+#
+# Knobs: V=1 (full command lines), SAN=address,undefined (sanitizers for the
+# tool and the unit tests), PREFIX/DESTDIR (install), CC/CXX.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+VERSION := 0.1.0
+CC      ?= cc
+CXX     ?= c++
+B       := build
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+PKGS       := libdw json-c libcmark
+DW_CFLAGS  := $(shell pkg-config --cflags libdw 2>/dev/null)
+DW_LIBS    := $(shell pkg-config --libs libdw 2>/dev/null)
+JSON_CFLAGS:= $(shell pkg-config --cflags json-c 2>/dev/null)
+JSON_LIBS  := $(shell pkg-config --libs json-c 2>/dev/null)
+CMARK_CFLAGS:= $(shell pkg-config --cflags libcmark 2>/dev/null)
+CMARK_LIBS := $(shell pkg-config --libs libcmark 2>/dev/null)
+
+WARN := -Wall -Wextra -Wshadow -Wconversion -Wstrict-prototypes \
+        -Wmissing-prototypes -Wformat=2 -Wwrite-strings -Wpointer-arith -Wvla
+ifeq ($(CI),true)
+WARN += -Werror
+endif
+BASE_CFLAGS := -std=c11 -g -O2 $(WARN) -MMD -MP
+ifneq ($(SAN),)
+SAN_FLAGS := -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+# ---- runtime: libcallprof.so / libcallprof.a -------------------------------
+# The runtime itself is never instrumented, except calib_target.c: the private
+# function calibration drives through the real probes.
+RT_SRC   := $(filter-out runtime/calib_target.c,$(wildcard runtime/*.c))
+RT_OBJ   := $(RT_SRC:%.c=$(B)/%.o) $(B)/runtime/calib_target.o
+RT_CFLAGS:= $(BASE_CFLAGS) -D_GNU_SOURCE -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
+            -ftls-model=initial-exec $(DW_CFLAGS)
+RT_LIBS  := $(DW_LIBS) -lelf -ldl -lpthread
+
+$(B)/runtime/%.o: runtime/%.c | $(B)/runtime
+	@echo "  CC      $@" $(if $(Q),,)
+	$(Q)$(CC) $(RT_CFLAGS) -c $< -o $@
+
+$(B)/runtime/calib_target.o: runtime/calib_target.c | $(B)/runtime
+	@echo "  CC      $@"
+	$(Q)$(CC) $(RT_CFLAGS) -finstrument-functions -O1 -fno-inline -fno-optimize-sibling-calls -c $< -o $@
+
+$(B)/libcallprof.so: $(RT_OBJ) runtime/libcallprof.map
+	@echo "  LD      $@"
+	$(Q)$(CC) -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,libcallprof.so \
+	    -o $@ $(RT_OBJ) $(RT_LIBS)
+
+$(B)/libcallprof.a: $(RT_OBJ)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $(RT_OBJ)
+
+# ---- report tool: build/callprof --------------------------------------------
+# templates/ and static/ are embedded with .incbin so the tool works from anywhere.
+TOOL_SRC    := $(wildcard report/*.c)
+TOOL_OBJ    := $(TOOL_SRC:%.c=$(B)/%.o) $(B)/gen/assets.o
+TOOL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) -Ireport -Iruntime $(JSON_CFLAGS) $(CMARK_CFLAGS) \
+               -DCALLPROF_VERSION='"$(VERSION)"' -DCALLPROF_LIBDIR='"$(PREFIX)/lib"'
+TOOL_LIBS   := $(JSON_LIBS) $(CMARK_LIBS) -lm
+ASSETS      := $(sort $(wildcard templates/* static/*))
+
+$(B)/report/%.o: report/%.c | $(B)/report
+	@echo "  CC      $@"
+	$(Q)$(CC) $(TOOL_CFLAGS) -c $< -o $@
+
+$(B)/gen/assets.S: $(ASSETS) report/gen-assets.sh | $(B)/gen
+	@echo "  GEN     $@"
+	$(Q)sh report/gen-assets.sh $(ASSETS) > $@
+
+$(B)/gen/assets.o: $(B)/gen/assets.S
+	@echo "  AS      $@"
+	$(Q)$(CC) -c -I. $< -o $@
+
+$(B)/callprof: $(TOOL_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $(TOOL_OBJ) $(TOOL_LIBS)
+
+$(B)/runtime $(B)/report $(B)/gen $(B)/tests:
+	$(Q)mkdir -p $@
+
+# ---- top-level targets -------------------------------------------------------
+.PHONY: all deps test-deps check demo bench fuzz install uninstall clean format help
+all: $(B)/libcallprof.so $(B)/libcallprof.a $(B)/callprof
+
+help:
+	@echo "make            build the runtime (build/libcallprof.{so,a}) and the tool (build/callprof)"
+	@echo "make demo       profile examples/demo and write its report"
+	@echo "make check      build and run every test (ends with 'N passed, N failed')"
+	@echo "make bench      overhead, accuracy and scale benchmarks -> bench/RESULTS.md"
+	@echo "make install    install into \$$DESTDIR\$$PREFIX (PREFIX=$(PREFIX)); make uninstall"
+	@echo "knobs: V=1, SAN=address,undefined, CC=clang"
+
+# Build dependencies: installed with apt-get when run as root, else the command is printed.
+deps:
+	$(Q)sh tests/deps.sh build
+
+test-deps:
+	$(Q)sh tests/deps.sh test
+
+check: test-deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory SAN=address,undefined B=$(B)/san $(B)/san/callprof
+	$(Q)sh tests/run.sh
+
+DEMO_DIR := $(B)/demo
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh examples/demo/run.sh $(B) $(DEMO_DIR)
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(B)/libcallprof.so $(DESTDIR)$(PREFIX)/lib/libcallprof.so
+	install -m 644 $(B)/libcallprof.a $(DESTDIR)$(PREFIX)/lib/libcallprof.a
+	install -m 755 $(B)/callprof $(DESTDIR)$(PREFIX)/bin/callprof
+	install -m 644 runtime/callprof.h $(DESTDIR)$(PREFIX)/include/callprof.h
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' runtime/callprof.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/callprof.pc
+	if [ -f docs/callprof.1 ]; then install -m 644 docs/callprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/callprof.1; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/libcallprof.so $(DESTDIR)$(PREFIX)/lib/libcallprof.a \
+	    $(DESTDIR)$(PREFIX)/bin/callprof $(DESTDIR)$(PREFIX)/include/callprof.h \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/callprof.pc $(DESTDIR)$(PREFIX)/share/man/man1/callprof.1
+
+format:
+	clang-format -i runtime/*.[ch] report/*.[ch] tests/unit/*.[ch]
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,127 @@
+/* record.c: `callprof record`: run a program with the runtime preloaded, pass its exit status through. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+static const char record_usage[] =
+	"usage: callprof record [-o FILE] [--] PROGRAM [ARGS...]\n"
+	"\n"
+	"Runs PROGRAM (built with -finstrument-functions -g) with libcallprof preloaded.\n"
+	"The profile is written to FILE (default: $CALLPROF_OUTPUT, else callprof.json;\n"
+	"%p in FILE becomes the pid).  The exit status is PROGRAM's.\n";
+
+static int file_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* The runtime beside the tool (build tree) or in ../lib (installed), else the configured libdir. */
+static int find_runtime(char *out, size_t size)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *candidates[] = { "%s/libcallprof.so", "%s/../lib/libcallprof.so" };
+
+	if (n > 0) {
+		exe[n] = '\0';
+		*strrchr(exe, '/') = '\0';
+		for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
+			snprintf(out, size, candidates[i], exe);
+			if (file_exists(out))
+				return realpath(out, out) ? 0 : -1;
+		}
+	}
+	snprintf(out, size, "%s/libcallprof.so", CALLPROF_LIBDIR);
+	return file_exists(out) ? 0 : -1;
+}
+
+static int set_preload(const char *lib)
+{
+	const char *old = getenv("LD_PRELOAD");
+	char *value;
+	int rc;
+
+	if (old && *old) {
+		if (asprintf(&value, "%s:%s", lib, old) < 0)
+			return -1;
+	} else if (!(value = strdup(lib))) {
+		return -1;
+	}
+	rc = setenv("LD_PRELOAD", value, 1);
+	free(value);
+	return rc;
+}
+
+static int wait_status(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 127;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 127;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	char lib[PATH_MAX];
+	const char *output = NULL;
+	pid_t pid;
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(record_usage, stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			output = argv[++i];
+		} else {
+			fprintf(stderr, "callprof record: unknown option '%s'\n%s", argv[i], record_usage);
+			return 1;
+		}
+	}
+	if (i >= argc) {
+		fputs(record_usage, stderr);
+		return 1;
+	}
+	if (find_runtime(lib, sizeof(lib)) < 0) {
+		fprintf(stderr, "callprof record: cannot find libcallprof.so beside the tool or in '%s'\n",
+			CALLPROF_LIBDIR);
+		return 1;
+	}
+	if (set_preload(lib) < 0 || (output && setenv("CALLPROF_OUTPUT", output, 1) < 0)) {
+		fprintf(stderr, "callprof record: cannot set the environment: %s\n", strerror(errno));
+		return 1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "callprof record: cannot fork: %s\n", strerror(errno));
+		return 1;
+	}
+	if (pid == 0) {
+		execvp(argv[i], argv + i);
+		fprintf(stderr, "callprof record: cannot run '%s': %s\n", argv[i], strerror(errno));
+		_exit(127);
+	}
+	/* The child's ^C is ours too: let the program see it and write its dump. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	return wait_status(pid);
+}

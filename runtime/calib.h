@@ -1,0 +1,42 @@
+/*
+ * calib.h: the measured cost of the probes themselves, for compensation.
+ *
+ * For a call of g from f, part of the probe cost falls inside g's own
+ * interval (o_in: after g's entry timestamp, before its exit timestamp) and
+ * part outside it but inside f's (o_out).  calib_run() measures both at
+ * start-up by driving the real probes through a private instrumented function.
+ */
+#ifndef CALLPROF_CALIB_H
+#define CALLPROF_CALIB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct calib {
+	bool done;               /* false: no figures (clock none, or disabled) */
+	double o_in_ticks;       /* per call, inside the callee's interval */
+	double o_out_ticks;      /* per call, outside the callee's, inside the caller's */
+	uint32_t rounds;         /* measurement rounds; the minimum is kept */
+	uint32_t calls_per_round;
+	uint64_t cost_ns;        /* time calibration took at start-up */
+};
+
+extern struct calib calib;
+
+/* Measures o_in and o_out (cold; about a millisecond).  Needs clock_init() first. */
+void calib_run(void);
+
+/* The instrumented target (calib_target.c, the one instrumented file of the
+ * runtime): calls calib_leaf `n` times. */
+void calib_loop(uint32_t n);
+/* The same loop over an uninstrumented twin of the leaf: the cost without probes. */
+void calib_loop_plain(uint32_t n);
+
+/* The compensated times of a node (or function or edge) from its raw figures:
+ *   inclusive = raw inclusive - calls * o_in - descendant_calls * (o_in + o_out)
+ *   self      = raw self      - calls * o_in - child_calls * o_out
+ * Each is clamped at zero; *clamped is set when that happened. */
+double calib_inclusive(double raw_ticks, uint64_t calls, uint64_t descendant_calls, bool *clamped);
+double calib_self(double raw_ticks, uint64_t calls, uint64_t child_calls, bool *clamped);
+
+#endif

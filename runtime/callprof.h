@@ -1,0 +1,38 @@
+/*
+ * callprof.h: the public API of libcallprof, for programs that want to steer
+ * their own profile.  A program built with -finstrument-functions is profiled
+ * without calling any of this: the profile is written at exit.
+ *
+ * Settings come from the environment, read once at start-up:
+ *   CALLPROF_OUTPUT=PATH     where the dump goes (default callprof.json; %p = pid)
+ *   CALLPROF_DISABLE=1       no profiling and no dump
+ *   CALLPROF_CLOCK=auto|tsc|monotonic|none   the timer (none: exact counts, no times)
+ *   CALLPROF_COMPENSATE=0    keep raw times as the main figures
+ *   CALLPROF_MAX_NODES=N     per-thread tree budget; past it paths fold to caller->callee
+ *   CALLPROF_MAX_STACK=N     deepest shadow stack in frames; deeper calls are dropped and counted
+ */
+#ifndef CALLPROF_H
+#define CALLPROF_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Writes the profile so far to `path` (NULL: CALLPROF_OUTPUT or callprof.json;
+ * %p expands to the pid), atomically.  Functions still running are counted up
+ * to now and go on being profiled.  Returns 0, or -1 after one line on stderr. */
+__attribute__((no_instrument_function)) int callprof_dump(const char *path);
+
+/* Discards every count and time collected so far on every thread; profiling
+ * goes on from now.  Functions still running count from now.  Threads running
+ * instrumented code meanwhile may keep a few calls from just before. */
+__attribute__((no_instrument_function)) void callprof_reset(void);
+
+/* 1 if this process is being profiled (the runtime is loaded and not disabled), else 0. */
+__attribute__((no_instrument_function)) int callprof_enabled(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

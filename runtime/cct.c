@@ -1,0 +1,193 @@
+/* cct.c: the cold half of the calling-context tree: node allocation, the overflow table, budget. */
+#include "cct.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+#define CHUNK_MIN_BYTES ((size_t)64 << 10)
+#define CHUNK_MAX_BYTES ((size_t)64 << 20)
+#define OVF_MIN_SLOTS ((size_t)1024)
+
+/* Every arena chunk starts with this header, so cct_release can unmap the chain. */
+struct chunk_hdr {
+	struct chunk_hdr *prev;
+	size_t bytes;
+};
+
+static void *map_bytes(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void cct_init(struct cct *tree, uint64_t max_nodes)
+{
+	memset(tree, 0, sizeof(*tree));
+	tree->chunk_bytes = CHUNK_MIN_BYTES;
+	tree->max_nodes = max_nodes;
+	tree->root.min_ticks = UINT64_MAX;
+}
+
+void cct_release(struct cct *tree)
+{
+	struct chunk_hdr *c = tree->chunks;
+
+	while (c) {
+		struct chunk_hdr *prev = c->prev;
+		munmap(c, c->bytes);
+		c = prev;
+	}
+	if (tree->ovf)
+		munmap(tree->ovf, (tree->ovf_mask + 1) * sizeof(*tree->ovf));
+	memset(tree, 0, sizeof(*tree));
+}
+
+static struct cct_node *node_alloc(struct cct *tree)
+{
+	struct cct_node *n;
+
+	if ((size_t)(tree->chunk_end - tree->chunk_next) < sizeof(*n)) {
+		size_t bytes = tree->chunk_bytes;
+		struct chunk_hdr *c = map_bytes(bytes);
+		if (!c)
+			return NULL;
+		c->bytes = bytes;
+		c->prev = tree->chunks;
+		tree->chunks = c;
+		tree->chunk_next = (char *)(c + 1);
+		tree->chunk_end = (char *)c + bytes;
+		if (tree->chunk_bytes < CHUNK_MAX_BYTES)
+			tree->chunk_bytes *= 2;
+	}
+	n = (struct cct_node *)(void *)tree->chunk_next;
+	tree->chunk_next += sizeof(*n);
+	return n; /* fresh mmap'ed memory is zero */
+}
+
+static size_t ovf_hash(const struct cct_node *parent, uintptr_t fn)
+{
+	uint64_t k = (uint64_t)(uintptr_t)parent * 0x9E3779B97F4A7C15ull ^ (uint64_t)fn;
+	return (size_t)((k * 0xBF58476D1CE4E5B9ull) >> 17);
+}
+
+/* The overflow slot holding (parent, fn), or the empty slot where it belongs. */
+static struct cct_node **ovf_slot(struct cct *tree, const struct cct_node *parent, uintptr_t fn)
+{
+	size_t i = ovf_hash(parent, fn) & tree->ovf_mask;
+
+	while (tree->ovf[i] && !(tree->ovf[i]->parent == parent && tree->ovf[i]->fn == fn))
+		i = (i + 1) & tree->ovf_mask;
+	return &tree->ovf[i];
+}
+
+/* Doubles the overflow table (or creates it); keeps the load under one half. */
+static int ovf_grow(struct cct *tree)
+{
+	size_t old_slots = tree->ovf ? tree->ovf_mask + 1 : 0;
+	size_t slots = old_slots ? old_slots * 2 : OVF_MIN_SLOTS;
+	struct cct_node **old = tree->ovf;
+	struct cct_node **table = map_bytes(slots * sizeof(*table));
+
+	if (!table)
+		return -1;
+	tree->ovf = table;
+	tree->ovf_mask = slots - 1;
+	for (size_t i = 0; i < old_slots; i++)
+		if (old[i])
+			*ovf_slot(tree, old[i]->parent, old[i]->fn) = old[i];
+	if (old)
+		munmap(old, old_slots * sizeof(*old));
+	return 0;
+}
+
+static struct cct_node *node_new(struct cct *tree, struct cct_node *parent, uintptr_t fn,
+				 uintptr_t call_site)
+{
+	struct cct_node *n = node_alloc(tree);
+
+	if (!n)
+		return NULL;
+	n->fn = fn;
+	n->parent = parent;
+	n->min_ticks = UINT64_MAX;
+	n->call_site = call_site;
+	/* Prepend: constant time however many children the parent has. */
+	n->next_sibling = parent->first_child;
+	/* Release: a dump walking the tree from another thread sees a whole node. */
+	__atomic_store_n(&parent->first_child, n, __ATOMIC_RELEASE);
+	tree->nodes++;
+	return n;
+}
+
+/*
+ * Past the node budget a new call path is not recorded in full: the call
+ * attaches to the node for (caller function -> fn) directly under the root,
+ * one level of context, so function and edge counts stay exact.
+ */
+static struct cct_node *fold_parent(struct cct *tree, struct cct_node *parent)
+{
+	if (parent == &tree->root || parent->parent == &tree->root)
+		return parent;
+	return cct_child_get(tree, &tree->root, parent->fn, 0);
+}
+
+struct cct_node *cct_child_get_slow(struct cct *tree, struct cct_node *parent, uintptr_t fn,
+				    uintptr_t call_site)
+{
+	unsigned h = cct_slot_hash(fn);
+	struct cct_node **slot;
+	struct cct_node *n;
+
+	if (tree->ovf && (slot = ovf_slot(tree, parent, fn), *slot))
+		return *slot;
+	if (tree->max_nodes && tree->nodes >= tree->max_nodes) {
+		struct cct_node *folded = fold_parent(tree, parent);
+		if (!tree->folded_calls)
+			tree->folded_first_fn = fn;
+		tree->folded_calls++;
+		if (folded != parent)
+			return cct_child_get(tree, folded, fn, call_site);
+		/* The budget binds even for the short paths a fold lands on. */
+	}
+	n = node_new(tree, parent, fn, call_site);
+	if (!n) {
+		tree->failed_allocs++;
+		return NULL;
+	}
+	for (unsigned i = 0; i < CCT_SLOTS; i++) {
+		unsigned s = (h + i) & (CCT_SLOTS - 1);
+		if (parent->slot_fn[s] == 0) {
+			parent->slot_child[s] = n;
+			parent->slot_fn[s] = fn;
+			return n;
+		}
+	}
+	if ((!tree->ovf || 2 * (tree->ovf_used + 1) > tree->ovf_mask + 1) && ovf_grow(tree) < 0) {
+		tree->failed_allocs++;
+		return NULL; /* the node stays allocated but unreachable: harmless */
+	}
+	*ovf_slot(tree, parent, fn) = n;
+	tree->ovf_used++;
+	return n;
+}
+
+void cct_clear_counts(struct cct *tree)
+{
+	struct cct_node *n = &tree->root;
+
+	/* Preorder walk without recursion: trees can be a million deep. */
+	while (n) {
+		n->calls = n->incl_ticks = n->child_ticks = n->max_ticks = 0;
+		n->min_ticks = UINT64_MAX;
+		if (n->first_child) {
+			n = n->first_child;
+			continue;
+		}
+		while (n && !n->next_sibling)
+			n = n->parent;
+		if (n)
+			n = n->next_sibling;
+	}
+	tree->folded_calls = 0;
+	tree->failed_allocs = 0;
+}

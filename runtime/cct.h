@@ -1,0 +1,102 @@
+/*
+ * cct.h: the per-thread calling-context tree (CCT).
+ *
+ * One node per distinct call path from a thread's root.  If main calls a twice
+ * and b once, and a calls c each time, the tree is
+ *
+ *     root ── main (1) ─┬─ a (2) ── c (2)
+ *                       └─ b (1)
+ *
+ * and a call of c from b would get a node of its own under b.  Recursion makes
+ * a new node per depth, so a node is never active twice at once and its
+ * inclusive time never double-counts; per-function figures are derived at
+ * dump time.
+ *
+ * Finding the child of a node for a function is the probe's one lookup: each
+ * node holds a small open-addressing table of CCT_SLOTS children keyed by
+ * function address (hashed, since ASLR leaves the low bits nearly constant);
+ * a node with more children falls back to a per-tree hash keyed by
+ * (parent, fn).  Nodes come from a per-thread arena of mmap'ed chunks, never
+ * from malloc, and are never freed before the process ends.
+ *
+ * Only the owning thread writes a tree; the dump reads it.
+ */
+#ifndef CALLPROF_CCT_H
+#define CALLPROF_CCT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compat.h"
+
+#define CCT_SLOTS 4 /* children kept inline in a node; a power of two */
+
+struct cct_node {
+	uintptr_t fn;                    /* function address; 0 for the root */
+	struct cct_node *parent;         /* NULL for the root */
+	struct cct_node *first_child;    /* children, newest first, for walking */
+	struct cct_node *next_sibling;
+	uint64_t calls;                  /* activations entered */
+	uint64_t incl_ticks;             /* summed duration of finished activations */
+	uint64_t child_ticks;            /* summed duration of its children's activations */
+	uint64_t min_ticks, max_ticks;   /* shortest and longest finished activation */
+	uintptr_t call_site;             /* return address in the caller, first call seen */
+	uint64_t dump_id;                /* scratch for the dump; the probes never touch it */
+	uintptr_t slot_fn[CCT_SLOTS];    /* inline child table: key ... */
+	struct cct_node *slot_child[CCT_SLOTS]; /* ... and child; slot_fn 0 = empty */
+};
+
+struct cct {
+	struct cct_node root;     /* virtual root: the thread's root calls are its children */
+	void *chunks;             /* arena: newest mapped chunk, each links the one before */
+	char *chunk_next;         /* arena: next free byte of the newest chunk */
+	char *chunk_end;
+	size_t chunk_bytes;       /* size of the next chunk to map; doubles up to a cap */
+	struct cct_node **ovf;    /* overflow children, open addressing on (parent, fn) */
+	size_t ovf_mask;          /* slots - 1; 0 while ovf is unallocated */
+	size_t ovf_used;
+	uint64_t nodes;           /* nodes allocated, root excluded */
+	uint64_t max_nodes;       /* budget; past it new paths fold to one level of context */
+	uint64_t folded_calls;    /* calls whose path was folded because of the budget */
+	uint64_t failed_allocs;   /* calls dropped because no memory could be mapped */
+	uintptr_t folded_first_fn;/* the first function whose path was folded, for the report */
+};
+
+static inline CP_NOINSTR unsigned cct_slot_hash(uintptr_t fn)
+{
+	/* Fibonacci hashing: the top bits of the product mix every address bit. */
+	return (unsigned)(((uint64_t)fn * 0x9E3779B97F4A7C15ull) >> 62);
+}
+
+/* Creates `tree` empty, with a node budget (0 = unlimited). */
+void cct_init(struct cct *tree, uint64_t max_nodes);
+
+/* Frees every chunk and table of `tree`. */
+void cct_release(struct cct *tree);
+
+/* The slow path of cct_child_get: the overflow table, or a new node.
+ * Returns NULL only when no memory could be mapped. */
+struct cct_node *cct_child_get_slow(struct cct *tree, struct cct_node *parent, uintptr_t fn,
+				    uintptr_t call_site);
+
+/* The child of `parent` for function `fn`, created on first sight (with
+ * `call_site` remembered).  O(1) in the common case: an inline-slot hit. */
+static inline CP_NOINSTR struct cct_node *cct_child_get(struct cct *tree, struct cct_node *parent,
+							uintptr_t fn, uintptr_t call_site)
+{
+	unsigned h = cct_slot_hash(fn);
+
+	for (unsigned i = 0; i < CCT_SLOTS; i++) {
+		unsigned s = (h + i) & (CCT_SLOTS - 1);
+		if (likely(parent->slot_fn[s] == fn))
+			return parent->slot_child[s];
+		if (parent->slot_fn[s] == 0)
+			break;
+	}
+	return cct_child_get_slow(tree, parent, fn, call_site);
+}
+
+/* Zeroes every count and time of the tree, keeping its shape. */
+void cct_clear_counts(struct cct *tree);
+
+#endif

@@ -1,0 +1,72 @@
+/* clock.c: choosing the timer, and turning ticks into nanoseconds at dump time. */
+#include "clock.h"
+
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+/* The timer every probe reads; TSC until clock_init() says otherwise. */
+enum clock_source clock_source = CLOCK_SRC_TSC;
+/* Reference points taken by clock_init(), to measure the TSC rate against CLOCK_MONOTONIC. */
+static uint64_t start_ticks, start_ns;
+
+#if defined(__x86_64__) || defined(__i386__)
+bool clock_tsc_invariant(void)
+{
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid(0x80000000, &a, &b, &c, &d) || a < 0x80000007)
+		return false;
+	__get_cpuid(0x80000007, &a, &b, &c, &d);
+	return (d >> 8) & 1;
+}
+#else
+bool clock_tsc_invariant(void) { return false; }
+#endif
+
+enum clock_source clock_init(const char *requested)
+{
+	if (requested && !strcmp(requested, "none"))
+		clock_source = CLOCK_SRC_NONE;
+	else if (requested && !strcmp(requested, "monotonic"))
+		clock_source = CLOCK_SRC_MONOTONIC;
+	else
+		clock_source = clock_tsc_invariant() ? CLOCK_SRC_TSC : CLOCK_SRC_MONOTONIC;
+	start_ns = clock_mono_ns();
+	start_ticks = clock_now();
+	return clock_source;
+}
+
+double clock_ticks_per_second(void)
+{
+	uint64_t now_ns, now_ticks;
+
+	if (clock_source == CLOCK_SRC_MONOTONIC)
+		return 1e9;
+	if (clock_source == CLOCK_SRC_NONE)
+		return 0;
+	/* A short run gives a noisy rate: wait until 20 ms have passed since start. */
+	do {
+		now_ns = clock_mono_ns();
+		now_ticks = clock_tsc_read();
+	} while (now_ns - start_ns < 20000000u);
+	return (double)(now_ticks - start_ticks) * 1e9 / (double)(now_ns - start_ns);
+}
+
+uint64_t clock_ticks_to_ns(uint64_t ticks, double ticks_per_second)
+{
+	if (ticks_per_second <= 0)
+		return 0;
+	return (uint64_t)((double)ticks * (1e9 / ticks_per_second) + 0.5);
+}
+
+const char *clock_source_name(void)
+{
+	switch (clock_source) {
+	case CLOCK_SRC_TSC: return "tsc";
+	case CLOCK_SRC_MONOTONIC: return "monotonic";
+	default: return "none";
+	}
+}

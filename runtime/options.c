@@ -1,0 +1,83 @@
+/* options.c: reading CALLPROF_* settings from the environment, once, at start-up. */
+#include "options.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct options options;
+
+/* A whole-string unsigned number in [lo, hi], or -1 (with one line on stderr) for anything else. */
+static int read_number(const char *name, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	const char *s = getenv(name);
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || s[0] == '-' || v < lo || v > hi) {
+		fprintf(stderr, "callprof: ignoring %s='%s': expected a number from %llu to %llu\n", name,
+			s, (unsigned long long)lo, (unsigned long long)hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static bool read_flag(const char *name, bool dflt)
+{
+	const char *s = getenv(name);
+
+	if (!s || !*s)
+		return dflt;
+	if (!strcmp(s, "1") || !strcmp(s, "yes") || !strcmp(s, "true") || !strcmp(s, "on"))
+		return true;
+	if (!strcmp(s, "0") || !strcmp(s, "no") || !strcmp(s, "false") || !strcmp(s, "off"))
+		return false;
+	fprintf(stderr, "callprof: ignoring %s='%s': expected 1 or 0\n", name, s);
+	return dflt;
+}
+
+static void read_clock(void)
+{
+	const char *s = getenv("CALLPROF_CLOCK");
+	const char *known[] = { "auto", "tsc", "monotonic", "none" };
+
+	strcpy(options.clock, "auto");
+	if (!s || !*s)
+		return;
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		if (!strcmp(s, known[i])) {
+			strcpy(options.clock, s);
+			return;
+		}
+	}
+	fprintf(stderr, "callprof: ignoring CALLPROF_CLOCK='%s': expected auto, tsc, monotonic or none\n", s);
+}
+
+void options_read(void)
+{
+	const char *out = getenv("CALLPROF_OUTPUT");
+	uint64_t v;
+
+	options.disabled = read_flag("CALLPROF_DISABLE", false);
+	options.compensate = read_flag("CALLPROF_COMPENSATE", true);
+	if (out && *out && strlen(out) < sizeof(options.output))
+		strcpy(options.output, out);
+	else
+		strcpy(options.output, "callprof.json");
+	if (out && strlen(out) >= sizeof(options.output))
+		fprintf(stderr, "callprof: ignoring CALLPROF_OUTPUT: longer than %zu bytes\n",
+			sizeof(options.output) - 1);
+	read_clock();
+	options.max_nodes = 0;
+	if (read_number("CALLPROF_MAX_NODES", 1, UINT64_MAX / 2, &v) == 0 && getenv("CALLPROF_MAX_NODES"))
+		options.max_nodes = v;
+	options.max_stack = 1u << 22;
+	if (read_number("CALLPROF_MAX_STACK", 64, 1u << 28, &v) == 0 && getenv("CALLPROF_MAX_STACK"))
+		options.max_stack = (uint32_t)v;
+}

@@ -1,0 +1,24 @@
+/* options.h: the runtime's settings, read once from CALLPROF_* environment variables. */
+#ifndef CALLPROF_OPTIONS_H
+#define CALLPROF_OPTIONS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct options {
+	bool disabled;            /* CALLPROF_DISABLE=1: no profiling, no dump */
+	char output[PATH_MAX];    /* CALLPROF_OUTPUT, default "callprof.json"; %p is the pid */
+	char clock[16];           /* CALLPROF_CLOCK: auto, tsc, monotonic or none */
+	bool compensate;          /* CALLPROF_COMPENSATE=0 keeps raw times as the main figures */
+	uint64_t max_nodes;       /* CALLPROF_MAX_NODES: tree node budget per thread, 0 = none */
+	uint32_t max_stack;       /* CALLPROF_MAX_STACK: deepest shadow stack, in frames */
+};
+
+/* The settings in force; filled by options_read(). */
+extern struct options options;
+
+/* Reads the environment.  A value it cannot use gives one line on stderr and the default. */
+void options_read(void);
+
+#endif

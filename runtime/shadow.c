@@ -1,0 +1,78 @@
+/* shadow.c: the cold half of the shadow stack: mapping, growth, resynchronisation. */
+#include "shadow.h"
+
+#include <stddef.h>
+#include <sys/mman.h>
+
+#include "clock.h"
+
+int shadow_init(struct shadow *s, struct cct_node *root, uint32_t cap, uint32_t max_cap)
+{
+	void *p = mmap(NULL, (size_t)cap * sizeof(struct frame), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -1;
+	s->base = p;
+	s->cap = cap;
+	s->max_cap = max_cap < cap ? cap : max_cap;
+	s->depth = 1;
+	s->base[0].fn = 0;
+	s->base[0].node = root;
+	s->base[0].t_enter_ticks = 0;
+	s->base[0].sp = UINTPTR_MAX;
+	return 0;
+}
+
+int shadow_grow(struct shadow *s)
+{
+	uint32_t cap = s->cap * 2 < s->max_cap ? s->cap * 2 : s->max_cap;
+	void *p;
+
+	if (cap <= s->cap)
+		return -1;
+	p = mremap(s->base, (size_t)s->cap * sizeof(struct frame), (size_t)cap * sizeof(struct frame),
+		   MREMAP_MAYMOVE);
+	if (p == MAP_FAILED)
+		return -1;
+	s->base = p;
+	s->cap = cap;
+	return 0;
+}
+
+uint32_t shadow_close_above(struct shadow *s, uint32_t keep, uint64_t now_ticks)
+{
+	uint32_t closed = 0;
+
+	while (s->depth > keep + 1) {
+		s->depth--;
+		frame_close(&s->base[s->depth], &s->base[s->depth - 1], now_ticks);
+		closed++;
+	}
+	return closed;
+}
+
+uint32_t shadow_pop_dead(struct shadow *s, uintptr_t sp)
+{
+	uint32_t keep = s->depth - 1;
+
+	while (s->base[keep].sp <= sp) /* the sentinel's sp stops the walk */
+		keep--;
+	return shadow_close_above(s, keep, clock_now());
+}
+
+uint32_t shadow_find(const struct shadow *s, uintptr_t fn)
+{
+	for (uint32_t i = s->depth - 1; i > 0; i--)
+		if (s->base[i].fn == fn)
+			return i;
+	return 0;
+}
+
+void shadow_release(struct shadow *s)
+{
+	if (s->base)
+		munmap(s->base, (size_t)s->cap * sizeof(struct frame));
+	s->base = NULL;
+	s->depth = s->cap = 0;
+}

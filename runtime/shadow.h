@@ -1,0 +1,70 @@
+/*
+ * shadow.h: the per-thread shadow stack of open activations.
+ *
+ * base[0] is a sentinel for the thread's root (its node is the tree's root and
+ * its stack pointer the highest address), so a probe always has a top frame
+ * and a parent frame without testing for an empty stack.
+ *
+ * Each frame keeps the address of the probe's own frame when the function
+ * entered (`sp`).  Stacks grow down, so a live caller's `sp` is always above
+ * any later probe's; a frame whose `sp` is at or below a new probe's is dead:
+ * control left it without its exit probe (longjmp, an exception unwound
+ * without exit probes) and it is closed before the new event is applied.
+ */
+#ifndef CALLPROF_SHADOW_H
+#define CALLPROF_SHADOW_H
+
+#include <stdint.h>
+
+#include "cct.h"
+#include "compat.h"
+
+struct frame {
+	uintptr_t fn;            /* function address, as given to the enter probe */
+	struct cct_node *node;   /* this activation's node in the thread's tree */
+	uint64_t t_enter_ticks;  /* when it entered */
+	uintptr_t sp;            /* the enter probe's frame address: liveness test */
+};
+
+struct shadow {
+	struct frame *base;      /* mmap'ed; base[0] is the root sentinel */
+	uint32_t depth;          /* frames in use, sentinel included (>= 1) */
+	uint32_t cap;            /* frames mapped */
+	uint32_t max_cap;        /* growth limit; past it calls are dropped and counted */
+};
+
+/* Closes the activation `f` at `now_ticks`, charging its duration to its
+ * node and to its caller's node (`parent`, the frame below). */
+static inline CP_NOINSTR void frame_close(const struct frame *f, const struct frame *parent,
+					  uint64_t now_ticks)
+{
+	struct cct_node *n = f->node;
+	uint64_t d = now_ticks - f->t_enter_ticks;
+
+	n->incl_ticks += d;
+	if (d < n->min_ticks)
+		n->min_ticks = d;
+	if (d > n->max_ticks)
+		n->max_ticks = d;
+	parent->node->child_ticks += d;
+}
+
+/* Maps the stack with room for `cap` frames, growable up to `max_cap`,
+ * with the root sentinel for `root`.  Returns 0, or -1 if nothing could be mapped. */
+int shadow_init(struct shadow *s, struct cct_node *root, uint32_t cap, uint32_t max_cap);
+
+/* Doubles the room (cold; mremap).  Returns 0, or -1 at the limit or without memory. */
+int shadow_grow(struct shadow *s);
+
+/* Closes, at `now_ticks`, every frame above index `keep` (exclusive). Returns how many. */
+uint32_t shadow_close_above(struct shadow *s, uint32_t keep, uint64_t now_ticks);
+
+/* Closes the dead frames for a probe whose own frame address is `sp`. Returns how many. */
+uint32_t shadow_pop_dead(struct shadow *s, uintptr_t sp);
+
+/* The index of the innermost frame of `fn`, or 0 if none is open. */
+uint32_t shadow_find(const struct shadow *s, uintptr_t fn);
+
+void shadow_release(struct shadow *s);
+
+#endif

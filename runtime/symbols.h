@@ -1,0 +1,45 @@
+/*
+ * symbols.h: naming function addresses of this process with libdw: demangled
+ * symbol, source file and line, and the module (path, build-id) holding it.
+ * Cold: used only while writing a dump.
+ */
+#ifndef CALLPROF_SYMBOLS_H
+#define CALLPROF_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct symbols;
+
+struct sym_module {
+	char *path;      /* as mapped, absolute */
+	char *build_id;  /* lowercase hex, or NULL when the module has none */
+	uintptr_t base;  /* load address (bias) */
+};
+
+struct sym_function {
+	char *name;      /* demangled; "0x..." when no symbol covers the address */
+	char *file;      /* source file of the function's declaration, or NULL */
+	int line;        /* its line, or 0 */
+	long module;     /* index into symbols_modules(), or -1 if no module maps it */
+	uintptr_t offset;/* address relative to the module's load address */
+};
+
+/* Reports the modules mapped in this process now.  NULL if libdw fails. */
+struct symbols *symbols_open(void);
+
+/* Fills `out` for `addr`; strings are malloc'ed and owned by the caller
+ * (sym_function_release).  Never fails: unknown parts are left empty. */
+void symbols_resolve(struct symbols *s, uintptr_t addr, struct sym_function *out);
+
+void sym_function_release(struct sym_function *f);
+
+/* The modules seen by symbols_resolve so far, in first-seen order. */
+const struct sym_module *symbols_modules(const struct symbols *s, size_t *count);
+
+void symbols_free(struct symbols *s);
+
+/* The demangled form of `name`, malloc'ed; a copy of it when it is not mangled. */
+char *symbols_demangle(const char *name);
+
+#endif

@@ -1,0 +1,188 @@
+/* tstate.c: thread state creation, the registry of all threads, thread exit and fork. */
+#include "tstate.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "options.h"
+#include "process.h"
+
+#define STACK_INITIAL_FRAMES 4096
+
+__thread struct tstate *tstate_self __attribute__((tls_model("initial-exec")));
+
+/* Guards `registry`; taken only off the hot path (attach, dump, fork). */
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Every thread's state, newest first. */
+static struct tstate *registry;
+/* Its destructor tells us a thread ended. */
+static pthread_key_t exit_key;
+static bool exit_key_ok;
+/* The state of a thread that is not profiled: every probe sees busy and off, and returns. */
+static struct tstate tstate_off = { .busy = 1, .off = true };
+
+struct tstate *tstate_create(void)
+{
+	struct tstate *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				-1, 0);
+
+	if (t == MAP_FAILED)
+		return NULL;
+	cct_init(&t->tree, options.max_nodes);
+	if (shadow_init(&t->stack, &t->tree.root, STACK_INITIAL_FRAMES, options.max_stack) < 0) {
+		munmap(t, sizeof(*t));
+		return NULL;
+	}
+	t->tid = (int)gettid();
+	t->is_main = t->tid == getpid();
+	t->t_start_ticks = clock_now();
+	return t;
+}
+
+void tstate_destroy(struct tstate *t)
+{
+	shadow_release(&t->stack);
+	cct_release(&t->tree);
+	munmap(t, sizeof(*t));
+}
+
+struct tstate *tstate_attach(void)
+{
+	struct tstate *t;
+
+	/* Probes that run while we set up (a signal handler's) see an off state. */
+	tstate_self = &tstate_off;
+	process_init();
+	if (!process.ready || !(t = tstate_create()))
+		return &tstate_off;
+	pthread_mutex_lock(&registry_lock);
+	t->next = registry;
+	registry = t;
+	pthread_mutex_unlock(&registry_lock);
+	if (exit_key_ok)
+		pthread_setspecific(exit_key, t);
+	tstate_self = t;
+	return t;
+}
+
+void tstate_drop_probe(struct tstate *t, bool is_enter)
+{
+	if (!t->off && is_enter)
+		t->dropped_calls++;
+}
+
+void tstate_drop_enter(struct tstate *t, uintptr_t sp)
+{
+	if (!t->dropped_depth)
+		t->dropped_sp = sp;
+	t->dropped_depth++;
+	t->dropped_no_room++;
+}
+
+bool tstate_enter_no_room(struct tstate *t, uintptr_t sp)
+{
+	if (t->dropped_depth && sp >= t->dropped_sp)
+		t->dropped_depth = 0; /* control came back above the dropped frames without their exits */
+	if (!t->dropped_depth && (t->stack.depth < t->stack.cap || shadow_grow(&t->stack) == 0))
+		return false;
+	tstate_drop_enter(t, sp);
+	return true;
+}
+
+struct frame *tstate_exit_mismatch(struct tstate *t, uintptr_t fn, uint64_t now_ticks)
+{
+	uint32_t k;
+
+	if (t->dropped_depth) {
+		t->dropped_depth--;
+		return NULL;
+	}
+	k = shadow_find(&t->stack, fn);
+	if (!k) {
+		t->unmatched_exits++;
+		return NULL;
+	}
+	t->resyncs += shadow_close_above(&t->stack, k, now_ticks);
+	return &t->stack.base[k];
+}
+
+struct tstate *tstate_lock_all(void)
+{
+	pthread_mutex_lock(&registry_lock);
+	return registry;
+}
+
+void tstate_unlock_all(void)
+{
+	pthread_mutex_unlock(&registry_lock);
+}
+
+/* The exit key's destructor: runs on the ending thread after its C++ thread_local destructors. */
+static void thread_ended(void *arg)
+{
+	struct tstate *t = arg;
+	uint64_t now = clock_now();
+
+	t->closed_at_exit += shadow_close_above(&t->stack, 0, now);
+	t->t_end_ticks = now;
+	prctl(PR_GET_NAME, t->name, 0, 0, 0);
+	t->finished = true;
+}
+
+/* In a fork child the forking thread keeps its open frames, but in a fresh tree:
+ * each open activation counts once, from the fork on. */
+static void tstate_restart(struct tstate *t)
+{
+	struct cct old = t->tree;
+	uint64_t now = clock_now();
+	struct cct_node *parent;
+
+	cct_init(&t->tree, options.max_nodes);
+	parent = &t->tree.root;
+	t->stack.base[0].node = parent;
+	for (uint32_t i = 1; i < t->stack.depth; i++) {
+		struct frame *f = &t->stack.base[i];
+		struct cct_node *n = cct_child_get(&t->tree, parent, f->fn, f->node->call_site);
+		if (!n) {
+			t->stack.depth = i;
+			break;
+		}
+		n->calls = 1;
+		f->node = n;
+		f->t_enter_ticks = now;
+		parent = n;
+	}
+	cct_release(&old);
+	t->dropped_calls = t->dropped_no_room = t->resyncs = t->unmatched_exits = 0;
+	t->closed_at_exit = 0;
+	t->tid = (int)gettid();
+	t->is_main = true;
+	t->t_start_ticks = now;
+	t->next = NULL;
+}
+
+static void fork_prepare(void) { pthread_mutex_lock(&registry_lock); }
+static void fork_parent(void) { pthread_mutex_unlock(&registry_lock); }
+
+static void fork_child(void)
+{
+	struct tstate *self = tstate_self;
+
+	pthread_mutex_unlock(&registry_lock);
+	registry = NULL; /* the other threads do not exist here */
+	process_forked();
+	if (self && !self->off) {
+		tstate_restart(self);
+		registry = self;
+	}
+}
+
+void tstate_setup(void)
+{
+	exit_key_ok = pthread_key_create(&exit_key, thread_ended) == 0;
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
+}

@@ -1,0 +1,39 @@
+#!/bin/sh
+# tests/run.sh: runs every test suite of `make check` and ends with "N passed, N failed".
+#
+# A suite is an executable file tests/<area>/t-*.sh.  It prints one line per test:
+#   ok - NAME            or   not ok - NAME: WHY
+# and may print anything else (it is kept in build/tests/<suite>.log).  A suite
+# that exits non-zero without reporting a failure counts as one failure.
+# Suites see TOP (the repository), B (the build directory, absolute), and
+# SAN_B (the sanitizer build of the tool, absolute).
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+B=${B:-$TOP/build}
+SAN_B=${SAN_B:-$B/san}
+export TOP B SAN_B
+mkdir -p "$B/tests"
+
+passed=0
+failed=0
+only=${1:-}
+for suite in "$TOP"/tests/*/t-*.sh; do
+	name=$(basename "$(dirname "$suite")")/$(basename "$suite" .sh)
+	case "$name" in *"$only"*) ;; *) continue ;; esac
+	log="$B/tests/$(echo "$name" | tr / _).log"
+	start=$(date +%s)
+	sh "$suite" >"$log" 2>&1
+	rc=$?
+	p=$(grep -c '^ok ' "$log")
+	f=$(grep -c '^not ok ' "$log")
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "not ok - $name: suite exited with status $rc" >>"$log"
+		f=1
+	fi
+	grep '^not ok ' "$log" | sed "s|^|  $name: |"
+	echo "$name: $p passed, $f failed ($(( $(date +%s) - start ))s; log: $log)"
+	passed=$((passed + p))
+	failed=$((failed + f))
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
