@@ -30,7 +30,7 @@ void __cyg_profile_func_enter(void *fn, void *call_site)
 	t->busy = 1;
 	cp_barrier();
 	s = &t->stack;
-	if (unlikely(s->base[s->depth - 1].sp <= sp))
+	if (unlikely(s->base[s->depth - 1].sp < sp))
 		t->resyncs += shadow_pop_dead(s, sp);
 	if (unlikely(s->depth == s->cap || t->dropped_depth) && tstate_enter_no_room(t, sp))
 		goto out;

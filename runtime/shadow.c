@@ -56,7 +56,7 @@ uint32_t shadow_pop_dead(struct shadow *s, uintptr_t sp)
 {
 	uint32_t keep = s->depth - 1;
 
-	while (s->base[keep].sp <= sp) /* the sentinel's sp stops the walk */
+	while (s->base[keep].sp < sp) /* the sentinel's sp stops the walk */
 		keep--;
 	return shadow_close_above(s, keep, clock_now());
 }

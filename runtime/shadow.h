@@ -6,10 +6,13 @@
  * and a parent frame without testing for an empty stack.
  *
  * Each frame keeps the address of the probe's own frame when the function
- * entered (`sp`).  Stacks grow down, so a live caller's `sp` is always above
- * any later probe's; a frame whose `sp` is at or below a new probe's is dead:
+ * entered (`sp`).  Stacks grow down, so a live caller's `sp` is at or above
+ * any later probe's (at: a function inlined into it probes from the same
+ * physical frame); a frame whose `sp` is below a new probe's is dead:
  * control left it without its exit probe (longjmp, an exception unwound
  * without exit probes) and it is closed before the new event is applied.
+ * A dead frame exactly level with the new probe is not caught here; it is
+ * closed when an exit of a function below it arrives.
  */
 #ifndef CALLPROF_SHADOW_H
 #define CALLPROF_SHADOW_H
@@ -59,7 +62,7 @@ int shadow_grow(struct shadow *s);
 /* Closes, at `now_ticks`, every frame above index `keep` (exclusive). Returns how many. */
 uint32_t shadow_close_above(struct shadow *s, uint32_t keep, uint64_t now_ticks);
 
-/* Closes the dead frames for a probe whose own frame address is `sp`. Returns how many. */
+/* Closes the frames strictly below `sp`, a probe's own frame address: dead ones. Returns how many. */
 uint32_t shadow_pop_dead(struct shadow *s, uintptr_t sp);
 
 /* The index of the innermost frame of `fn`, or 0 if none is open. */
