@@ -173,20 +173,9 @@ struct cct_node *cct_child_get_slow(struct cct *tree, struct cct_node *parent, u
 
 void cct_clear_counts(struct cct *tree)
 {
-	struct cct_node *n = &tree->root;
-
-	/* Preorder walk without recursion: trees can be a million deep. */
-	while (n) {
+	for (struct cct_node *n = &tree->root; n; n = cct_next_preorder(n, &tree->root)) {
 		n->calls = n->incl_ticks = n->child_ticks = n->max_ticks = 0;
 		n->min_ticks = UINT64_MAX;
-		if (n->first_child) {
-			n = n->first_child;
-			continue;
-		}
-		while (n && !n->next_sibling)
-			n = n->parent;
-		if (n)
-			n = n->next_sibling;
 	}
 	tree->folded_calls = 0;
 	tree->failed_allocs = 0;

@@ -96,6 +96,20 @@ static inline CP_NOINSTR struct cct_node *cct_child_get(struct cct *tree, struct
 	return cct_child_get_slow(tree, parent, fn, call_site);
 }
 
+/* The node after `n` in a preorder walk of the subtree under `root`, or NULL
+ * at its end.  Safe while the owning thread adds nodes: they are published whole. */
+static inline CP_NOINSTR struct cct_node *cct_next_preorder(const struct cct_node *n,
+							    const struct cct_node *root)
+{
+	struct cct_node *c = __atomic_load_n(&n->first_child, __ATOMIC_ACQUIRE);
+
+	if (c)
+		return c;
+	while (n != root && !n->next_sibling)
+		n = n->parent;
+	return n == root ? NULL : n->next_sibling;
+}
+
 /* Zeroes every count and time of the tree, keeping its shape. */
 void cct_clear_counts(struct cct *tree);
 

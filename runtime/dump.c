@@ -121,18 +121,6 @@ static void idmap_release(struct idmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* The next node of a preorder walk of the tree under `root`, or NULL at the end. */
-static const struct cct_node *tree_next(const struct cct_node *n, const struct cct_node *root)
-{
-	const struct cct_node *c = __atomic_load_n(&n->first_child, __ATOMIC_ACQUIRE);
-
-	if (c)
-		return c;
-	while (n != root && !n->next_sibling)
-		n = n->parent;
-	return n == root ? NULL : n->next_sibling;
-}
-
 static int64_t fn_id(struct dump_ctx *d, uintptr_t addr)
 {
 	bool added;
@@ -156,8 +144,8 @@ static int64_t fn_id(struct dump_ctx *d, uintptr_t addr)
 static int collect_functions(struct dump_ctx *d, struct tstate *threads)
 {
 	for (struct tstate *t = threads; t; t = t->next)
-		for (const struct cct_node *n = tree_next(&t->tree.root, &t->tree.root); n;
-		     n = tree_next(n, &t->tree.root))
+		for (const struct cct_node *n = cct_next_preorder(&t->tree.root, &t->tree.root); n;
+		     n = cct_next_preorder(n, &t->tree.root))
 			if (fn_id(d, n->fn) < 0)
 				return -1;
 	return 0;
@@ -310,7 +298,8 @@ static struct node_fig *thread_nodes(struct dump_ctx *d, struct tstate *t, size_
 	struct node_fig *fig = malloc(cap * sizeof(*fig));
 	const struct cct_node *root = &t->tree.root;
 
-	for (const struct cct_node *c = tree_next(root, root); fig && c; c = tree_next(c, root)) {
+	for (const struct cct_node *c = cct_next_preorder(root, root); fig && c;
+	     c = cct_next_preorder(c, root)) {
 		struct node_fig *x;
 		if (n == cap) {
 			struct node_fig *more = realloc(fig, (cap *= 2) * sizeof(*fig));
@@ -559,8 +548,13 @@ static void write_thread_health(struct dump_ctx *d, const struct tstate *t)
 	write_uint_member(w, "open_frames", t->stack.depth - 1);
 	write_uint_member(w, "tree_nodes", t->tree.nodes);
 	write_uint_member(w, "folded_calls", t->tree.folded_calls);
-	if (t->tree.folded_calls)
+	if (t->tree.folded_calls) {
+		bool added;
 		write_uint_member(w, "max_nodes", t->tree.max_nodes);
+		/* Where the budget first bit: the function whose call path was folded first. */
+		jsonw_key(w, "folded_first_fn");
+		jsonw_int(w, idmap_get(&d->fn_ids, t->tree.folded_first_fn, 0, &added));
+	}
 }
 
 static int write_thread(struct dump_ctx *d, struct tstate *t)

@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "compat.h"
 #include "dump.h"
+#include "nonlocal.h"
 #include "options.h"
 #include "tstate.h"
 
@@ -41,6 +42,7 @@ static void init_runtime(void)
 		return;
 	clock_init(options.clock);
 	tstate_setup();
+	nonlocal_setup();
 	calib_run();
 	start_profile();
 	process.ready = true;

@@ -1,7 +1,9 @@
 /* shadow.c: the cold half of the shadow stack: mapping, growth, resynchronisation. */
 #include "shadow.h"
 
+#include <signal.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "clock.h"
@@ -24,6 +26,10 @@ int shadow_init(struct shadow *s, struct cct_node *root, uint32_t cap, uint32_t 
 	return 0;
 }
 
+/*
+ * The old stack stays mapped (and is leaked: at most the size of the new one):
+ * a dump reading a running thread's stack must never touch unmapped memory.
+ */
 int shadow_grow(struct shadow *s)
 {
 	uint32_t cap = s->cap * 2 < s->max_cap ? s->cap * 2 : s->max_cap;
@@ -31,11 +37,12 @@ int shadow_grow(struct shadow *s)
 
 	if (cap <= s->cap)
 		return -1;
-	p = mremap(s->base, (size_t)s->cap * sizeof(struct frame), (size_t)cap * sizeof(struct frame),
-		   MREMAP_MAYMOVE);
+	p = mmap(NULL, (size_t)cap * sizeof(struct frame), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return -1;
-	s->base = p;
+	memcpy(p, s->base, (size_t)s->depth * sizeof(struct frame));
+	__atomic_store_n(&s->base, (struct frame *)p, __ATOMIC_RELEASE);
 	s->cap = cap;
 	return 0;
 }
@@ -52,13 +59,35 @@ uint32_t shadow_close_above(struct shadow *s, uint32_t keep, uint64_t now_ticks)
 	return closed;
 }
 
+/* True while this thread runs a signal handler on its alternate stack. */
+static bool on_alt_stack(void)
+{
+	stack_t ss;
+
+	return sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK);
+}
+
 uint32_t shadow_pop_dead(struct shadow *s, uintptr_t sp)
 {
 	uint32_t keep = s->depth - 1;
 
+	/* A handler on an alternate stack probes from another region: addresses
+	 * there say nothing about the frames of the interrupted code. */
+	if (on_alt_stack())
+		return 0;
+
 	while (s->base[keep].sp < sp) /* the sentinel's sp stops the walk */
 		keep--;
 	return shadow_close_above(s, keep, clock_now());
+}
+
+uint32_t shadow_unwind_to(struct shadow *s, uintptr_t sp, uint64_t now_ticks)
+{
+	uint32_t keep = s->depth - 1;
+
+	while (keep > 0 && s->base[keep].sp + SHADOW_PROBE_FRAME < sp)
+		keep--;
+	return shadow_close_above(s, keep, now_ticks);
 }
 
 uint32_t shadow_find(const struct shadow *s, uintptr_t fn)

@@ -17,6 +17,7 @@
 #ifndef CALLPROF_SHADOW_H
 #define CALLPROF_SHADOW_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cct.h"
@@ -56,7 +57,7 @@ static inline CP_NOINSTR void frame_close(const struct frame *f, const struct fr
  * with the root sentinel for `root`.  Returns 0, or -1 if nothing could be mapped. */
 int shadow_init(struct shadow *s, struct cct_node *root, uint32_t cap, uint32_t max_cap);
 
-/* Doubles the room (cold; mremap).  Returns 0, or -1 at the limit or without memory. */
+/* Doubles the room (cold).  Returns 0, or -1 at the limit or without memory. */
 int shadow_grow(struct shadow *s);
 
 /* Closes, at `now_ticks`, every frame above index `keep` (exclusive). Returns how many. */
@@ -64,6 +65,14 @@ uint32_t shadow_close_above(struct shadow *s, uint32_t keep, uint64_t now_ticks)
 
 /* Closes the frames strictly below `sp`, a probe's own frame address: dead ones. Returns how many. */
 uint32_t shadow_pop_dead(struct shadow *s, uintptr_t sp);
+
+/* What the enter probe's frame address lies below the stack pointer of the
+ * instrumented function at its call: return address and saved frame pointer. */
+#define SHADOW_PROBE_FRAME 16
+
+/* Closes, at `now_ticks`, the frames of functions whose stack pointer was
+ * below `sp`: where a longjmp or a caught exception resumes.  Returns how many. */
+uint32_t shadow_unwind_to(struct shadow *s, uintptr_t sp, uint64_t now_ticks);
 
 /* The index of the innermost frame of `fn`, or 0 if none is open. */
 uint32_t shadow_find(const struct shadow *s, uintptr_t fn);

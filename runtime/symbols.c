@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 #include <dwarf.h>
+#include <pthread.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,6 @@
 struct symbols {
 	Dwfl *dwfl;
 	struct sym_module *mods;
-	Dwfl_Module **mod_keys;     /* libdw module of each entry of mods */
 	size_t nmods, cap;
 };
 
@@ -23,6 +23,27 @@ static const Dwfl_Callbacks proc_callbacks = {
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.debuginfo_path = &debuginfo_path,
 };
+
+/* For one library file on its own, named before it is unloaded. */
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+/* A name kept for a function of a library unloaded before the dump. */
+struct remembered {
+	uintptr_t addr;
+	struct sym_function fn;  /* fn.module unused: the module is path + base */
+	char *path;
+	char *build_id;
+	uintptr_t base;
+};
+/* Guards the remembered names: dlclose may run on any thread. */
+static pthread_mutex_t remembered_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct remembered *remembered;
+static size_t n_remembered, cap_remembered;
 
 typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
 
@@ -93,35 +114,31 @@ static char *hex_build_id(Dwfl_Module *mod)
 	return hex;
 }
 
-/* The index of `mod` in s->mods, adding it on first sight; -1 without memory. */
-static long module_index(struct symbols *s, Dwfl_Module *mod)
+/* The index of the module at `path` loaded at `base`, adding it on first
+ * sight (taking `build_id`, else freeing it); -1 without memory. */
+static long module_index(struct symbols *s, const char *path, uintptr_t base, char *build_id)
 {
-	const char *path;
-	Dwarf_Addr start;
 	struct sym_module *m;
 
 	for (size_t i = 0; i < s->nmods; i++)
-		if (s->mod_keys[i] == mod)
+		if (s->mods[i].base == base && !strcmp(s->mods[i].path, path)) {
+			free(build_id);
 			return (long)i;
+		}
 	if (s->nmods == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 8;
 		struct sym_module *mods = realloc(s->mods, cap * sizeof(*mods));
-		Dwfl_Module **keys;
-		if (!mods)
+		if (!mods) {
+			free(build_id);
 			return -1;
+		}
 		s->mods = mods;
-		keys = realloc(s->mod_keys, cap * sizeof(*keys));
-		if (!keys)
-			return -1;
-		s->mod_keys = keys;
 		s->cap = cap;
 	}
-	path = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
 	m = &s->mods[s->nmods];
-	m->path = strdup(path ? path : "?");
-	m->build_id = hex_build_id(mod);
-	m->base = (uintptr_t)start;
-	s->mod_keys[s->nmods] = mod;
+	m->path = strdup(path);
+	m->build_id = build_id;
+	m->base = base;
 	return (long)s->nmods++;
 }
 
@@ -160,29 +177,109 @@ static void find_source(Dwfl_Module *mod, uintptr_t addr, struct sym_function *o
 	}
 }
 
-void symbols_resolve(struct symbols *s, uintptr_t addr, struct sym_function *out)
+/* Symbol, source and offset of `addr` in `mod`, whose load address is `start`. */
+static void resolve_in_module(Dwfl_Module *mod, uintptr_t addr, uintptr_t start,
+			      struct sym_function *out)
 {
-	Dwfl_Module *mod = s ? dwfl_addrmodule(s->dwfl, addr) : NULL;
 	GElf_Sym sym;
 	GElf_Off off;
-	const char *name = NULL;
+	const char *name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
+
+	out->offset = addr - start;
+	if (name)
+		out->name = symbols_demangle(name);
+	find_source(mod, addr, out);
+}
+
+static void name_unknown(uintptr_t addr, struct sym_function *out)
+{
 	char buf[32];
+
+	snprintf(buf, sizeof(buf), "0x%lx", (unsigned long)addr);
+	out->name = strdup(buf);
+}
+
+/* A remembered name for `addr` (a function of an unloaded library), or NULL. */
+static const struct remembered *remembered_find(uintptr_t addr)
+{
+	for (size_t i = 0; i < n_remembered; i++)
+		if (remembered[i].addr == addr)
+			return &remembered[i];
+	return NULL;
+}
+
+void symbols_resolve(struct symbols *s, uintptr_t addr, struct sym_function *out)
+{
+	const struct remembered *r;
+	Dwfl_Module *mod;
 
 	memset(out, 0, sizeof(*out));
 	out->module = -1;
+	pthread_mutex_lock(&remembered_lock);
+	r = remembered_find(addr);
+	if (r) {
+		out->name = strdup(r->fn.name);
+		out->file = r->fn.file ? strdup(r->fn.file) : NULL;
+		out->line = r->fn.line;
+		out->offset = r->fn.offset;
+		if (s)
+			out->module = module_index(s, r->path, r->base,
+						   r->build_id ? strdup(r->build_id) : NULL);
+	}
+	pthread_mutex_unlock(&remembered_lock);
+	if (r)
+		return;
+	mod = s ? dwfl_addrmodule(s->dwfl, addr) : NULL;
 	if (mod) {
+		const char *path;
 		Dwarf_Addr start;
-		dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
-		out->module = module_index(s, mod);
-		out->offset = addr - (uintptr_t)start;
-		name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
-		find_source(mod, addr, out);
+		path = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+		out->module = module_index(s, path ? path : "?", (uintptr_t)start, hex_build_id(mod));
+		resolve_in_module(mod, addr, (uintptr_t)start, out);
 	}
-	if (!name) {
-		snprintf(buf, sizeof(buf), "0x%lx", (unsigned long)addr);
-		name = buf;
+	if (!out->name)
+		name_unknown(addr, out);
+}
+
+void symbols_remember(const char *path, uintptr_t base, const uintptr_t *addrs, size_t n)
+{
+	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
+	Dwfl_Module *mod;
+	char *build_id;
+
+	if (!dwfl)
+		return;
+	dwfl_report_begin(dwfl);
+	mod = dwfl_report_elf(dwfl, path, path, -1, base, false);
+	dwfl_report_end(dwfl, NULL, NULL);
+	build_id = mod ? hex_build_id(mod) : NULL;
+	pthread_mutex_lock(&remembered_lock);
+	for (size_t i = 0; mod && i < n; i++) {
+		struct remembered *r;
+		if (remembered_find(addrs[i]))
+			continue;
+		if (n_remembered == cap_remembered) {
+			size_t cap = cap_remembered ? cap_remembered * 2 : 64;
+			struct remembered *more = realloc(remembered, cap * sizeof(*more));
+			if (!more)
+				break;
+			remembered = more;
+			cap_remembered = cap;
+		}
+		r = &remembered[n_remembered++];
+		memset(r, 0, sizeof(*r));
+		r->addr = addrs[i];
+		r->fn.module = -1;
+		resolve_in_module(mod, addrs[i], base, &r->fn);
+		if (!r->fn.name)
+			name_unknown(addrs[i], &r->fn);
+		r->path = strdup(path);
+		r->build_id = build_id ? strdup(build_id) : NULL;
+		r->base = base;
 	}
-	out->name = symbols_demangle(name);
+	pthread_mutex_unlock(&remembered_lock);
+	free(build_id);
+	dwfl_end(dwfl);
 }
 
 void sym_function_release(struct sym_function *f)
@@ -207,7 +304,6 @@ void symbols_free(struct symbols *s)
 		free(s->mods[i].build_id);
 	}
 	free(s->mods);
-	free(s->mod_keys);
 	dwfl_end(s->dwfl);
 	free(s);
 }

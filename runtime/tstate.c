@@ -1,6 +1,7 @@
 /* tstate.c: thread state creation, the registry of all threads, thread exit and fork. */
 #include "tstate.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -121,12 +122,19 @@ void tstate_unlock_all(void)
 	pthread_mutex_unlock(&registry_lock);
 }
 
-/* The exit key's destructor: runs on the ending thread after its C++ thread_local destructors. */
+/*
+ * The exit key's destructor, on the ending thread, after its C++ thread_local
+ * destructors.  Other keys' destructors may still run instrumented code: glibc
+ * calls destructors again while values are set again, so we re-arm ours for
+ * the last of those rounds and finish then.
+ */
 static void thread_ended(void *arg)
 {
 	struct tstate *t = arg;
 	uint64_t now = clock_now();
 
+	if (++t->exit_rounds < PTHREAD_DESTRUCTOR_ITERATIONS && pthread_setspecific(exit_key, t) == 0)
+		return;
 	t->closed_at_exit += shadow_close_above(&t->stack, 0, now);
 	t->t_end_ticks = now;
 	prctl(PR_GET_NAME, t->name, 0, 0, 0);

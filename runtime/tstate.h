@@ -31,6 +31,7 @@ struct tstate {
 	uint64_t t_start_ticks;     /* first probe on the thread */
 	uint64_t t_end_ticks;       /* thread end, when finished */
 	int tid;
+	int exit_rounds;            /* thread-exit destructor rounds seen */
 	bool finished;              /* the thread has ended */
 	bool is_main;               /* the process's initial thread */
 	char name[16];              /* the thread's name when it ended */
