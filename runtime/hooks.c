@@ -1,10 +1,14 @@
 /*
  * hooks.c: the hot path, alone: the two probes GCC and Clang call from every
  * function built with -finstrument-functions.  No lock, no malloc, no system
- * call here; everything rare is a call into a cold function.
+ * call here.  The fast path is a leaf: every rare case (first probe of a
+ * thread, a probe inside a probe, dead frames, a full stack, a new call path,
+ * a mismatched exit) is a tail call into tstate.c, so the compiler keeps no
+ * registers across calls.
  */
 #include <stdint.h>
 
+#include "cct.h"
 #include "clock.h"
 #include "compat.h"
 #include "shadow.h"
@@ -19,34 +23,38 @@ void __cyg_profile_func_enter(void *fn, void *call_site)
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
 	struct shadow *s;
 	struct frame *top;
-	struct cct_node *node;
+	struct cct_node *parent, *node;
+	unsigned h;
 
-	if (unlikely(!t))
-		t = tstate_attach();
-	if (unlikely(t->busy)) {
-		tstate_drop_probe(t, true);
+	if (unlikely(!t || t->busy)) {
+		tstate_enter_unready(t, (uintptr_t)fn, (uintptr_t)call_site, sp);
 		return;
 	}
 	t->busy = 1;
 	cp_barrier();
 	s = &t->stack;
-	if (unlikely(s->base[s->depth - 1].sp < sp))
-		t->resyncs += shadow_pop_dead(s, sp);
-	if (unlikely(s->depth == s->cap || t->dropped_depth) && tstate_enter_no_room(t, sp))
-		goto out;
 	top = &s->base[s->depth - 1];
-	node = cct_child_get(&t->tree, top->node, (uintptr_t)fn, (uintptr_t)call_site);
-	if (unlikely(!node)) {
-		tstate_drop_enter(t, sp);
-		goto out;
+	parent = top->node;
+	h = cct_slot_hash((uintptr_t)fn);
+	if (unlikely(top->sp < sp || s->depth == s->cap || t->dropped_depth))
+		goto slow;
+	for (unsigned i = 0; i < CCT_SLOTS; i++, h = (h + 1) & (CCT_SLOTS - 1)) {
+		if (likely(parent->slot_fn[h] == (uintptr_t)fn))
+			goto found;
+		if (!parent->slot_fn[h])
+			break;
 	}
+slow:
+	tstate_enter_general(t, (uintptr_t)fn, (uintptr_t)call_site, sp);
+	return;
+found:
+	node = parent->slot_child[h];
 	node->calls++;
 	top[1].fn = (uintptr_t)fn;
 	top[1].node = node;
 	top[1].sp = sp;
 	s->depth++;
 	top[1].t_enter_ticks = clock_now(); /* last, so the probe's own work falls outside */
-out:
 	cp_barrier();
 	t->busy = 0;
 }
@@ -59,10 +67,8 @@ void __cyg_profile_func_exit(void *fn, void *call_site)
 	struct frame *top;
 
 	(void)call_site;
-	if (unlikely(!t))
-		return;
-	if (unlikely(t->busy)) {
-		tstate_drop_probe(t, false);
+	if (unlikely(!t || t->busy)) {
+		tstate_exit_unready(t);
 		return;
 	}
 	t->busy = 1;
@@ -70,13 +76,12 @@ void __cyg_profile_func_exit(void *fn, void *call_site)
 	s = &t->stack;
 	top = &s->base[s->depth - 1];
 	if (unlikely(top->fn != (uintptr_t)fn || t->dropped_depth)) {
-		top = tstate_exit_mismatch(t, (uintptr_t)fn, now);
-		if (!top)
-			goto out;
+		tstate_exit_general(t, (uintptr_t)fn, now);
+		return;
 	}
-	frame_close(top, top - 1, now);
+	if (likely(clock_source != CLOCK_SRC_NONE)) /* without a clock only the counts matter */
+		frame_close(top, top - 1, now);
 	s->depth--;
-out:
 	cp_barrier();
 	t->busy = 0;
 }

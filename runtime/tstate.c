@@ -70,13 +70,8 @@ struct tstate *tstate_attach(void)
 	return t;
 }
 
-void tstate_drop_probe(struct tstate *t, bool is_enter)
-{
-	if (!t->off && is_enter)
-		t->dropped_calls++;
-}
-
-void tstate_drop_enter(struct tstate *t, uintptr_t sp)
+/* Drops an enter probe at frame address `sp`; its exit will be skipped. */
+static void drop_enter(struct tstate *t, uintptr_t sp)
 {
 	if (!t->dropped_depth)
 		t->dropped_sp = sp;
@@ -84,31 +79,82 @@ void tstate_drop_enter(struct tstate *t, uintptr_t sp)
 	t->dropped_no_room++;
 }
 
-bool tstate_enter_no_room(struct tstate *t, uintptr_t sp)
+/* True if this enter must be dropped: no room on the stack, or deeper than dropped frames. */
+static bool enter_no_room(struct tstate *t, uintptr_t sp)
 {
 	if (t->dropped_depth && sp >= t->dropped_sp)
 		t->dropped_depth = 0; /* control came back above the dropped frames without their exits */
 	if (!t->dropped_depth && (t->stack.depth < t->stack.cap || shadow_grow(&t->stack) == 0))
 		return false;
-	tstate_drop_enter(t, sp);
+	drop_enter(t, sp);
 	return true;
 }
 
-struct frame *tstate_exit_mismatch(struct tstate *t, uintptr_t fn, uint64_t now_ticks)
+void tstate_enter_general(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
+{
+	struct shadow *s = &t->stack;
+	struct frame *top;
+	struct cct_node *node;
+
+	if (s->base[s->depth - 1].sp < sp)
+		t->resyncs += shadow_pop_dead(s, sp);
+	if ((s->depth == s->cap || t->dropped_depth) && enter_no_room(t, sp))
+		goto out;
+	top = &s->base[s->depth - 1];
+	node = cct_child_get(&t->tree, top->node, fn, call_site);
+	if (!node) {
+		drop_enter(t, sp);
+		goto out;
+	}
+	node->calls++;
+	top[1].fn = fn;
+	top[1].node = node;
+	top[1].sp = sp;
+	s->depth++;
+	top[1].t_enter_ticks = clock_now();
+out:
+	cp_barrier();
+	t->busy = 0;
+}
+
+void tstate_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
+{
+	if (!t)
+		t = tstate_attach();
+	if (t->busy) {
+		if (!t->off)
+			t->dropped_calls++; /* a signal handler's probe inside another probe */
+		return;
+	}
+	t->busy = 1;
+	cp_barrier();
+	tstate_enter_general(t, fn, call_site, sp);
+}
+
+void tstate_exit_general(struct tstate *t, uintptr_t fn, uint64_t now_ticks)
 {
 	uint32_t k;
 
 	if (t->dropped_depth) {
 		t->dropped_depth--;
-		return NULL;
+		goto out;
 	}
 	k = shadow_find(&t->stack, fn);
 	if (!k) {
 		t->unmatched_exits++;
-		return NULL;
+		goto out;
 	}
 	t->resyncs += shadow_close_above(&t->stack, k, now_ticks);
-	return &t->stack.base[k];
+	frame_close(&t->stack.base[k], &t->stack.base[k - 1], now_ticks);
+	t->stack.depth = k;
+out:
+	cp_barrier();
+	t->busy = 0;
+}
+
+void tstate_exit_unready(struct tstate *t)
+{
+	(void)t; /* an exit with no state, or inside another probe: its enter was dropped too */
 }
 
 struct tstate *tstate_lock_all(void)

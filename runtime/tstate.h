@@ -45,19 +45,18 @@ extern __thread struct tstate *tstate_self __attribute__((tls_model("initial-exe
  * when profiling is off or no memory is left it is a shared state that is off. */
 struct tstate *tstate_attach(void);
 
-/* Records a probe dropped because another was running on this thread. */
-void tstate_drop_probe(struct tstate *t, bool is_enter);
-
-/* Drops an enter probe at frame address `sp`; its exit will be skipped. */
-void tstate_drop_enter(struct tstate *t, uintptr_t sp);
-
-/* Cold path of the enter probe when the stack is full or calls are being
- * dropped.  Returns true if this enter must be dropped too. */
-bool tstate_enter_no_room(struct tstate *t, uintptr_t sp);
-
-/* Cold path of the exit probe when `fn` is not the top frame.  Returns the
- * frame to close, or NULL when the exit is to be ignored. */
-struct frame *tstate_exit_mismatch(struct tstate *t, uintptr_t fn, uint64_t now_ticks);
+/*
+ * The probes' slow paths, each called in tail position from hooks.c.
+ * tstate_enter_unready: the thread has no state yet, or a probe is running
+ * (a signal handler's probe: dropped and counted).  tstate_enter_general and
+ * tstate_exit_general run with `busy` set and clear it: dead frames, a full
+ * stack, a new call path; an exit that is not the top frame's (skipped for a
+ * dropped enter, else the frames above its function's are closed first).
+ */
+void tstate_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp);
+void tstate_enter_general(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp);
+void tstate_exit_unready(struct tstate *t);
+void tstate_exit_general(struct tstate *t, uintptr_t fn, uint64_t now_ticks);
 
 /* A state outside the registry, for calibration; NULL without memory. */
 struct tstate *tstate_create(void);
