@@ -143,4 +143,6 @@ format:
 clean:
 	rm -rf $(B)
 
+include tests/rules.mk
+
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

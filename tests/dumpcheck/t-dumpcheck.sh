@@ -58,7 +58,8 @@ broken "fractional time" 's/{ "fn": 8, "calls": 1, "inclusive_ns": 800,/{ "fn": 
 broken "inclusive beyond thread wall" 's/"wall_ns": 2000/"wall_ns": 999/' "> the thread's wall_ns 999"
 broken "thread beyond process wall" 's/"wall_ns": 3000/"wall_ns": 1999/' "> the process's wall_ns 1999"
 broken "recursion counted twice" 's/{ "fn": 4, "calls": 2, "inclusive_ns": 300, "self_ns": 300, "raw_inclusive_ns": 320,/{ "fn": 4, "calls": 2, "inclusive_ns": 500, "self_ns": 300, "raw_inclusive_ns": 530,/' 'its outermost tree rows sum to 300'
-broken "self not summed over rows" 's/{ "fn": 3, "calls": 2, "inclusive_ns": 200, "self_ns": 200,/{ "fn": 3, "calls": 2, "inclusive_ns": 200, "self_ns": 150,/' 'self_ns 150, its tree rows sum to 200'
+broken "self above its rows" 's/{ "fn": 1, "calls": 2, "inclusive_ns": 400, "self_ns": 200,/{ "fn": 1, "calls": 2, "inclusive_ns": 400, "self_ns": 210,/' "self_ns 210 exceeds its tree rows' sum 200"
+broken "raw self not summed over rows" 's/"raw_inclusive_ns": 450, "raw_self_ns": 220,/"raw_inclusive_ns": 450, "raw_self_ns": 210,/' 'raw_self_ns 210, its tree rows sum to 220'
 broken "children outgrow parent" 's/\[5, 4, 4, 1, 200, 200, 210, 210\]/[5, 4, 4, 1, 200, 200, 330, 330]/' "children's raw_inclusive_ns sum to 330"
 broken "not json" '$d' 'not a readable JSON document'
 

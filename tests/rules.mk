@@ -1,0 +1,109 @@
+# tests/rules.mk: builds what the test suites run (included by the top Makefile).
+#
+#   make tests-build       everything below (a prerequisite of `make check`)
+#   make tests-dumpcheck   build/tests/dumpcheck: the dump invariant checker
+#   make tests-unit        build/tests/unit/unit: runtime unit tests, ASan+UBSan
+#   make tests-e2e         build/tests/e2e/: the end-to-end programs, every variant
+#
+# Each suite also builds its own part first, so `sh tests/run.sh e2e` works alone.
+
+T := $(B)/tests
+
+.PHONY: tests-build tests-dumpcheck tests-unit tests-e2e
+tests-build: tests-dumpcheck tests-unit tests-e2e
+check: tests-build
+
+# ---- dumpcheck ---------------------------------------------------------------
+tests-dumpcheck: $(T)/dumpcheck
+
+$(T)/dumpcheck: tests/dumpcheck/dumpcheck.c | $(T)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(JSON_CFLAGS) $< -o $@ $(JSON_LIBS)
+
+# ---- unit tests: the runtime's internals, linked in, under the sanitizers ---
+UNIT_SAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+UNIT_CFLAGS := $(RT_CFLAGS) $(UNIT_SAN) -Iruntime
+UNIT_RT     := cct shadow clock
+UNIT_OBJ    := $(patsubst tests/unit/%.c,$(T)/unit/%.o,$(wildcard tests/unit/*.c)) \
+               $(UNIT_RT:%=$(T)/unit/rt/%.o)
+
+tests-unit: $(T)/unit/unit
+
+$(T)/unit/rt/%.o: runtime/%.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(UNIT_CFLAGS) -c $< -o $@
+
+$(T)/unit/%.o: tests/unit/%.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(UNIT_CFLAGS) -c $< -o $@
+
+$(T)/unit/unit: $(UNIT_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(UNIT_SAN) -o $@ $(UNIT_OBJ)
+
+# ---- end-to-end programs -----------------------------------------------------
+# Every program tests/e2e/P.c (or P.cc, plus its parts P_*.c) is built by each
+# compiler at each level, with -finstrument-functions -g, twice: P links the
+# runtime (-lcallprof), P.pre does not (for `callprof record`, LD_PRELOAD).
+# build/tests/e2e/static/P links build/libcallprof.a instead.
+E2E          := $(T)/e2e
+E2E_PROGS_C  := basic recurse qsort statics threads api exitcode
+E2E_PROGS_CC := cxx
+E2E_PROGS    := $(E2E_PROGS_C) $(E2E_PROGS_CC)
+E2E_STATIC   := basic threads api
+E2E_VARIANTS := gcc-O0 gcc-O2 clang-O0 clang-O2
+E2E_PARTS_statics := statics_a statics_b
+E2E_CC_gcc    := gcc
+E2E_CXX_gcc   := g++
+E2E_CC_clang  := clang
+E2E_CXX_clang := clang++
+E2E_LIBDIR   := $(abspath $(B))
+E2E_FLAGS    := -g -finstrument-functions -MMD -MP -Iruntime -Itests/e2e
+E2E_CFLAGS   := -std=c11 -D_GNU_SOURCE $(WARN) $(E2E_FLAGS)
+E2E_CXXFLAGS := -std=c++17 $(filter-out -Wstrict-prototypes -Wmissing-prototypes,$(WARN)) \
+                -Wmissing-declarations $(E2E_FLAGS)
+
+e2e_family = $(word 1,$(subst -, ,$(1)))
+e2e_level  = $(word 2,$(subst -, ,$(1)))
+e2e_objs   = $(addprefix $(E2E)/$(1)/,$(addsuffix .o,$(2) $(E2E_PARTS_$(2))))
+e2e_linker = $(if $(filter $(2),$(E2E_PROGS_CC)),$(E2E_CXX_$(call e2e_family,$(1))),$(E2E_CC_$(call e2e_family,$(1))))
+
+# $(1): a variant such as gcc-O2
+define e2e_variant_rules
+$(E2E)/$(1)/%.o: tests/e2e/%.c
+	@mkdir -p $$(@D)
+	@echo "  CC      $$@"
+	$(Q)$(E2E_CC_$(call e2e_family,$(1))) -$(call e2e_level,$(1)) $(E2E_CFLAGS) -c $$< -o $$@
+
+$(E2E)/$(1)/%.o: tests/e2e/%.cc
+	@mkdir -p $$(@D)
+	@echo "  CXX     $$@"
+	$(Q)$(E2E_CXX_$(call e2e_family,$(1))) -$(call e2e_level,$(1)) $(E2E_CXXFLAGS) -c $$< -o $$@
+endef
+
+# $(1): a variant, $(2): a program
+define e2e_program_rules
+$(E2E)/$(1)/$(2): $(call e2e_objs,$(1),$(2)) $(B)/libcallprof.so
+	@echo "  LD      $$@"
+	$(Q)$(call e2e_linker,$(1),$(2)) -o $$@ $(call e2e_objs,$(1),$(2)) \
+	    -L$(E2E_LIBDIR) -lcallprof -Wl,-rpath,$(E2E_LIBDIR) -lpthread
+
+$(E2E)/$(1)/$(2).pre: $(call e2e_objs,$(1),$(2))
+	@echo "  LD      $$@"
+	$(Q)$(call e2e_linker,$(1),$(2)) -o $$@ $(call e2e_objs,$(1),$(2)) -lpthread
+endef
+
+$(foreach v,$(E2E_VARIANTS),$(eval $(call e2e_variant_rules,$(v))))
+$(foreach v,$(E2E_VARIANTS),$(foreach p,$(E2E_PROGS),$(eval $(call e2e_program_rules,$(v),$(p)))))
+
+$(E2E)/static/%: $(E2E)/gcc-O2/%.o $(B)/libcallprof.a
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) -o $@ $(E2E)/gcc-O2/$*.o $(B)/libcallprof.a $(RT_LIBS)
+
+E2E_BINS := $(foreach v,$(E2E_VARIANTS),$(foreach p,$(E2E_PROGS),$(E2E)/$(v)/$(p) $(E2E)/$(v)/$(p).pre)) \
+            $(E2E_STATIC:%=$(E2E)/static/%)
+
+tests-e2e: $(E2E_BINS) $(T)/dumpcheck $(B)/callprof
