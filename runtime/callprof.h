@@ -10,6 +10,11 @@
  *   CALLPROF_COMPENSATE=0    keep raw times as the main figures
  *   CALLPROF_MAX_NODES=N     per-thread tree budget; past it paths fold to caller->callee
  *   CALLPROF_MAX_STACK=N     deepest shadow stack in frames; deeper calls are dropped and counted
+ *   CALLPROF_INCLUDE=GLOBS   profile only functions whose demangled name or module file name
+ *                            matches one of the comma-separated globs
+ *   CALLPROF_EXCLUDE=GLOBS   do not profile those: their time stays with their caller, and
+ *                            their instrumented callees attach to the nearest profiled frame
+ *   CALLPROF_MAX_DEPTH=N     calls deeper than N frames are not recorded, likewise
  */
 #ifndef CALLPROF_H
 #define CALLPROF_H

@@ -324,10 +324,13 @@ static struct node_fig *thread_nodes(struct dump_ctx *d, struct tstate *t, size_
 		return NULL;
 	for (uint32_t i = 1; i < t->stack.depth; i++) {
 		const struct frame *f = &t->stack.base[i];
+		const struct cct_node *caller = f[-1].node; /* nearest recorded frame below */
 		double open = d->now_ticks > f->t_enter_ticks ? (double)(d->now_ticks - f->t_enter_ticks) : 0;
+		if (frame_is_transparent(f))
+			continue;
 		fig[f->node->dump_id].raw_incl += open;
-		if (i > 1)
-			fig[t->stack.base[i - 1].node->dump_id].raw_self += open;
+		if (caller != root)
+			fig[caller->dump_id].raw_self += open; /* child time, until turned into self */
 	}
 	*count = n;
 	return fig;

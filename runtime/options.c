@@ -8,24 +8,30 @@
 
 struct options options;
 
-/* A whole-string unsigned number in [lo, hi], or -1 (with one line on stderr) for anything else. */
-static int read_number(const char *name, uint64_t lo, uint64_t hi, uint64_t *out)
+/* Sets *out from the variable `name` if it holds a whole number in [lo, hi];
+ * anything else gives one line on stderr and leaves *out as it was. */
+static void read_number(const char *name, uint64_t lo, uint64_t hi, uint64_t *out)
 {
 	const char *s = getenv(name);
 	char *end;
 	unsigned long long v;
 
 	if (!s || !*s)
-		return 0;
+		return;
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (errno || *end || s[0] == '-' || v < lo || v > hi) {
 		fprintf(stderr, "callprof: ignoring %s='%s': expected a number from %llu to %llu\n", name,
 			s, (unsigned long long)lo, (unsigned long long)hi);
-		return -1;
+		return;
 	}
 	*out = v;
-	return 0;
+}
+
+static char *read_string(const char *name)
+{
+	const char *s = getenv(name);
+	return s && *s ? strdup(s) : NULL;
 }
 
 static bool read_flag(const char *name, bool dflt)
@@ -74,10 +80,15 @@ void options_read(void)
 		fprintf(stderr, "callprof: ignoring CALLPROF_OUTPUT: longer than %zu bytes\n",
 			sizeof(options.output) - 1);
 	read_clock();
-	options.max_nodes = 0;
-	if (read_number("CALLPROF_MAX_NODES", 1, UINT64_MAX / 2, &v) == 0 && getenv("CALLPROF_MAX_NODES"))
-		options.max_nodes = v;
-	options.max_stack = 1u << 22;
-	if (read_number("CALLPROF_MAX_STACK", 64, 1u << 28, &v) == 0 && getenv("CALLPROF_MAX_STACK"))
-		options.max_stack = (uint32_t)v;
+	v = 2000000;
+	read_number("CALLPROF_MAX_NODES", 1, UINT64_MAX / 2, &v);
+	options.max_nodes = v;
+	v = 1u << 22;
+	read_number("CALLPROF_MAX_STACK", 64, 1u << 28, &v);
+	options.max_stack = (uint32_t)v;
+	v = 0;
+	read_number("CALLPROF_MAX_DEPTH", 1, 1u << 28, &v);
+	options.max_depth = (uint32_t)v;
+	options.include = read_string("CALLPROF_INCLUDE");
+	options.exclude = read_string("CALLPROF_EXCLUDE");
 }

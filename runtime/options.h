@@ -13,6 +13,9 @@ struct options {
 	bool compensate;          /* CALLPROF_COMPENSATE=0 keeps raw times as the main figures */
 	uint64_t max_nodes;       /* CALLPROF_MAX_NODES: tree node budget per thread, 0 = none */
 	uint32_t max_stack;       /* CALLPROF_MAX_STACK: deepest shadow stack, in frames */
+	uint32_t max_depth;       /* CALLPROF_MAX_DEPTH: deeper calls are transparent; 0 = no limit */
+	char *include;            /* CALLPROF_INCLUDE globs, or NULL */
+	char *exclude;            /* CALLPROF_EXCLUDE globs, or NULL */
 };
 
 /* The settings in force; filled by options_read(). */

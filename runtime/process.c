@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "compat.h"
 #include "dump.h"
+#include "filter.h"
 #include "nonlocal.h"
 #include "options.h"
 #include "tstate.h"
@@ -43,6 +44,7 @@ static void init_runtime(void)
 	clock_init(options.clock);
 	tstate_setup();
 	nonlocal_setup();
+	filter_setup(options.include, options.exclude);
 	calib_run();
 	start_profile();
 	process.ready = true;

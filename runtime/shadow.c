@@ -53,6 +53,8 @@ uint32_t shadow_close_above(struct shadow *s, uint32_t keep, uint64_t now_ticks)
 
 	while (s->depth > keep + 1) {
 		s->depth--;
+		if (frame_is_transparent(&s->base[s->depth]))
+			continue;
 		frame_close(&s->base[s->depth], &s->base[s->depth - 1], now_ticks);
 		closed++;
 	}
@@ -93,7 +95,7 @@ uint32_t shadow_unwind_to(struct shadow *s, uintptr_t sp, uint64_t now_ticks)
 uint32_t shadow_find(const struct shadow *s, uintptr_t fn)
 {
 	for (uint32_t i = s->depth - 1; i > 0; i--)
-		if (s->base[i].fn == fn)
+		if (frame_fn(&s->base[i]) == fn)
 			return i;
 	return 0;
 }

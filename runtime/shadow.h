@@ -37,6 +37,23 @@ struct shadow {
 	uint32_t max_cap;        /* growth limit; past it calls are dropped and counted */
 };
 
+/*
+ * A transparent frame stands for a call that is not recorded (an excluded
+ * function, or one deeper than CALLPROF_MAX_DEPTH): it carries its caller's
+ * node, so its callees attach to the caller and its time stays there, and it
+ * keeps ~fn, so that no exit matches it on the fast path.
+ */
+static inline CP_NOINSTR bool frame_is_transparent(const struct frame *f)
+{
+	return f->node == f[-1].node;
+}
+
+/* The function of any frame, transparent or not. */
+static inline CP_NOINSTR uintptr_t frame_fn(const struct frame *f)
+{
+	return frame_is_transparent(f) ? ~f->fn : f->fn;
+}
+
 /* Closes the activation `f` at `now_ticks`, charging its duration to its
  * node and to its caller's node (`parent`, the frame below). */
 static inline CP_NOINSTR void frame_close(const struct frame *f, const struct frame *parent,

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "filter.h"
 #include "options.h"
 #include "process.h"
 
@@ -101,12 +102,15 @@ void tstate_enter_general(struct tstate *t, uintptr_t fn, uintptr_t call_site, u
 	if ((s->depth == s->cap || t->dropped_depth) && enter_no_room(t, sp))
 		goto out;
 	top = &s->base[s->depth - 1];
-	node = cct_child_get(&t->tree, top->node, fn, call_site);
-	if (!node) {
+	if ((filter_on && !filter_admits(fn)) || (options.max_depth && s->depth > options.max_depth)) {
+		node = top->node; /* a transparent frame: see shadow.h */
+		fn = ~fn;
+	} else if ((node = cct_child_get(&t->tree, top->node, fn, call_site))) {
+		node->calls++;
+	} else {
 		drop_enter(t, sp);
 		goto out;
 	}
-	node->calls++;
 	top[1].fn = fn;
 	top[1].node = node;
 	top[1].sp = sp;
@@ -145,7 +149,8 @@ void tstate_exit_general(struct tstate *t, uintptr_t fn, uint64_t now_ticks)
 		goto out;
 	}
 	t->resyncs += shadow_close_above(&t->stack, k, now_ticks);
-	frame_close(&t->stack.base[k], &t->stack.base[k - 1], now_ticks);
+	if (!frame_is_transparent(&t->stack.base[k]))
+		frame_close(&t->stack.base[k], &t->stack.base[k - 1], now_ticks);
 	t->stack.depth = k;
 out:
 	cp_barrier();
@@ -200,7 +205,12 @@ static void tstate_restart(struct tstate *t)
 	t->stack.base[0].node = parent;
 	for (uint32_t i = 1; i < t->stack.depth; i++) {
 		struct frame *f = &t->stack.base[i];
-		struct cct_node *n = cct_child_get(&t->tree, parent, f->fn, f->node->call_site);
+		struct cct_node *n;
+		if (frame_is_transparent(f)) {
+			f->node = parent;
+			continue;
+		}
+		n = cct_child_get(&t->tree, parent, f->fn, f->node->call_site);
 		if (!n) {
 			t->stack.depth = i;
 			break;
