@@ -40,6 +40,7 @@ struct dump_ctx {
 	uintptr_t *fn_addr;         /* id -> address */
 	size_t nfns, fn_cap;
 	uint64_t clamped;           /* compensated figures clamped at zero */
+	struct symbols *syms;       /* the process's modules, for names and call lines */
 };
 
 /* Per-thread scratch: one entry per tree node in preorder, and the aggregates. */
@@ -112,6 +113,17 @@ static int64_t idmap_get(struct idmap *m, uint64_t key, uint32_t next, bool *add
 	m->used++;
 	*added = true;
 	return next;
+}
+
+/* The index of `key`, or -1 when absent. */
+static int64_t idmap_find(const struct idmap *m, uint64_t key)
+{
+	if (!m->keys)
+		return -1;
+	for (size_t i = mix64(key + 1) & m->mask; m->keys[i]; i = (i + 1) & m->mask)
+		if (m->keys[i] == key + 1)
+			return m->vals[i];
+	return -1;
 }
 
 static void idmap_release(struct idmap *m)
@@ -240,11 +252,65 @@ static void write_hex_member(struct jsonw *w, const char *key, uintptr_t v)
 	write_string_member(w, key, buf);
 }
 
+/* Names in a module's symbol table that are no code of the program's own. */
+static bool is_startup_code(const char *name)
+{
+	static const char *const names[] = { "_start", "_init", "_fini", "deregister_tm_clones",
+		"register_tm_clones", "__do_global_dtors_aux", "frame_dummy", "__libc_csu_init",
+		"__libc_csu_fini", "_dl_relocate_static_pie" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+struct uncalled_ctx {
+	struct dump_ctx *d;
+	uint64_t total;
+};
+
+static void visit_uncalled(uintptr_t addr, const char *name, void *arg)
+{
+	struct uncalled_ctx *u = arg;
+	struct sym_function f;
+
+	if (is_startup_code(name))
+		return;
+	u->total++;
+	if (idmap_find(&u->d->fn_ids, addr) >= 0)
+		return;
+	symbols_resolve(u->d->syms, addr, &f);
+	jsonw_object_begin(&u->d->w);
+	write_string_member(&u->d->w, "name", f.name);
+	write_hex_member(&u->d->w, "offset", f.offset);
+	write_string_member(&u->d->w, "file", f.file);
+	jsonw_key(&u->d->w, "line");
+	if (f.file)
+		jsonw_uint(&u->d->w, (uint64_t)f.line);
+	else
+		jsonw_null(&u->d->w);
+	jsonw_object_end(&u->d->w);
+	sym_function_release(&f);
+}
+
+/* Coverage: the module's functions (from its symbol table) that no thread called. */
+static void write_uncalled(struct dump_ctx *d, long module)
+{
+	struct uncalled_ctx u = { d, 0 };
+
+	jsonw_key(&d->w, "uncalled");
+	jsonw_array_begin(&d->w);
+	symbols_each_function(d->syms, module, visit_uncalled, &u);
+	jsonw_array_end(&d->w);
+	write_uint_member(&d->w, "symtab_functions", u.total);
+}
+
 /* modules and functions: the functions named with libdw. */
 static void write_symbols(struct dump_ctx *d)
 {
 	struct jsonw *w = &d->w;
-	struct symbols *syms = symbols_open();
+	struct symbols *syms = d->syms;
 	struct sym_function *f = calloc(d->nfns ? d->nfns : 1, sizeof(*f));
 	const struct sym_module *mods;
 	size_t nmods;
@@ -260,6 +326,7 @@ static void write_symbols(struct dump_ctx *d)
 		write_string_member(w, "path", mods[i].path);
 		write_string_member(w, "build_id", mods[i].build_id);
 		write_hex_member(w, "base", mods[i].base);
+		write_uncalled(d, (long)i);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
@@ -288,7 +355,6 @@ static void write_symbols(struct dump_ctx *d)
 	}
 	jsonw_array_end(w);
 	free(f);
-	symbols_free(syms);
 }
 
 /* Lists the thread's nodes in preorder with raw figures; open frames count up to now. */
@@ -474,8 +540,17 @@ static void write_thread_edges(struct dump_ctx *d, const struct agg *edges, size
 			jsonw_uint(&d->w, edges[i].caller);
 		write_uint_member(&d->w, "callee", edges[i].callee);
 		write_times(d, &edges[i]);
-		if (site && site[i])
+		if (site && site[i]) {
+			char *file;
+			int line;
 			write_hex_member(&d->w, "call_site", site[i]);
+			symbols_call_line(d->syms, site[i], &file, &line);
+			if (file) {
+				write_string_member(&d->w, "call_file", file);
+				write_uint_member(&d->w, "call_line", (uint64_t)line);
+				free(file);
+			}
+		}
 		jsonw_object_end(&d->w);
 	}
 	jsonw_array_end(&d->w);
@@ -552,11 +627,10 @@ static void write_thread_health(struct dump_ctx *d, const struct tstate *t)
 	write_uint_member(w, "tree_nodes", t->tree.nodes);
 	write_uint_member(w, "folded_calls", t->tree.folded_calls);
 	if (t->tree.folded_calls) {
-		bool added;
 		write_uint_member(w, "max_nodes", t->tree.max_nodes);
 		/* Where the budget first bit: the function whose call path was folded first. */
 		jsonw_key(w, "folded_first_fn");
-		jsonw_int(w, idmap_get(&d->fn_ids, t->tree.folded_first_fn, 0, &added));
+		jsonw_int(w, idmap_find(&d->fn_ids, t->tree.folded_first_fn));
 	}
 }
 
@@ -698,8 +772,10 @@ int dump_write(const char *path, bool only_if_data)
 	}
 	setvbuf(f, NULL, _IOFBF, 1 << 20);
 	jsonw_init(&d.w, f);
+	d.syms = symbols_open();
 	if (write_profile(&d, threads) < 0)
 		err = ENOMEM;
+	symbols_free(d.syms);
 	putc('\n', f);
 	if (ferror(f) && !err)
 		err = errno ? errno : EIO;

@@ -116,7 +116,8 @@ static char *hex_build_id(Dwfl_Module *mod)
 
 /* The index of the module at `path` loaded at `base`, adding it on first
  * sight (taking `build_id`, else freeing it); -1 without memory. */
-static long module_index(struct symbols *s, const char *path, uintptr_t base, char *build_id)
+static long module_index(struct symbols *s, const char *path, uintptr_t base, char *build_id,
+			 Dwfl_Module *mod)
 {
 	struct sym_module *m;
 
@@ -139,6 +140,7 @@ static long module_index(struct symbols *s, const char *path, uintptr_t base, ch
 	m->path = strdup(path);
 	m->build_id = build_id;
 	m->base = base;
+	m->dwfl_module = mod;
 	return (long)s->nmods++;
 }
 
@@ -224,7 +226,7 @@ void symbols_resolve(struct symbols *s, uintptr_t addr, struct sym_function *out
 		out->offset = r->fn.offset;
 		if (s)
 			out->module = module_index(s, r->path, r->base,
-						   r->build_id ? strdup(r->build_id) : NULL);
+						   r->build_id ? strdup(r->build_id) : NULL, NULL);
 	}
 	pthread_mutex_unlock(&remembered_lock);
 	if (r)
@@ -234,7 +236,7 @@ void symbols_resolve(struct symbols *s, uintptr_t addr, struct sym_function *out
 		const char *path;
 		Dwarf_Addr start;
 		path = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
-		out->module = module_index(s, path ? path : "?", (uintptr_t)start, hex_build_id(mod));
+		out->module = module_index(s, path ? path : "?", (uintptr_t)start, hex_build_id(mod), mod);
 		resolve_in_module(mod, addr, (uintptr_t)start, out);
 	}
 	if (!out->name)
@@ -280,6 +282,61 @@ void symbols_remember(const char *path, uintptr_t base, const uintptr_t *addrs, 
 	pthread_mutex_unlock(&remembered_lock);
 	free(build_id);
 	dwfl_end(dwfl);
+}
+
+void symbols_call_line(struct symbols *s, uintptr_t ret_addr, char **file, int *line)
+{
+	/* The call instruction ends just before the return address. */
+	Dwfl_Module *mod = s && ret_addr ? dwfl_addrmodule(s->dwfl, ret_addr - 1) : NULL;
+	Dwfl_Line *l = mod ? dwfl_module_getsrc(mod, ret_addr - 1) : NULL;
+	const char *name = l ? dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL) : NULL;
+
+	*file = name ? strdup(name) : NULL;
+	if (!*file)
+		*line = 0;
+}
+
+/* A function symbol: its address and its index in the module's symbol table. */
+struct fn_sym {
+	uintptr_t addr;
+	int index;
+};
+
+static int cmp_fn_sym(const void *a, const void *b)
+{
+	const struct fn_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return (x->addr > y->addr) - (x->addr < y->addr);
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+void symbols_each_function(struct symbols *s, long module,
+			   void (*visit)(uintptr_t addr, const char *name, void *arg), void *arg)
+{
+	Dwfl_Module *mod = s && module >= 0 && (size_t)module < s->nmods ?
+				   s->mods[module].dwfl_module : NULL;
+	int n = mod ? dwfl_module_getsymtab(mod) : -1;
+	struct fn_sym *fns = n > 0 ? calloc((size_t)n, sizeof(*fns)) : NULL;
+	size_t count = 0;
+	GElf_Sym sym;
+	GElf_Addr addr;
+	GElf_Word shndx;
+
+	for (int i = 1; fns && i < n; i++) {
+		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, NULL, NULL);
+		if (name && GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_size && shndx != SHN_UNDEF)
+			fns[count++] = (struct fn_sym){ (uintptr_t)addr, i };
+	}
+	if (count)
+		qsort(fns, count, sizeof(*fns), cmp_fn_sym);
+	for (size_t i = 0; i < count; i++) {
+		if (i && fns[i].addr == fns[i - 1].addr)
+			continue; /* an alias: the first name only */
+		visit(fns[i].addr, dwfl_module_getsym_info(mod, fns[i].index, &sym, &addr, &shndx, NULL, NULL),
+		      arg);
+	}
+	free(fns);
 }
 
 void sym_function_release(struct sym_function *f)

@@ -12,6 +12,7 @@
 struct symbols;
 
 struct sym_module {
+	void *dwfl_module; /* libdw's module while mapped; NULL for an unloaded library */
 	char *path;      /* as mapped, absolute */
 	char *build_id;  /* lowercase hex, or NULL when the module has none */
 	uintptr_t base;  /* load address (bias) */
@@ -33,6 +34,15 @@ struct symbols *symbols_open(void);
 void symbols_resolve(struct symbols *s, uintptr_t addr, struct sym_function *out);
 
 void sym_function_release(struct sym_function *f);
+
+/* The source file and line of the call whose return address is `ret_addr`:
+ * file is malloc'ed, NULL when unknown. */
+void symbols_call_line(struct symbols *s, uintptr_t ret_addr, char **file, int *line);
+
+/* Calls `visit` for each function symbol with code (defined, non-zero size)
+ * of module `module` (an index from symbols_modules), once per address. */
+void symbols_each_function(struct symbols *s, long module,
+			   void (*visit)(uintptr_t addr, const char *name, void *arg), void *arg);
 
 /* The modules seen by symbols_resolve so far, in first-seen order. */
 const struct sym_module *symbols_modules(const struct symbols *s, size_t *count);
