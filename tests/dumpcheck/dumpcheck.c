@@ -204,6 +204,7 @@ struct row {
 
 struct thread {
 	int64_t wall_ns;
+	bool folded;            /* the runtime says paths were folded (folded_calls > 0) */
 	struct fn_fig *fns;     /* by function index */
 	struct edge_fig *edges;
 	size_t nedges;
@@ -930,7 +931,11 @@ static void derive_from_tree(const struct dump *d, const struct thread *t, const
 	free(edge_of);
 }
 
-/* Children's raw inclusive times fit in their parent's: activations nest. */
+/*
+ * Children's raw inclusive times fit in their parent's: activations nest.
+ * Not below a root row of a thread whose tree was folded (past its node
+ * budget, paths lose their context and land under a root row of their caller).
+ */
 static void check_nesting(const struct thread *t, const char *where)
 {
 	int64_t *kids_ns = xcalloc(t->nrows, sizeof(*kids_ns));
@@ -938,6 +943,8 @@ static void check_nesting(const struct thread *t, const char *where)
 
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct row *r = &t->rows[i];
+		if (t->folded && r->parent >= 0 && t->rows[r->parent].parent < 0)
+			continue;
 		if (r->parent >= 0 && r->t.raw_incl_ns >= 0) {
 			kids_ns[r->parent] += r->t.raw_incl_ns;
 			kids[r->parent]++;
@@ -1020,6 +1027,9 @@ static void check_thread(struct dump *d, struct thread *t, json_object *thr, con
 	if (t->wall_ns >= 0 && d->wall_ns >= 0 && t->wall_ns > d->wall_ns + WALL_SLACK_NS)
 		problem("%s: wall_ns %" PRId64 " > the process's wall_ns %" PRId64, where, t->wall_ns,
 			d->wall_ns);
+	/* Not in the contract, so optional: how many calls lost their context. */
+	if (json_object_object_get_ex(thr, "folded_calls", &v) && type_ok(v, W_INT))
+		t->folded = json_object_get_int64(v) > 0;
 	d->watch_times = true; /* zero-times is about the records, not the wall times */
 	check_thread_lists(d, t, thr, where);
 	check_tree(d, t, thr, where);

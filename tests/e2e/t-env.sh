@@ -1,0 +1,171 @@
+#!/bin/sh
+# tests/e2e/t-env.sh: the runtime's settings and edges: CALLPROF_DISABLE, %p in
+# CALLPROF_OUTPUT, unwritable output, exit statuses through `callprof record`,
+# CALLPROF_CLOCK=none, CALLPROF_MAX_NODES, the default output path, callprof_dump().
+. "$TOP/tests/lib.sh"
+E=$TOP/tests/e2e
+P=$B/tests/e2e/gcc-O2
+W=$B/tests/e2e-env
+DC=$B/tests/dumpcheck
+REC=$B/callprof
+BAD_DIR=/nonexistent-callprof-dir
+rm -rf "$W"
+mkdir -p "$W"
+if ! make -k -s -C "$TOP" B="$B" -j2 tests-e2e >"$W/build.log" 2>&1; then
+	fail "e2e build" "$(grep -m 3 -i 'error' "$W/build.log" | tr '\n' ' ')"
+fi
+[ -x "$DC" ] && [ -x "$P/basic" ] || exit 1
+
+# expect_status NAME WANT GOT: ok when GOT is WANT; returns false otherwise.
+expect_status() {
+	[ "$3" -eq "$2" ] && return 0
+	fail "$1" "exit status $3, expected $2"
+	return 1
+}
+
+# no_dump NAME DIR: ok when DIR holds no file at all.
+no_dump() {
+	if [ -z "$(ls -A "$2")" ]; then ok "$1"; else fail "$1" "wrote $(ls -A "$2" | head -n 3 | tr '\n' ' ')"; fi
+}
+
+# ---- CALLPROF_DISABLE=1: no dump ----------------------------------------------
+mkdir -p "$W/disabled"
+CALLPROF_DISABLE=1 CALLPROF_OUTPUT=$W/disabled/out.json "$P/basic"
+expect_status "CALLPROF_DISABLE=1 linked" 0 $? && no_dump "CALLPROF_DISABLE=1 linked writes no dump" "$W/disabled"
+(cd "$W/disabled" && CALLPROF_DISABLE=1 "$P/basic")
+expect_status "CALLPROF_DISABLE=1, default path" 0 $? && no_dump "CALLPROF_DISABLE=1 writes no default dump" "$W/disabled"
+CALLPROF_DISABLE=1 "$REC" record -o "$W/disabled/rec.json" -- "$P/basic.pre"
+expect_status "CALLPROF_DISABLE=1 record" 0 $? && no_dump "CALLPROF_DISABLE=1 record writes no dump" "$W/disabled"
+CALLPROF_DISABLE=1 CALLPROF_OUTPUT=$W/disabled/api.json "$P/api" "$W/disabled/mid.json" >/dev/null 2>&1
+no_dump "CALLPROF_DISABLE=1 callprof_dump() writes nothing" "$W/disabled"
+
+# ---- %p in CALLPROF_OUTPUT -------------------------------------------------------
+# pid_case NAME FILE_PATTERN COMMAND...: COMMAND prints its pid; FILE_PATTERN with it must be the dump.
+pid_case() {
+	name=$1 pattern=$2
+	shift 2
+	pid=$("$@" 2>"$W/pid.err")
+	dump=$(printf '%s' "$pattern" | sed "s/%p/$pid/g")
+	if [ -z "$pid" ] || [ ! -f "$dump" ]; then
+		fail "$name" "no $dump (files: $(ls "$W/pid" | tr '\n' ' '))"
+	elif [ "$(ls "$W/pid" | wc -l)" -ne 1 ]; then
+		fail "$name" "more than one file: $(ls "$W/pid" | tr '\n' ' ')"
+	else
+		printf 'pid %s\nthreads 1\ncalls main 1\n' "$pid" >"$W/pid.expect"
+		check "$name" "$DC" "$dump" "$W/pid.expect"
+	fi
+	rm -f "$W/pid/"*
+}
+mkdir -p "$W/pid"
+CALLPROF_OUTPUT=$W/pid/out-%p.json pid_case "%p in CALLPROF_OUTPUT is the pid" "$W/pid/out-%p.json" "$P/exitcode" pid
+pid_case "%p in record -o is the pid" "$W/pid/rec-%p.json" "$REC" record -o "$W/pid/rec-%p.json" -- "$P/exitcode.pre" pid
+CALLPROF_OUTPUT=$W/pid/a-%p-b-%p.json pid_case "%p twice in CALLPROF_OUTPUT" "$W/pid/a-%p-b-%p.json" "$P/exitcode" pid
+
+# ---- an unwritable output path ----------------------------------------------
+# unwritable NAME WANT_STATUS COMMAND...: one stderr line naming the path, the status unchanged.
+unwritable() {
+	name=$1 want=$2
+	shift 2
+	"$@" >/dev/null 2>"$W/unwritable.err"
+	got=$?
+	lines=$(wc -l <"$W/unwritable.err")
+	if [ "$got" -ne "$want" ]; then
+		fail "$name" "exit status $got, expected $want"
+	elif [ "$lines" -ne 1 ]; then
+		fail "$name" "$lines lines on stderr: $(head -n 3 "$W/unwritable.err" | tr '\n' ' ')"
+	elif ! grep -qF "$BAD_DIR/out.json" "$W/unwritable.err"; then
+		fail "$name" "stderr does not name $BAD_DIR/out.json: $(cat "$W/unwritable.err")"
+	else
+		ok "$name"
+	fi
+}
+CALLPROF_OUTPUT=$BAD_DIR/out.json unwritable "unwritable output, return 3" 3 "$P/exitcode" ret 3
+CALLPROF_OUTPUT=$BAD_DIR/out.json unwritable "unwritable output, return 0" 0 "$P/basic"
+CALLPROF_OUTPUT=$BAD_DIR/out.json unwritable "unwritable output, exit(7) deep" 7 "$P/exitcode" deep 7
+unwritable "unwritable record -o, return 3" 3 "$REC" record -o "$BAD_DIR/out.json" -- "$P/exitcode.pre" ret 3
+"$P/api" bad >/dev/null 2>"$W/api-bad.err"
+if [ $? -ne 0 ]; then
+	fail "callprof_dump to an unwritable path returns -1" "it did not"
+elif [ "$(wc -l <"$W/api-bad.err")" -ne 1 ] || ! grep -qF "$BAD_DIR/x.json" "$W/api-bad.err"; then
+	fail "callprof_dump to an unwritable path returns -1" "expected one stderr line naming the path: $(head -n 3 "$W/api-bad.err" | tr '\n' ' ')"
+else
+	ok "callprof_dump to an unwritable path returns -1"
+fi
+
+# ---- record passes the exit status through --------------------------------
+# rec_status NAME WANT ARGS...: `record` of exitcode.pre ARGS ends with WANT, and (if it
+# exited normally) leaves a valid dump.
+rec_status() {
+	name=$1 want=$2
+	shift 2
+	rm -f "$W/rec.json"
+	"$REC" record -o "$W/rec.json" -- "$P/exitcode.pre" "$@" 2>"$W/rec.err"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		fail "$name" "exit status $got, expected $want"
+	elif [ "$want" -lt 128 ] && ! "$DC" "$W/rec.json" >"$W/rec.check" 2>&1; then
+		fail "$name" "$(head -n 2 "$W/rec.check" | tr '\n' ' ')"
+	else
+		ok "$name"
+	fi
+}
+rec_status "record passes status 0" 0 ret 0
+rec_status "record passes status 3" 3 ret 3
+rec_status "record passes status 7 from exit() deep" 7 deep 7
+rec_status "record passes status 255" 255 ret 255
+rec_status "record reports SIGTERM as 143" 143 signal
+"$REC" record -o "$W/rec.json" -- "$W/no-such-program" 2>/dev/null
+got=$?
+[ "$got" -ne 0 ] && ok "record of a missing program fails" || fail "record of a missing program fails" "exit status 0"
+
+# ---- CALLPROF_CLOCK=none: exact counts, zero times ---------------------------------
+# none_case NAME PROG MODE: PROG's usual expectations plus zero-times.
+none_case() {
+	{ grep -v '^timed' "$E/$2.expect"; echo zero-times; } >"$W/none-$2.expect"
+	rm -f "$W/none.json"
+	if [ "$3" = link ]; then
+		CALLPROF_CLOCK=none CALLPROF_OUTPUT=$W/none.json "$P/$2" >/dev/null
+	else
+		CALLPROF_CLOCK=none "$REC" record -o "$W/none.json" -- "$P/$2.pre" >/dev/null
+	fi
+	expect_status "$1" 0 $? && check "$1" "$DC" "$W/none.json" "$W/none-$2.expect"
+}
+for p in basic recurse statics threads cxx; do
+	none_case "CALLPROF_CLOCK=none $p linked" $p link
+done
+none_case "CALLPROF_CLOCK=none recurse preloaded" recurse preload
+CALLPROF_CLOCK=none CALLPROF_OUTPUT=$W/none.json "$P/exitcode" deep 4
+expect_status "CALLPROF_CLOCK=none exit() deep" 4 $? && {
+	grep -v '^timed' "$E/exitcode.expect" >"$W/none-exitcode.expect"
+	echo zero-times >>"$W/none-exitcode.expect"
+	check "CALLPROF_CLOCK=none exit() deep" "$DC" "$W/none.json" "$W/none-exitcode.expect"
+}
+
+# ---- CALLPROF_MAX_NODES: past the budget, counts stay exact ------------------------
+grep -v '^path' "$E/recurse.expect" >"$W/folded-recurse.expect"
+for budget in 1 5 50; do
+	CALLPROF_MAX_NODES=$budget CALLPROF_OUTPUT=$W/folded.json "$P/recurse"
+	expect_status "CALLPROF_MAX_NODES=$budget recurse" 0 $? &&
+		check "CALLPROF_MAX_NODES=$budget recurse: exact counts, valid dump" "$DC" "$W/folded.json" "$W/folded-recurse.expect"
+done
+grep -v '^path' "$E/threads.expect" >"$W/folded-threads.expect"
+CALLPROF_MAX_NODES=2 CALLPROF_OUTPUT=$W/folded.json "$P/threads"
+expect_status "CALLPROF_MAX_NODES=2 threads" 0 $? &&
+	check "CALLPROF_MAX_NODES=2 threads: exact counts, valid dump" "$DC" "$W/folded.json" "$W/folded-threads.expect"
+
+# ---- the default output path ------------------------------------------------------
+mkdir -p "$W/cwd"
+(cd "$W/cwd" && env -u CALLPROF_OUTPUT "$P/basic")
+expect_status "default output callprof.json" 0 $? &&
+	check "default output callprof.json" "$DC" "$W/cwd/callprof.json" "$E/basic.expect"
+
+# ---- callprof_dump(NULL) ----------------------------------------------------------
+CALLPROF_OUTPUT=$W/api-null.json "$P/api" null
+expect_status "callprof_dump(NULL) writes the configured path" 0 $? &&
+	check "callprof_dump(NULL) writes the configured path" "$DC" "$W/api-null.json" "$E/api-null.expect"
+"$REC" record -o "$W/api-null-rec.json" -- "$P/api.pre" null
+expect_status "callprof_dump(NULL) under record" 0 $? &&
+	check "callprof_dump(NULL) under record" "$DC" "$W/api-null-rec.json" "$E/api-null.expect"
+CALLPROF_OUTPUT=$W/api-%p.json "$P/api" "$W/api-mid-%p.json" >/dev/null
+n=$(ls "$W" | grep -c '^api-mid-[0-9]*\.json$')
+[ "$n" -eq 1 ] && ok "callprof_dump(path) expands %p" || fail "callprof_dump(path) expands %p" "$n files api-mid-PID.json"
