@@ -2,7 +2,6 @@
  * main.c: the unit test runner: runs each test of UNIT_TESTS (or those whose
  * name contains an argument) in a process of its own, prints ok / not ok.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
