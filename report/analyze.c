@@ -1,0 +1,645 @@
+/* analyze.c: merges dumps into one profile and derives what the pages show (see profile.h). */
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "profile.h"
+
+/* An open-addressing map from a 64-bit key to an index; keys are hashed, never 0-special. */
+struct keymap {
+	size_t mask;
+	uint64_t *keys;
+	uint32_t *vals;    /* index + 1; 0 marks an empty slot */
+	size_t n;
+};
+
+/* A map from string keys (owned) to an index, for matching functions by name. */
+struct strmap {
+	size_t mask;
+	char **keys;
+	uint32_t *vals;
+	size_t n;
+};
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static void keymap_init(struct keymap *m, size_t expect)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * expect)
+		cap *= 2;
+	m->mask = cap - 1;
+	m->keys = xmalloc(cap * sizeof(*m->keys));
+	m->vals = xcalloc(cap, sizeof(*m->vals));
+	m->n = 0;
+}
+
+static void keymap_release(struct keymap *m)
+{
+	free(m->keys);
+	free(m->vals);
+}
+
+static void keymap_grow(struct keymap *m)
+{
+	struct keymap old = *m;
+
+	keymap_init(m, (old.mask + 1));
+	for (size_t i = 0; i <= old.mask; i++) {
+		if (!old.vals[i])
+			continue;
+		size_t j = mix64(old.keys[i]) & m->mask;
+		while (m->vals[j])
+			j = (j + 1) & m->mask;
+		m->keys[j] = old.keys[i];
+		m->vals[j] = old.vals[i];
+	}
+	m->n = old.n;
+	keymap_release(&old);
+}
+
+/* keymap_find_or_add: the index stored for key; if absent stores next and returns it. */
+static uint32_t keymap_find_or_add(struct keymap *m, uint64_t key, uint32_t next)
+{
+	size_t i;
+
+	if (2 * (m->n + 1) > m->mask + 1)
+		keymap_grow(m);
+	for (i = mix64(key) & m->mask; m->vals[i]; i = (i + 1) & m->mask)
+		if (m->keys[i] == key)
+			return m->vals[i] - 1;
+	m->keys[i] = key;
+	m->vals[i] = next + 1;
+	m->n++;
+	return next;
+}
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return mix64(h);
+}
+
+static void strmap_init(struct strmap *m, size_t expect)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * expect)
+		cap *= 2;
+	m->mask = cap - 1;
+	m->keys = xcalloc(cap, sizeof(*m->keys));
+	m->vals = xcalloc(cap, sizeof(*m->vals));
+	m->n = 0;
+}
+
+static void strmap_release(struct strmap *m)
+{
+	for (size_t i = 0; i <= m->mask; i++)
+		free(m->keys[i]);
+	free(m->keys);
+	free(m->vals);
+}
+
+static void strmap_grow(struct strmap *m)
+{
+	struct strmap old = *m;
+
+	strmap_init(m, old.mask + 1);
+	for (size_t i = 0; i <= old.mask; i++) {
+		if (!old.keys[i])
+			continue;
+		size_t j = str_hash(old.keys[i]) & m->mask;
+		while (m->keys[j])
+			j = (j + 1) & m->mask;
+		m->keys[j] = old.keys[i];
+		m->vals[j] = old.vals[i];
+	}
+	m->n = old.n;
+	free(old.keys);
+	free(old.vals);
+}
+
+/* strmap_slot: the value stored for key, added as 0 (key copied) when absent. */
+static uint32_t *strmap_slot(struct strmap *m, const char *key)
+{
+	size_t i;
+
+	if (2 * (m->n + 1) > m->mask + 1)
+		strmap_grow(m);
+	for (i = str_hash(key) & m->mask; m->keys[i]; i = (i + 1) & m->mask)
+		if (!strcmp(m->keys[i], key))
+			return &m->vals[i];
+	m->keys[i] = xstrdup(key);
+	m->vals[i] = 0;
+	m->n++;
+	return &m->vals[i];
+}
+
+/* ---- figures ---- */
+
+static void pstat_add(struct pstat *to, const struct pstat *from)
+{
+	if (from->has_minmax && from->calls) {
+		if (!to->has_minmax || from->min_ns < to->min_ns)
+			to->min_ns = from->min_ns;
+		if (!to->has_minmax || from->max_ns > to->max_ns)
+			to->max_ns = from->max_ns;
+		to->has_minmax = 1;
+	}
+	to->calls += from->calls;
+	to->incl_ns += from->incl_ns;
+	to->self_ns += from->self_ns;
+	to->raw_incl_ns += from->raw_incl_ns;
+	to->raw_self_ns += from->raw_self_ns;
+}
+
+static struct pstat pstat_from(const struct dump_fstat *s)
+{
+	struct pstat p = {
+		.calls = s->calls, .incl_ns = s->incl_ns, .self_ns = s->self_ns,
+		.raw_incl_ns = s->raw_incl_ns, .raw_self_ns = s->raw_self_ns,
+		.min_ns = s->min_ns, .max_ns = s->max_ns, .has_minmax = s->has_minmax,
+	};
+	return p;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	return slash ? slash + 1 : path;
+}
+
+/* ---- matching functions across dumps ---- */
+
+/* map_functions: fills map[d][i] with the profile function of dumps[d].functions[i]. */
+static void map_functions(struct profile *p, uint32_t **map)
+{
+	struct strmap all;
+	struct buf key = BUF_INIT;
+	size_t total = 0, cap = 0;
+
+	for (size_t d = 0; d < p->ndumps; d++)
+		total += p->dumps[d].nfunctions;
+	strmap_init(&all, total);
+	for (size_t d = 0; d < p->ndumps; d++) {
+		const struct dump *dump = &p->dumps[d];
+		struct strmap seen; /* key -> how often this dump had it so far */
+
+		strmap_init(&seen, dump->nfunctions);
+		map[d] = xmalloc((dump->nfunctions ? dump->nfunctions : 1) * sizeof(**map));
+		for (size_t i = 0; i < dump->nfunctions; i++) {
+			const struct dump_function *f = &dump->functions[i];
+			const char *mod = f->module >= 0 ? base_name(dump->modules[f->module].path) : NULL;
+			uint32_t occ, idx, *slot;
+
+			buf_reset(&key);
+			buf_printf(&key, "%s\x1f%s\x1f%s", mod ? mod : "", f->name, f->file ? f->file : "");
+			occ = (*strmap_slot(&seen, key.data))++;
+			buf_printf(&key, "\x1f%u", occ);
+			slot = strmap_slot(&all, key.data);
+			if (!*slot)
+				*slot = (uint32_t)p->nfuncs + 1;
+			idx = *slot - 1;
+			map[d][i] = idx;
+			if (idx == p->nfuncs) {
+				struct pfunc *pf;
+
+				if (p->nfuncs == cap) {
+					cap = cap ? 2 * cap : 256;
+					p->funcs = xreallocarray(p->funcs, cap, sizeof(*p->funcs));
+				}
+				pf = memset(&p->funcs[p->nfuncs++], 0, sizeof(*pf));
+				pf->name = f->name;
+				pf->module = mod;
+				pf->file = f->file;
+				pf->line = f->line;
+			}
+		}
+		strmap_release(&seen);
+	}
+	strmap_release(&all);
+	buf_release(&key);
+}
+
+/* ---- trees ---- */
+
+static int cmp_nodes(const void *a, const void *b, void *ctx)
+{
+	const struct ptree *t = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t wx = ptree_weight(t, x), wy = ptree_weight(t, y);
+
+	if (wx != wy)
+		return wx > wy ? -1 : 1;
+	if (t->nodes[x].fn != t->nodes[y].fn)
+		return t->nodes[x].fn < t->nodes[y].fn ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* tree_index builds the children lists and the roots of t, heaviest first. */
+static void tree_index(struct ptree *t)
+{
+	size_t *cursor, i, time_total = 0;
+
+	t->kid_off = xcalloc(t->n + 1, sizeof(*t->kid_off));
+	t->nroots = 0;
+	for (i = 0; i < t->n; i++) {
+		if (t->nodes[i].parent >= 0)
+			t->kid_off[t->nodes[i].parent + 1]++;
+		else
+			t->nroots++, time_total += t->nodes[i].incl_ns;
+	}
+	for (i = 0; i < t->n; i++)
+		t->kid_off[i + 1] += t->kid_off[i];
+	t->kids = xmalloc((t->kid_off[t->n] + 1) * sizeof(*t->kids));
+	t->roots = xmalloc((t->nroots + 1) * sizeof(*t->roots));
+	cursor = xmalloc((t->n + 1) * sizeof(*cursor));
+	memcpy(cursor, t->kid_off, (t->n + 1) * sizeof(*cursor));
+	t->nroots = 0;
+	for (i = 0; i < t->n; i++) {
+		if (t->nodes[i].parent >= 0)
+			t->kids[cursor[t->nodes[i].parent]++] = (uint32_t)i;
+		else
+			t->roots[t->nroots++] = (uint32_t)i;
+	}
+	free(cursor);
+	/* A dump taken with CALLPROF_CLOCK=none has no times: size the tree by calls instead. */
+	t->by_calls = time_total == 0;
+	for (i = 0; i < t->n; i++)
+		if (t->kid_off[i + 1] - t->kid_off[i] > 1)
+			qsort_r(t->kids + t->kid_off[i], t->kid_off[i + 1] - t->kid_off[i],
+				sizeof(*t->kids), cmp_nodes, t);
+	qsort_r(t->roots, t->nroots, sizeof(*t->roots), cmp_nodes, t);
+	t->total = 0;
+	for (i = 0; i < t->nroots; i++)
+		t->total += ptree_weight(t, t->roots[i]);
+}
+
+static void tree_release(struct ptree *t)
+{
+	free(t->nodes);
+	free(t->kid_off);
+	free(t->kids);
+	free(t->roots);
+}
+
+/* merge_trees: the merged tree, each distinct path of functions one node. */
+static void merge_trees(struct profile *p)
+{
+	struct ptree *m = &p->tree;
+	struct keymap paths;
+	size_t cap = 1024, expect = 0;
+
+	for (size_t i = 0; i < p->nthreads; i++)
+		expect += p->threads[i].tree.n;
+	keymap_init(&paths, expect);
+	m->nodes = xmalloc(cap * sizeof(*m->nodes));
+	for (size_t ti = 0; ti < p->nthreads; ti++) {
+		const struct ptree *t = &p->threads[ti].tree;
+		uint32_t *to = xmalloc((t->n + 1) * sizeof(*to)); /* thread node -> merged node */
+
+		for (size_t i = 0; i < t->n; i++) {
+			const struct pnode *n = &t->nodes[i];
+			int64_t parent = n->parent >= 0 ? (int64_t)to[n->parent] : -1;
+			uint64_t key = ((uint64_t)(parent + 1) << 32) | n->fn;
+			uint32_t k = keymap_find_or_add(&paths, key, (uint32_t)m->n);
+
+			if (k == m->n) {
+				if (m->n == cap)
+					m->nodes = xreallocarray(m->nodes, cap *= 2, sizeof(*m->nodes));
+				m->nodes[m->n++] = (struct pnode){ .parent = (int32_t)parent, .fn = n->fn };
+			}
+			m->nodes[k].calls += n->calls;
+			m->nodes[k].incl_ns += n->incl_ns;
+			m->nodes[k].self_ns += n->self_ns;
+			to[i] = k;
+		}
+		free(to);
+	}
+	keymap_release(&paths);
+	tree_index(m);
+}
+
+/* ---- threads ---- */
+
+static int cmp_fstat_self(const void *a, const void *b)
+{
+	const struct pfstat *x = a, *y = b;
+
+	if (x->st.self_ns != y->st.self_ns)
+		return x->st.self_ns > y->st.self_ns ? -1 : 1;
+	if (x->st.incl_ns != y->st.incl_ns)
+		return x->st.incl_ns > y->st.incl_ns ? -1 : 1;
+	if (x->st.calls != y->st.calls)
+		return x->st.calls > y->st.calls ? -1 : 1;
+	return x->fn < y->fn ? -1 : x->fn > y->fn;
+}
+
+static void build_thread(struct profile *p, struct pthread *pt, size_t d,
+			 const struct dump_thread *t, const uint32_t *map)
+{
+	uint64_t self_total = 0, raw_total = 0;
+
+	pt->dump = d;
+	pt->src = t;
+	pt->tid = t->tid;
+	pt->name = t->name;
+	pt->wall_ns = t->wall_ns;
+	pt->nfuncs = t->nfuncs;
+	pt->funcs = xmalloc((t->nfuncs + 1) * sizeof(*pt->funcs));
+	for (size_t i = 0; i < t->nfuncs; i++) {
+		pt->funcs[i].fn = map[t->funcs[i].fn];
+		pt->funcs[i].st = pstat_from(&t->funcs[i]);
+		pt->calls += t->funcs[i].calls;
+		self_total += t->funcs[i].self_ns;
+		raw_total += t->funcs[i].raw_self_ns;
+		/* Without calibration.compensated, raw figures that differ tell the same. */
+		if (p->dumps[d].compensated < 0 && (t->funcs[i].raw_self_ns != t->funcs[i].self_ns ||
+						    t->funcs[i].raw_incl_ns != t->funcs[i].incl_ns))
+			p->compensated = 1;
+	}
+	qsort(pt->funcs, pt->nfuncs, sizeof(*pt->funcs), cmp_fstat_self);
+	pt->run_ns = self_total;
+	pt->raw_run_ns = t->wall_ns > raw_total ? t->wall_ns : raw_total;
+	pt->tree.n = t->nnodes;
+	pt->tree.nodes = xmalloc((t->nnodes + 1) * sizeof(*pt->tree.nodes));
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct dump_node *n = &t->nodes[i];
+
+		pt->tree.nodes[i] = (struct pnode){ .parent = n->parent, .fn = map[n->fn], .calls = n->calls,
+						    .incl_ns = n->incl_ns, .self_ns = n->self_ns };
+	}
+	tree_index(&pt->tree);
+}
+
+/* ---- edges ---- */
+
+static void merge_edges(struct profile *p, uint32_t **map)
+{
+	struct keymap pairs;
+	size_t cap = 256;
+
+	keymap_init(&pairs, 1024);
+	p->edges = xmalloc(cap * sizeof(*p->edges));
+	for (size_t d = 0; d < p->ndumps; d++) {
+		for (size_t ti = 0; ti < p->dumps[d].nthreads; ti++) {
+			const struct dump_thread *t = &p->dumps[d].threads[ti];
+
+			for (size_t i = 0; i < t->nedges; i++) {
+				const struct dump_edge *e = &t->edges[i];
+				int64_t caller = e->caller >= 0 ? (int64_t)map[d][e->caller] : -1;
+				uint32_t callee = map[d][e->callee];
+				uint64_t key = ((uint64_t)(caller + 1) << 32) | callee;
+				uint32_t k = keymap_find_or_add(&pairs, key, (uint32_t)p->nedges);
+
+				if (k == p->nedges) {
+					if (p->nedges == cap)
+						p->edges = xreallocarray(p->edges, cap *= 2, sizeof(*p->edges));
+					p->edges[p->nedges++] = (struct pedge){
+						.caller = (int32_t)caller, .callee = callee,
+						.call_file = e->call_file, .call_line = e->call_line };
+				}
+				p->edges[k].calls += e->calls;
+				p->edges[k].incl_ns += e->incl_ns;
+				p->edges[k].self_ns += e->self_ns;
+			}
+		}
+	}
+	keymap_release(&pairs);
+}
+
+/* ---- grouping by function ---- */
+
+static int cmp_edges(const void *a, const void *b, void *ctx)
+{
+	const struct pedge *e = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (e[x].incl_ns != e[y].incl_ns)
+		return e[x].incl_ns > e[y].incl_ns ? -1 : 1;
+	if (e[x].calls != e[y].calls)
+		return e[x].calls > e[y].calls ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * group: the items 0..n-1 with owner[i] >= 0, grouped by owner (a function
+ * index) and sorted within a group by cmp; each function's range is stored
+ * through its off/cnt fields (offsetof into struct pfunc).
+ */
+static uint32_t *group(struct profile *p, size_t n, const int64_t *owner, size_t off_field,
+		       size_t cnt_field, int (*cmp)(const void *, const void *, void *), void *ctx)
+{
+	size_t *start = xcalloc(p->nfuncs + 1, sizeof(*start));
+	uint32_t *out;
+	size_t f, i;
+
+	for (i = 0; i < n; i++)
+		if (owner[i] >= 0)
+			start[owner[i] + 1]++;
+	for (f = 0; f < p->nfuncs; f++)
+		start[f + 1] += start[f];
+	out = xmalloc((start[p->nfuncs] + 1) * sizeof(*out));
+	for (f = 0; f < p->nfuncs; f++) {
+		*(size_t *)((char *)&p->funcs[f] + off_field) = start[f];
+		*(size_t *)((char *)&p->funcs[f] + cnt_field) = 0;
+	}
+	for (i = 0; i < n; i++) {
+		if (owner[i] < 0)
+			continue;
+		size_t *cnt = (size_t *)((char *)&p->funcs[owner[i]] + cnt_field);
+		out[start[owner[i]] + (*cnt)++] = (uint32_t)i;
+	}
+	for (f = 0; f < p->nfuncs; f++)
+		qsort_r(out + start[f], start[f + 1] - start[f], sizeof(*out), cmp, ctx);
+	free(start);
+	return out;
+}
+
+static void group_edges_and_nodes(struct profile *p)
+{
+	size_t n = p->nedges > p->tree.n ? p->nedges : p->tree.n;
+	int64_t *owner = xmalloc((n + 1) * sizeof(*owner));
+
+	for (size_t i = 0; i < p->nedges; i++)
+		owner[i] = p->edges[i].caller;
+	p->by_caller = group(p, p->nedges, owner, offsetof(struct pfunc, callees),
+			     offsetof(struct pfunc, ncallees), cmp_edges, p->edges);
+	for (size_t i = 0; i < p->nedges; i++)
+		owner[i] = p->edges[i].callee;
+	p->by_callee = group(p, p->nedges, owner, offsetof(struct pfunc, callers),
+			     offsetof(struct pfunc, ncallers), cmp_edges, p->edges);
+	for (size_t i = 0; i < p->tree.n; i++)
+		owner[i] = p->tree.nodes[i].fn;
+	p->fn_nodes = group(p, p->tree.n, owner, offsetof(struct pfunc, nodes),
+			    offsetof(struct pfunc, nnodes), cmp_nodes, &p->tree);
+	free(owner);
+}
+
+/* group_threads: fn_threads, each function's figures per thread, in thread order. */
+static void group_threads(struct profile *p)
+{
+	size_t total = 0, f;
+	size_t *cursor = xcalloc(p->nfuncs + 1, sizeof(*cursor));
+
+	for (size_t t = 0; t < p->nthreads; t++)
+		for (size_t i = 0; i < p->threads[t].nfuncs; i++)
+			cursor[p->threads[t].funcs[i].fn + 1]++, total++;
+	for (f = 0; f < p->nfuncs; f++) {
+		cursor[f + 1] += cursor[f];
+		p->funcs[f].threads = cursor[f];
+		p->funcs[f].nthreads = cursor[f + 1] - cursor[f];
+	}
+	p->fn_threads = xmalloc((total + 1) * sizeof(*p->fn_threads));
+	for (size_t t = 0; t < p->nthreads; t++) {
+		for (size_t i = 0; i < p->threads[t].nfuncs; i++) {
+			const struct pfstat *s = &p->threads[t].funcs[i];
+			struct pfstat *to = &p->fn_threads[cursor[s->fn]++];
+
+			to->fn = (uint32_t)t;
+			to->st = s->st;
+			pstat_add(&p->funcs[s->fn].st, &s->st);
+		}
+	}
+	free(cursor);
+}
+
+/* ---- orderings and totals ---- */
+
+static int cmp_fn_self(const void *a, const void *b, void *ctx)
+{
+	const struct pfunc *f = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (f[x].st.self_ns != f[y].st.self_ns)
+		return f[x].st.self_ns > f[y].st.self_ns ? -1 : 1;
+	if (f[x].st.incl_ns != f[y].st.incl_ns)
+		return f[x].st.incl_ns > f[y].st.incl_ns ? -1 : 1;
+	if (f[x].st.calls != f[y].st.calls)
+		return f[x].st.calls > f[y].st.calls ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_fn_incl(const void *a, const void *b, void *ctx)
+{
+	const struct pfunc *f = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (f[x].st.incl_ns != f[y].st.incl_ns)
+		return f[x].st.incl_ns > f[y].st.incl_ns ? -1 : 1;
+	return cmp_fn_self(a, b, ctx);
+}
+
+static void order_functions(struct profile *p)
+{
+	p->by_self = xmalloc((p->nfuncs + 1) * sizeof(*p->by_self));
+	p->by_incl = xmalloc((p->nfuncs + 1) * sizeof(*p->by_incl));
+	for (size_t i = 0; i < p->nfuncs; i++)
+		p->by_self[i] = p->by_incl[i] = (uint32_t)i;
+	qsort_r(p->by_self, p->nfuncs, sizeof(*p->by_self), cmp_fn_self, p->funcs);
+	qsort_r(p->by_incl, p->nfuncs, sizeof(*p->by_incl), cmp_fn_incl, p->funcs);
+}
+
+static void totals(struct profile *p)
+{
+	size_t t = 0;
+
+	for (size_t d = 0; d < p->ndumps; d++) {
+		const struct dump *dump = &p->dumps[d];
+		uint64_t calls = 0;
+		double cost;
+
+		for (size_t i = 0; i < dump->nthreads; i++, t++) {
+			calls += p->threads[t].calls;
+			p->run_ns += p->threads[t].run_ns;
+			p->raw_run_ns += p->threads[t].raw_run_ns;
+		}
+		p->calls += calls;
+		p->clamped += dump->clamped_figures;
+		if (dump->compensated > 0)
+			p->compensated = 1;
+		if (dump->wall_ns > p->wall_ns)
+			p->wall_ns = dump->wall_ns;
+		if (dump->has_o_in && dump->has_o_out)
+			cost = dump->o_in_ns + dump->o_out_ns;
+		else if (dump->has_per_call)
+			cost = dump->per_call_ns;
+		else
+			continue;
+		p->overhead_ns += (double)calls * cost;
+		p->has_overhead = 1;
+	}
+}
+
+int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
+{
+	uint32_t **map = xcalloc(ndumps, sizeof(*map));
+	size_t t = 0, nthreads = 0, nfuncs = 0, nnodes = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->dumps = dumps;
+	p->ndumps = ndumps;
+	for (size_t d = 0; d < ndumps; d++) {
+		nthreads += dumps[d].nthreads;
+		nfuncs += dumps[d].nfunctions;
+		for (size_t i = 0; i < dumps[d].nthreads; i++)
+			nnodes += dumps[d].threads[i].nnodes;
+	}
+	/* Indices are 32 bits (a tree node is 48 bytes: 2^31 of them would not fit anyway). */
+	if (nfuncs >= INT32_MAX || nnodes >= INT32_MAX) {
+		fprintf(stderr, "callprof: the dumps are too large to merge (%zu functions, %zu tree nodes)\n",
+			nfuncs, nnodes);
+		free(map);
+		return -1;
+	}
+	map_functions(p, map);
+	p->threads = xcalloc(nthreads, sizeof(*p->threads));
+	p->nthreads = nthreads;
+	for (size_t d = 0; d < ndumps; d++)
+		for (size_t i = 0; i < dumps[d].nthreads; i++)
+			build_thread(p, &p->threads[t++], d, &dumps[d].threads[i], map[d]);
+	merge_edges(p, map);
+	merge_trees(p);
+	group_threads(p);
+	group_edges_and_nodes(p);
+	order_functions(p);
+	totals(p);
+	for (size_t d = 0; d < ndumps; d++)
+		free(map[d]);
+	free(map);
+	return 0;
+}
+
+void profile_release(struct profile *p)
+{
+	free(p->funcs);
+	free(p->by_self);
+	free(p->by_incl);
+	free(p->edges);
+	free(p->by_caller);
+	free(p->by_callee);
+	free(p->fn_nodes);
+	free(p->fn_threads);
+	for (size_t i = 0; i < p->nthreads; i++) {
+		free(p->threads[i].funcs);
+		tree_release(&p->threads[i].tree);
+	}
+	free(p->threads);
+	tree_release(&p->tree);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,77 @@
+/* fmt.c: human-readable times, counts and percentages. */
+#include <stdio.h>
+
+#include "fmt.h"
+
+/* fmt_sig3: v (>= 1) with three significant digits, then unit. */
+static char *fmt_sig3(char *out, double v, const char *unit)
+{
+	if (v < 9.995)
+		snprintf(out, FMT_SIZE, "%.2f %s", v, unit);
+	else if (v < 99.95)
+		snprintf(out, FMT_SIZE, "%.1f %s", v, unit);
+	else
+		snprintf(out, FMT_SIZE, "%.0f %s", v, unit);
+	return out;
+}
+
+char *fmt_ns_f(char *out, double ns)
+{
+	if (ns < 0)
+		ns = 0;
+	if (ns < 9.95)
+		snprintf(out, FMT_SIZE, "%.1f ns", ns);
+	else if (ns < 999.5)
+		snprintf(out, FMT_SIZE, "%.0f ns", ns);
+	else if (ns < 999.5e3)
+		fmt_sig3(out, ns / 1e3, "\xc2\xb5s");
+	else if (ns < 999.5e6)
+		fmt_sig3(out, ns / 1e6, "ms");
+	else
+		fmt_sig3(out, ns / 1e9, "s");
+	return out;
+}
+
+char *fmt_ns(char *out, uint64_t ns)
+{
+	if (ns < 1000) {
+		snprintf(out, FMT_SIZE, "%u ns", (unsigned)ns);
+		return out;
+	}
+	return fmt_ns_f(out, (double)ns);
+}
+
+char *fmt_count(char *out, uint64_t n)
+{
+	char digits[24];
+	int len = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)n);
+	int i, o = 0;
+
+	for (i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = digits[i];
+	}
+	out[o] = '\0';
+	return out;
+}
+
+double fmt_share(uint64_t part, uint64_t whole)
+{
+	return whole ? (double)part / (double)whole : 0.0;
+}
+
+char *fmt_pct(char *out, uint64_t part, uint64_t whole)
+{
+	double pct = 100.0 * fmt_share(part, whole);
+
+	if (!whole)
+		snprintf(out, FMT_SIZE, "-");
+	else if (part == 0)
+		snprintf(out, FMT_SIZE, "0%%");
+	else if (pct < 0.1)
+		snprintf(out, FMT_SIZE, "<0.1%%");
+	else
+		snprintf(out, FMT_SIZE, "%.1f%%", pct);
+	return out;
+}

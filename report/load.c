@@ -1,0 +1,870 @@
+/* load.c: reads a dump with json-c, checks it against dump-format.md and fills struct dump.
+ * The only file that includes json-c. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "dump.h"
+
+#define LOAD_DEPTH 64 /* nesting json-c accepts: a dump needs 5 levels */
+
+/* What every checker needs: where to put the message and which file to name. */
+struct load_ctx {
+	const char *path;
+	struct buf *err;
+};
+
+/* An id -> index map (open addressing), so a dump's ids may be sparse or unordered. */
+struct idmap {
+	size_t mask;      /* capacity - 1; capacity is a power of two */
+	int64_t *keys;
+	uint32_t *vals;   /* index + 1; 0 marks an empty slot */
+};
+
+enum need { OPTIONAL, REQUIRED };
+
+const char *const dump_counter_keys[DC_COUNT] = {
+	"dropped_calls", "resynced_frames", "unmatched_exits", "closed_at_thread_exit",
+	"open_frames", "folded_calls",
+};
+
+static int fail(struct load_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct load_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	buf_reset(c->err);
+	buf_grow(c->err, 256);
+	va_start(ap, fmt);
+	vsnprintf(c->err->data, c->err->alloc, fmt, ap);
+	va_end(ap);
+	c->err->len = strlen(c->err->data);
+	buf_printf(c->err, " in '%s'", c->path);
+	return -1;
+}
+
+/* ---- id maps ---- */
+
+static uint64_t idmap_hash(int64_t key)
+{
+	uint64_t x = (uint64_t)key + 0x9e3779b97f4a7c15ull;
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static void idmap_init(struct idmap *m, size_t n)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	m->mask = cap - 1;
+	m->keys = xmalloc(cap * sizeof(*m->keys));
+	m->vals = xcalloc(cap, sizeof(*m->vals));
+}
+
+static void idmap_release(struct idmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+}
+
+/* idmap_put: 0, or -1 if key is already there. */
+static int idmap_put(struct idmap *m, int64_t key, uint32_t index)
+{
+	size_t i = idmap_hash(key) & m->mask;
+
+	for (; m->vals[i]; i = (i + 1) & m->mask)
+		if (m->keys[i] == key)
+			return -1;
+	m->keys[i] = key;
+	m->vals[i] = index + 1;
+	return 0;
+}
+
+/* idmap_get: the index stored for key, or -1. */
+static int64_t idmap_get(const struct idmap *m, int64_t key)
+{
+	size_t i = idmap_hash(key) & m->mask;
+
+	for (; m->vals[i]; i = (i + 1) & m->mask)
+		if (m->keys[i] == key)
+			return (int64_t)m->vals[i] - 1;
+	return -1;
+}
+
+/* ---- typed access to JSON values ---- */
+
+/* get: obj's member key, NULL when absent or null (json-c gives null as NULL). */
+static struct json_object *get(struct json_object *obj, const char *key)
+{
+	struct json_object *v = NULL;
+
+	json_object_object_get_ex(obj, key, &v);
+	return v;
+}
+
+static const char *type_name(struct json_object *v)
+{
+	return v ? json_type_to_name(json_object_get_type(v)) : "null";
+}
+
+/* want: obj's member key of type t; NULL if absent (an error when required) or of the wrong type. */
+static struct json_object *want(struct load_ctx *c, struct json_object *obj, const char *key,
+				const char *where, enum need need, json_type t, int *bad)
+{
+	struct json_object *v = get(obj, key);
+
+	if (!v) {
+		if (need == REQUIRED)
+			*bad = fail(c, "missing key \"%s\" at %s", key, where);
+		return NULL;
+	}
+	if (!json_object_is_type(v, t)) {
+		*bad = fail(c, "expected %s, not %s, at %s.%s", json_type_to_name(t), type_name(v),
+			    where, key);
+		return NULL;
+	}
+	return v;
+}
+
+/* as_u64: v is a non-negative integer; stores it in out. */
+static int as_u64(struct json_object *v, uint64_t *out)
+{
+	int64_t x;
+
+	if (!v || !json_object_is_type(v, json_type_int))
+		return -1;
+	x = json_object_get_int64(v);
+	if (x < 0)
+		return -1;
+	*out = (uint64_t)x;
+	return 0;
+}
+
+/* want_u64: 1 if obj.key is a non-negative integer (stored in out), 0 if absent, -1 after fail(). */
+static int want_u64(struct load_ctx *c, struct json_object *obj, const char *key,
+		    const char *where, enum need need, uint64_t *out)
+{
+	struct json_object *v = get(obj, key);
+
+	if (!v) {
+		if (need == REQUIRED)
+			return fail(c, "missing key \"%s\" at %s", key, where);
+		return 0;
+	}
+	if (as_u64(v, out) < 0)
+		return fail(c, "expected a non-negative integer, not %s, at %s.%s",
+			    json_object_to_json_string(v), where, key);
+	return 1;
+}
+
+/* want_id: like want_u64 for an id (any integer, negative allowed). */
+static int want_id(struct load_ctx *c, struct json_object *obj, const char *key,
+		   const char *where, enum need need, int64_t *out)
+{
+	struct json_object *v = get(obj, key);
+
+	if (!v) {
+		if (need == REQUIRED)
+			return fail(c, "missing key \"%s\" at %s", key, where);
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_int))
+		return fail(c, "expected an integer id, not %s, at %s.%s", type_name(v), where, key);
+	*out = json_object_get_int64(v);
+	return 1;
+}
+
+/* want_num: 1 if obj.key is a non-negative number (stored in out), 0 if absent, -1 after fail(). */
+static int want_num(struct load_ctx *c, struct json_object *obj, const char *key,
+		    const char *where, double *out)
+{
+	struct json_object *v = get(obj, key);
+
+	if (!v)
+		return 0;
+	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
+		return fail(c, "expected a number, not %s, at %s.%s", type_name(v), where, key);
+	*out = json_object_get_double(v);
+	if (!(*out >= 0))
+		return fail(c, "expected a non-negative number at %s.%s", where, key);
+	return 1;
+}
+
+/* want_str: obj.key as a new string in out (NULL if absent or null); 0, or -1 after fail(). */
+static int want_str(struct load_ctx *c, struct json_object *obj, const char *key,
+		    const char *where, enum need need, char **out)
+{
+	int bad = 0;
+	struct json_object *v = want(c, obj, key, where, need, json_type_string, &bad);
+
+	*out = v ? xstrdup(json_object_get_string(v)) : NULL;
+	return bad;
+}
+
+/* ---- sections ---- */
+
+static int load_program(struct load_ctx *c, struct dump *d, struct json_object *root)
+{
+	int bad = 0, rc;
+	struct json_object *prog = want(c, root, "program", "the top level", OPTIONAL,
+					json_type_object, &bad);
+	struct json_object *argv;
+	int64_t pid;
+
+	if (!prog)
+		return bad;
+	if (want_str(c, prog, "path", "program", OPTIONAL, &d->program) < 0)
+		return -1;
+	rc = want_id(c, prog, "pid", "program", OPTIONAL, &pid);
+	if (rc < 0)
+		return -1;
+	d->pid = pid;
+	d->has_pid = rc > 0;
+	argv = want(c, prog, "argv", "program", OPTIONAL, json_type_array, &bad);
+	if (!argv)
+		return bad;
+	d->argc = json_object_array_length(argv);
+	d->argv = xcalloc(d->argc, sizeof(*d->argv));
+	for (size_t i = 0; i < d->argc; i++) {
+		struct json_object *a = json_object_array_get_idx(argv, i);
+
+		if (!a || !json_object_is_type(a, json_type_string))
+			return fail(c, "expected a string, not %s, at program.argv[%zu]", type_name(a), i);
+		d->argv[i] = xstrdup(json_object_get_string(a));
+	}
+	return 0;
+}
+
+static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *root)
+{
+	int bad = 0, rc;
+	struct json_object *clk = want(c, root, "clock", "the top level", OPTIONAL, json_type_object, &bad);
+	struct json_object *cal;
+
+	d->compensated = -1;
+	if (clk) {
+		if (want_str(c, clk, "source", "clock", OPTIONAL, &d->clock_source) < 0 ||
+		    want_u64(c, clk, "ticks_per_second", "clock", OPTIONAL, &d->ticks_per_second) < 0)
+			return -1;
+	} else if (bad) {
+		return -1;
+	}
+	cal = want(c, root, "calibration", "the top level", OPTIONAL, json_type_object, &bad);
+	if (!cal)
+		return bad;
+	if ((rc = want_num(c, cal, "per_call_ns", "calibration", &d->per_call_ns)) < 0)
+		return -1;
+	d->has_per_call = rc > 0;
+	if ((rc = want_num(c, cal, "o_in_ns", "calibration", &d->o_in_ns)) < 0)
+		return -1;
+	d->has_o_in = rc > 0;
+	if ((rc = want_num(c, cal, "o_out_ns", "calibration", &d->o_out_ns)) < 0)
+		return -1;
+	d->has_o_out = rc > 0;
+	if (get(cal, "compensated")) {
+		struct json_object *v = want(c, cal, "compensated", "calibration", OPTIONAL, json_type_boolean, &bad);
+
+		if (!v)
+			return -1;
+		d->compensated = json_object_get_boolean(v) ? 1 : 0;
+	}
+	return 0;
+}
+
+static int load_warnings(struct load_ctx *c, struct dump *d, struct json_object *root)
+{
+	int bad = 0;
+	struct json_object *w = want(c, root, "warnings", "the top level", OPTIONAL, json_type_array, &bad);
+
+	if (!w)
+		return bad;
+	d->nwarnings = json_object_array_length(w);
+	d->warnings = xcalloc(d->nwarnings, sizeof(*d->warnings));
+	for (size_t i = 0; i < d->nwarnings; i++) {
+		struct json_object *s = json_object_array_get_idx(w, i);
+
+		d->warnings[i] = xstrdup(s && json_object_is_type(s, json_type_string) ?
+					 json_object_get_string(s) : json_object_to_json_string(s));
+	}
+	return 0;
+}
+
+static int load_uncalled(struct load_ctx *c, struct dump_module *mod, struct json_object *m,
+			 const char *where)
+{
+	int bad = 0;
+	struct json_object *arr = want(c, m, "uncalled", where, OPTIONAL, json_type_array, &bad);
+	char sub[96];
+
+	if (!arr)
+		return bad;
+	mod->nuncalled = json_object_array_length(arr);
+	mod->uncalled = xcalloc(mod->nuncalled, sizeof(*mod->uncalled));
+	for (size_t i = 0; i < mod->nuncalled; i++) {
+		struct json_object *u = json_object_array_get_idx(arr, i);
+
+		snprintf(sub, sizeof(sub), "%s.uncalled[%zu]", where, i);
+		if (!u || !json_object_is_type(u, json_type_object))
+			return fail(c, "expected an object, not %s, at %s", type_name(u), sub);
+		if (want_str(c, u, "name", sub, REQUIRED, &mod->uncalled[i].name) < 0 ||
+		    want_str(c, u, "file", sub, OPTIONAL, &mod->uncalled[i].file) < 0 ||
+		    want_u64(c, u, "line", sub, OPTIONAL, &mod->uncalled[i].line) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int load_modules(struct load_ctx *c, struct dump *d, struct json_object *root,
+			struct idmap *ids)
+{
+	int bad = 0;
+	struct json_object *mods = want(c, root, "modules", "the top level", OPTIONAL, json_type_array, &bad);
+	char where[64];
+
+	idmap_init(ids, mods ? json_object_array_length(mods) : 0);
+	if (!mods)
+		return bad;
+	d->nmodules = json_object_array_length(mods);
+	d->modules = xcalloc(d->nmodules, sizeof(*d->modules));
+	for (size_t i = 0; i < d->nmodules; i++) {
+		struct json_object *m = json_object_array_get_idx(mods, i);
+		int64_t id;
+
+		snprintf(where, sizeof(where), "modules[%zu]", i);
+		if (!m || !json_object_is_type(m, json_type_object))
+			return fail(c, "expected an object, not %s, at %s", type_name(m), where);
+		if (want_id(c, m, "id", where, REQUIRED, &id) < 0 ||
+		    want_str(c, m, "path", where, OPTIONAL, &d->modules[i].path) < 0 ||
+		    want_str(c, m, "build_id", where, OPTIONAL, &d->modules[i].build_id) < 0 ||
+		    want_u64(c, m, "symtab_functions", where, OPTIONAL, &d->modules[i].symtab_functions) < 0 ||
+		    load_uncalled(c, &d->modules[i], m, where) < 0)
+			return -1;
+		if (idmap_put(ids, id, (uint32_t)i) < 0)
+			return fail(c, "duplicate module id %lld at %s", (long long)id, where);
+	}
+	return 0;
+}
+
+static int load_function(struct load_ctx *c, struct dump_function *f, struct json_object *o,
+			 const char *where, const struct idmap *modules, int64_t *id)
+{
+	int64_t mod;
+	int rc;
+
+	if (!o || !json_object_is_type(o, json_type_object))
+		return fail(c, "expected an object, not %s, at %s", type_name(o), where);
+	if (want_id(c, o, "id", where, REQUIRED, id) < 0 ||
+	    want_str(c, o, "name", where, REQUIRED, &f->name) < 0 ||
+	    want_str(c, o, "file", where, OPTIONAL, &f->file) < 0 ||
+	    want_str(c, o, "address", where, OPTIONAL, &f->address) < 0 ||
+	    want_u64(c, o, "line", where, OPTIONAL, &f->line) < 0)
+		return -1;
+	f->module = -1;
+	rc = want_id(c, o, "module", where, OPTIONAL, &mod);
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		int64_t m = idmap_get(modules, mod);
+
+		if (m < 0)
+			return fail(c, "module id %lld is not in modules[] at %s.module", (long long)mod, where);
+		f->module = (int32_t)m;
+	}
+	return 0;
+}
+
+static int load_functions(struct load_ctx *c, struct dump *d, struct json_object *root,
+			  const struct idmap *modules, struct idmap *ids)
+{
+	int bad = 0;
+	struct json_object *fns = want(c, root, "functions", "the top level", REQUIRED, json_type_array, &bad);
+	char where[64];
+
+	idmap_init(ids, fns ? json_object_array_length(fns) : 0);
+	if (!fns)
+		return -1;
+	d->nfunctions = json_object_array_length(fns);
+	if (d->nfunctions >= INT32_MAX)
+		return fail(c, "too many functions (%zu)", d->nfunctions);
+	d->functions = xcalloc(d->nfunctions, sizeof(*d->functions));
+	for (size_t i = 0; i < d->nfunctions; i++) {
+		int64_t id;
+
+		snprintf(where, sizeof(where), "functions[%zu]", i);
+		if (load_function(c, &d->functions[i], json_object_array_get_idx(fns, i), where,
+				  modules, &id) < 0)
+			return -1;
+		if (idmap_put(ids, id, (uint32_t)i) < 0)
+			return fail(c, "duplicate function id %lld at %s", (long long)id, where);
+	}
+	return 0;
+}
+
+/* want_fn: obj.key names a function; stores its index (or -1 for null when nullable). */
+static int want_fn(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,
+		   const struct idmap *fns, int nullable, int64_t *index)
+{
+	int64_t id;
+	int rc = want_id(c, obj, key, where, nullable ? OPTIONAL : REQUIRED, &id);
+
+	*index = -1;
+	if (rc <= 0)
+		return rc;
+	*index = idmap_get(fns, id);
+	if (*index < 0)
+		return fail(c, "function id %lld is not in functions[] at %s.%s", (long long)id, where, key);
+	return 0;
+}
+
+static int load_fstat(struct load_ctx *c, struct dump_fstat *s, struct json_object *o,
+		      const char *where, const struct idmap *fns)
+{
+	int64_t fn;
+	int rc_min, rc_max;
+
+	if (!o || !json_object_is_type(o, json_type_object))
+		return fail(c, "expected an object, not %s, at %s", type_name(o), where);
+	if (want_fn(c, o, "fn", where, fns, 0, &fn) < 0 ||
+	    want_u64(c, o, "calls", where, REQUIRED, &s->calls) < 0 ||
+	    want_u64(c, o, "inclusive_ns", where, REQUIRED, &s->incl_ns) < 0 ||
+	    want_u64(c, o, "self_ns", where, REQUIRED, &s->self_ns) < 0)
+		return -1;
+	s->fn = (uint32_t)fn;
+	s->raw_incl_ns = s->incl_ns;
+	s->raw_self_ns = s->self_ns;
+	if (want_u64(c, o, "raw_inclusive_ns", where, OPTIONAL, &s->raw_incl_ns) < 0 ||
+	    want_u64(c, o, "raw_self_ns", where, OPTIONAL, &s->raw_self_ns) < 0 ||
+	    (rc_min = want_u64(c, o, "min_ns", where, OPTIONAL, &s->min_ns)) < 0 ||
+	    (rc_max = want_u64(c, o, "max_ns", where, OPTIONAL, &s->max_ns)) < 0)
+		return -1;
+	s->has_minmax = rc_min > 0 && rc_max > 0;
+	return 0;
+}
+
+static int load_edge(struct load_ctx *c, struct dump_edge *e, struct json_object *o,
+		     const char *where, const struct idmap *fns)
+{
+	int64_t caller, callee;
+
+	if (!o || !json_object_is_type(o, json_type_object))
+		return fail(c, "expected an object, not %s, at %s", type_name(o), where);
+	if (want_fn(c, o, "caller", where, fns, 1, &caller) < 0 ||
+	    want_fn(c, o, "callee", where, fns, 0, &callee) < 0 ||
+	    want_u64(c, o, "calls", where, REQUIRED, &e->calls) < 0 ||
+	    want_u64(c, o, "inclusive_ns", where, REQUIRED, &e->incl_ns) < 0 ||
+	    want_u64(c, o, "self_ns", where, OPTIONAL, &e->self_ns) < 0 ||
+	    want_str(c, o, "call_file", where, OPTIONAL, &e->call_file) < 0 ||
+	    want_u64(c, o, "call_line", where, OPTIONAL, &e->call_line) < 0)
+		return -1;
+	e->caller = (int32_t)caller;
+	e->callee = (uint32_t)callee;
+	return 0;
+}
+
+/* The tree columns a reader needs, in the order load_tree_row reads them. */
+enum { COL_ID, COL_PARENT, COL_FN, COL_CALLS, COL_INCL, COL_SELF, NCOLS };
+static const char *const tree_cols[NCOLS] = {
+	"id", "parent", "fn", "calls", "inclusive_ns", "self_ns",
+};
+
+static int tree_columns(struct load_ctx *c, struct json_object *cols, const char *where,
+			size_t pos[NCOLS], size_t *ncols)
+{
+	*ncols = json_object_array_length(cols);
+	for (int k = 0; k < NCOLS; k++) {
+		size_t i;
+
+		for (i = 0; i < *ncols; i++) {
+			struct json_object *s = json_object_array_get_idx(cols, i);
+
+			if (s && json_object_is_type(s, json_type_string) &&
+			    !strcmp(json_object_get_string(s), tree_cols[k]))
+				break;
+		}
+		if (i == *ncols)
+			return fail(c, "%s.columns lacks \"%s\"", where, tree_cols[k]);
+		pos[k] = i;
+	}
+	return 0;
+}
+
+/* load_tree_row: the hot loop of a large dump (a million rows), so no formatting unless it fails. */
+static int load_tree_row(struct load_ctx *c, struct dump_thread *t, size_t r, struct json_object *row,
+			 const size_t pos[NCOLS], size_t ncols, const char *where,
+			 const struct idmap *fns, struct idmap *rows)
+{
+	struct dump_node *n = &t->nodes[r];
+	struct json_object *v;
+	uint64_t *dst[3] = { &n->calls, &n->incl_ns, &n->self_ns };
+	int64_t id, fn;
+
+	if (!row || !json_object_is_type(row, json_type_array))
+		return fail(c, "expected an array, not %s, at %s.rows[%zu]", type_name(row), where, r);
+	if (json_object_array_length(row) != ncols)
+		return fail(c, "row has %zu fields for %zu columns at %s.rows[%zu]",
+			    json_object_array_length(row), ncols, where, r);
+	v = json_object_array_get_idx(row, pos[COL_ID]);
+	if (!v || !json_object_is_type(v, json_type_int))
+		return fail(c, "expected an integer id at %s.rows[%zu][%zu]", where, r, pos[COL_ID]);
+	id = json_object_get_int64(v);
+	if (idmap_put(rows, id, (uint32_t)r) < 0)
+		return fail(c, "duplicate tree node id %lld at %s.rows[%zu]", (long long)id, where, r);
+	v = json_object_array_get_idx(row, pos[COL_PARENT]);
+	n->parent = -1;
+	if (v) {
+		int64_t p = json_object_is_type(v, json_type_int) ?
+			    idmap_get(rows, json_object_get_int64(v)) : -1;
+
+		if (p < 0 || p == (int64_t)r)
+			return fail(c, "parent %s is not an earlier row at %s.rows[%zu]",
+				    json_object_to_json_string(v), where, r);
+		n->parent = (int32_t)p;
+	}
+	v = json_object_array_get_idx(row, pos[COL_FN]);
+	fn = v && json_object_is_type(v, json_type_int) ? idmap_get(fns, json_object_get_int64(v)) : -1;
+	if (fn < 0)
+		return fail(c, "function id %s is not in functions[] at %s.rows[%zu]",
+			    v ? json_object_to_json_string(v) : "null", where, r);
+	n->fn = (uint32_t)fn;
+	for (int k = 0; k < 3; k++)
+		if (as_u64(json_object_array_get_idx(row, pos[COL_CALLS + k]), dst[k]) < 0)
+			return fail(c, "expected a non-negative integer at %s.rows[%zu][%zu] (%s)",
+				    where, r, pos[COL_CALLS + k], tree_cols[COL_CALLS + k]);
+	return 0;
+}
+
+static int load_tree(struct load_ctx *c, struct dump_thread *t, struct json_object *th,
+		     const char *thread_where, const struct idmap *fns)
+{
+	int bad = 0;
+	char where[64];
+	struct json_object *tree, *cols, *rows;
+	size_t pos[NCOLS], ncols;
+	struct idmap ids;
+
+	tree = want(c, th, "tree", thread_where, OPTIONAL, json_type_object, &bad);
+	if (!tree)
+		return bad;
+	snprintf(where, sizeof(where), "%s.tree", thread_where);
+	if (!(cols = want(c, tree, "columns", where, REQUIRED, json_type_array, &bad)) ||
+	    !(rows = want(c, tree, "rows", where, REQUIRED, json_type_array, &bad)))
+		return -1;
+	if (tree_columns(c, cols, where, pos, &ncols) < 0)
+		return -1;
+	t->nnodes = json_object_array_length(rows);
+	if (t->nnodes >= INT32_MAX)
+		return fail(c, "too many tree rows (%zu) at %s", t->nnodes, where);
+	t->nodes = xmalloc(t->nnodes * sizeof(*t->nodes));
+	idmap_init(&ids, t->nnodes);
+	for (size_t r = 0; r < t->nnodes && !bad; r++)
+		bad = load_tree_row(c, t, r, json_object_array_get_idx(rows, r), pos, ncols, where, fns, &ids);
+	idmap_release(&ids);
+	return bad;
+}
+
+static int load_thread(struct load_ctx *c, struct dump_thread *t, struct json_object *th,
+		       const char *where, const struct idmap *fns)
+{
+	int bad = 0, rc;
+	char sub[80];
+	struct json_object *arr;
+
+	if (!th || !json_object_is_type(th, json_type_object))
+		return fail(c, "expected an object, not %s, at %s", type_name(th), where);
+	if (want_id(c, th, "tid", where, OPTIONAL, &t->tid) < 0 ||
+	    want_str(c, th, "name", where, OPTIONAL, &t->name) < 0 ||
+	    (rc = want_u64(c, th, "wall_ns", where, OPTIONAL, &t->wall_ns)) < 0)
+		return -1;
+	t->has_wall = rc > 0;
+	for (int k = 0; k < DC_COUNT; k++)
+		if (want_u64(c, th, dump_counter_keys[k], where, OPTIONAL, &t->counters[k]) < 0)
+			return -1;
+	if (get(th, "running")) {
+		struct json_object *v = want(c, th, "running", where, OPTIONAL, json_type_boolean, &bad);
+
+		if (!v)
+			return -1;
+		t->running = json_object_get_boolean(v) ? 1 : 0;
+	}
+	arr = want(c, th, "functions", where, REQUIRED, json_type_array, &bad);
+	if (!arr)
+		return -1;
+	t->nfuncs = json_object_array_length(arr);
+	t->funcs = xcalloc(t->nfuncs, sizeof(*t->funcs));
+	for (size_t i = 0; i < t->nfuncs; i++) {
+		snprintf(sub, sizeof(sub), "%s.functions[%zu]", where, i);
+		if (load_fstat(c, &t->funcs[i], json_object_array_get_idx(arr, i), sub, fns) < 0)
+			return -1;
+	}
+	arr = want(c, th, "edges", where, OPTIONAL, json_type_array, &bad);
+	if (bad)
+		return -1;
+	t->nedges = arr ? json_object_array_length(arr) : 0;
+	t->edges = xcalloc(t->nedges, sizeof(*t->edges));
+	for (size_t i = 0; i < t->nedges; i++) {
+		snprintf(sub, sizeof(sub), "%s.edges[%zu]", where, i);
+		if (load_edge(c, &t->edges[i], json_object_array_get_idx(arr, i), sub, fns) < 0)
+			return -1;
+	}
+	return load_tree(c, t, th, where, fns);
+}
+
+static int load_threads(struct load_ctx *c, struct dump *d, struct json_object *root,
+			const struct idmap *fns)
+{
+	int bad = 0;
+	struct json_object *ths = want(c, root, "threads", "the top level", REQUIRED, json_type_array, &bad);
+	char where[32];
+
+	if (!ths)
+		return -1;
+	d->nthreads = json_object_array_length(ths);
+	d->threads = xcalloc(d->nthreads, sizeof(*d->threads));
+	for (size_t i = 0; i < d->nthreads; i++) {
+		snprintf(where, sizeof(where), "threads[%zu]", i);
+		if (load_thread(c, &d->threads[i], json_object_array_get_idx(ths, i), where, fns) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int load_header(struct load_ctx *c, struct dump *d, struct json_object *root)
+{
+	struct json_object *fmt = get(root, "format"), *ver = get(root, "version");
+	int rc;
+
+	if (!fmt)
+		return fail(c, "not a callprof dump (no \"format\" key)");
+	if (!json_object_is_type(fmt, json_type_string) || strcmp(json_object_get_string(fmt), "callprof"))
+		return fail(c, "not a callprof dump (format is %s)", json_object_to_json_string(fmt));
+	if (!ver)
+		return fail(c, "missing key \"version\" at the top level");
+	if (!json_object_is_type(ver, json_type_int) || json_object_get_int64(ver) != 1)
+		return fail(c, "unsupported dump version %s (this callprof reads version 1)",
+			    json_object_to_json_string(ver));
+	if ((rc = want_u64(c, root, "wall_ns", "the top level", OPTIONAL, &d->wall_ns)) < 0)
+		return -1;
+	d->has_wall = rc > 0;
+	if (want_u64(c, root, "clamped_figures", "the top level", OPTIONAL, &d->clamped_figures) < 0 ||
+	    want_str(c, root, "start_time", "the top level", OPTIONAL, &d->date) < 0)
+		return -1;
+	if (!d->date)
+		return want_str(c, root, "date", "the top level", OPTIONAL, &d->date);
+	return 0;
+}
+
+static int load_document(struct load_ctx *c, struct dump *d, struct json_object *root)
+{
+	struct idmap modules, fns;
+	int rc;
+
+	if (!json_object_is_type(root, json_type_object))
+		return fail(c, "not a callprof dump (the document is %s, not an object)", type_name(root));
+	if (load_header(c, d, root) < 0 || load_program(c, d, root) < 0 || load_clock(c, d, root) < 0 ||
+	    load_warnings(c, d, root) < 0)
+		return -1;
+	rc = load_modules(c, d, root, &modules);
+	if (rc == 0)
+		rc = load_functions(c, d, root, &modules, &fns);
+	else
+		idmap_init(&fns, 0);
+	if (rc == 0)
+		rc = load_threads(c, d, root, &fns);
+	idmap_release(&fns);
+	idmap_release(&modules);
+	return rc;
+}
+
+/* ---- the file ---- */
+
+static int read_whole(struct load_ctx *c, int fd, struct buf *text)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return fail(c, "cannot stat the file (%s)", strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return fail(c, "not a dump (a directory)");
+	if (S_ISREG(st.st_mode))
+		buf_grow(text, (size_t)st.st_size);
+	for (;;) {
+		ssize_t n;
+
+		buf_grow(text, 1 << 20);
+		n = read(fd, text->data + text->len, text->alloc - text->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return fail(c, "cannot read the file (%s)", strerror(errno));
+		if (n == 0)
+			break;
+		text->len += (size_t)n;
+	}
+	text->data[text->len] = '\0';
+	return 0;
+}
+
+/* parse_json: the document in text, or NULL after fail(). */
+static struct json_object *parse_json(struct load_ctx *c, const struct buf *text)
+{
+	struct json_tokener *tok = json_tokener_new_ex(LOAD_DEPTH);
+	struct json_object *root = NULL;
+	enum json_tokener_error jerr = json_tokener_continue;
+	size_t off = 0, end = 0;
+
+	if (!tok)
+		return fail(c, "out of memory"), NULL;
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	/* json-c takes an int length: feed a huge file in slices. */
+	while (off < text->len && jerr == json_tokener_continue) {
+		size_t n = text->len - off > INT_MAX / 2 ? INT_MAX / 2 : text->len - off;
+
+		root = json_tokener_parse_ex(tok, text->data + off, (int)n);
+		jerr = json_tokener_get_error(tok);
+		end = off + json_tokener_get_parse_end(tok);
+		off += n;
+	}
+	if (jerr == json_tokener_continue) {
+		fail(c, text->len ? "truncated JSON (the document ends early)" : "not a dump (the file is empty)");
+	} else if (jerr != json_tokener_success) {
+		fail(c, "not valid JSON (%s at byte %zu)", json_tokener_error_desc(jerr), end);
+	} else {
+		while (end < text->len && strchr(" \t\r\n", text->data[end]))
+			end++;
+		if (end < text->len)
+			fail(c, "not valid JSON (unexpected data after the document at byte %zu)", end);
+	}
+	json_tokener_free(tok);
+	if (jerr == json_tokener_success && end == text->len)
+		return root;
+	json_object_put(root);
+	return NULL;
+}
+
+static void set_date_from_mtime(struct dump *d, int fd)
+{
+	struct stat st;
+	struct tm tm;
+	char when[64];
+
+	if (fstat(fd, &st) < 0 || !localtime_r(&st.st_mtime, &tm))
+		return;
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z", &tm);
+	d->date = xstrdup(when);
+}
+
+int dump_load(struct dump *d, const char *path, struct buf *err)
+{
+	struct load_ctx c = { path, err };
+	struct buf text = BUF_INIT;
+	struct json_object *root;
+	int fd, rc = -1;
+
+	memset(d, 0, sizeof(*d));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		buf_reset(err);
+		buf_printf(err, "cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (read_whole(&c, fd, &text) < 0)
+		goto out_close;
+	root = parse_json(&c, &text);
+	buf_release(&text);
+	if (!root)
+		goto out_close;
+	d->path = xstrdup(path);
+	rc = load_document(&c, d, root);
+	json_object_put(root);
+	if (rc == 0 && !d->date)
+		set_date_from_mtime(d, fd);
+out_close:
+	buf_release(&text);
+	close(fd);
+	if (rc < 0)
+		dump_release(d);
+	return rc;
+}
+
+static void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void dump_release(struct dump *d)
+{
+	free(d->path);
+	free(d->date);
+	free(d->program);
+	free_strings(d->argv, d->argc);
+	free(d->clock_source);
+	free_strings(d->warnings, d->nwarnings);
+	for (size_t i = 0; i < d->nmodules; i++) {
+		free(d->modules[i].path);
+		free(d->modules[i].build_id);
+		for (size_t k = 0; k < d->modules[i].nuncalled; k++) {
+			free(d->modules[i].uncalled[k].name);
+			free(d->modules[i].uncalled[k].file);
+		}
+		free(d->modules[i].uncalled);
+	}
+	free(d->modules);
+	for (size_t i = 0; i < d->nfunctions; i++) {
+		free(d->functions[i].name);
+		free(d->functions[i].file);
+		free(d->functions[i].address);
+	}
+	free(d->functions);
+	for (size_t i = 0; i < d->nthreads; i++) {
+		free(d->threads[i].name);
+		free(d->threads[i].funcs);
+		for (size_t k = 0; k < d->threads[i].nedges; k++)
+			free(d->threads[i].edges[k].call_file);
+		free(d->threads[i].edges);
+		free(d->threads[i].nodes);
+	}
+	free(d->threads);
+	memset(d, 0, sizeof(*d));
+}
+
+int dumps_load(struct dump **out, char *const *paths, size_t n)
+{
+	struct dump *d = xcalloc(n, sizeof(*d));
+	struct buf err = BUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		if (dump_load(&d[i], paths[i], &err) < 0) {
+			fprintf(stderr, "callprof: %s\n", err.data);
+			buf_release(&err);
+			dumps_free(d, i);
+			*out = NULL;
+			return -1;
+		}
+	}
+	buf_release(&err);
+	*out = d;
+	return 0;
+}
+
+void dumps_free(struct dump *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dump_release(&d[i]);
+	free(d);
+}

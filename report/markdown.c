@@ -1,0 +1,57 @@
+/* markdown.c: Markdown out (escaping) and in (cmark); the only file that includes cmark. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmark.h>
+
+#include "markdown.h"
+
+void md_render_html(struct buf *out, const char *md, size_t len)
+{
+	/* Safe is cmark's default since 0.29; say it anyway for older ones. */
+	char *html = cmark_markdown_to_html(md, len, CMARK_OPT_DEFAULT | CMARK_OPT_SAFE);
+
+	if (html) {
+		buf_puts(out, html);
+		free(html);
+	}
+}
+
+void md_code(struct buf *out, const char *s)
+{
+	size_t run = 0, longest = 0, len = strlen(s), i;
+	int pad;
+
+	for (i = 0; i < len; i++) {
+		run = s[i] == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	/* CommonMark strips one space from each side when both are there: pad if an edge could merge. */
+	pad = len && (s[0] == '`' || s[0] == ' ' || s[len - 1] == '`' || s[len - 1] == ' ');
+	for (i = 0; i <= longest; i++)
+		buf_putc(out, '`');
+	if (pad)
+		buf_putc(out, ' ');
+	for (i = 0; i < len; i++)
+		buf_putc(out, (unsigned char)s[i] < 0x20 ? ' ' : s[i]);
+	if (pad)
+		buf_putc(out, ' ');
+	for (i = 0; i <= longest; i++)
+		buf_putc(out, '`');
+}
+
+void md_text(struct buf *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20) {
+			buf_putc(out, ' ');
+			continue;
+		}
+		if (c < 0x80 && strchr("\\`*_{}[]()#+-.!<>|&~\"'=:", c))
+			buf_putc(out, '\\');
+		buf_putc(out, (char)c);
+	}
+}

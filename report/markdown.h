@@ -1,0 +1,22 @@
+/* markdown.h: writing Markdown safely, and rendering it to HTML with cmark (safe mode). */
+#ifndef CALLPROF_MARKDOWN_H
+#define CALLPROF_MARKDOWN_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+/*
+ * md_render_html appends the HTML for len bytes of Markdown to out.  Raw HTML
+ * in the input is dropped and unsafe link schemes (javascript: ...) are
+ * removed: notes and summaries never put markup of their own into a page.
+ */
+void md_render_html(struct buf *out, const char *md, size_t len);
+
+/* md_code appends s as an inline code span that shows every character of s verbatim. */
+void md_code(struct buf *out, const char *s);
+
+/* md_text appends s as plain text: Markdown punctuation is backslash-escaped, newlines become spaces. */
+void md_text(struct buf *out, const char *s);
+
+#endif

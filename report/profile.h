@@ -1,0 +1,136 @@
+/* profile.h: the analysed profile: one or more dumps merged, with the figures the pages show. */
+#ifndef CALLPROF_PROFILE_H
+#define CALLPROF_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dump.h"
+
+/*
+ * profile_build merges dumps into one profile.  A function is the same
+ * function in every thread and every dump when its module's base name, its
+ * name and its source file agree (so several runs or forked children of one
+ * program merge; two static functions of one name in different files do not).
+ *
+ * Views: the merged profile (every thread of every dump) and one view per
+ * thread.  Times add up over threads, so "% of run" is a share of run_ns, the
+ * profiled time of all threads: the sum of every function's self time, in
+ * the same (compensated) terms as the figures, so self-time shares add up to
+ * 100%.
+ *
+ * Lists are grouped by function in flat arrays with an offset and a count in
+ * the function (compressed rows), each group sorted hottest first, so a page
+ * for one function costs only what it shows.  Strings are borrowed from the
+ * dumps, which must outlive the profile.
+ */
+
+/* Figures of one function over some set of calls. */
+struct pstat {
+	uint64_t calls;
+	uint64_t incl_ns, self_ns;           /* compensated, summed over threads */
+	uint64_t raw_incl_ns, raw_self_ns;
+	uint64_t min_ns, max_ns;             /* valid when has_minmax */
+	unsigned has_minmax : 1;
+};
+
+struct pfunc {
+	const char *name;         /* demangled name */
+	const char *module;       /* base name of its module, or NULL */
+	const char *file;         /* source file or NULL */
+	uint64_t line;            /* 0 when unknown */
+	struct pstat st;          /* merged over every thread of every dump */
+	size_t callers, ncallers; /* profile.by_callee[callers ..]: edges into this function */
+	size_t callees, ncallees; /* profile.by_caller[callees ..]: edges out of it */
+	size_t nodes, nnodes;     /* profile.fn_nodes[nodes ..]: its merged-tree nodes */
+	size_t threads, nthreads; /* profile.fn_threads[threads ..]: its figures per thread */
+};
+
+/* One caller -> callee edge, merged. */
+struct pedge {
+	int32_t caller;    /* function index, -1 for a root call */
+	uint32_t callee;
+	uint64_t calls, incl_ns, self_ns;
+	const char *call_file;  /* where the first call was made, or NULL */
+	uint64_t call_line;
+};
+
+/* One calling-context tree node; parents come before children. */
+struct pnode {
+	int32_t parent;    /* node index, -1 for a root */
+	uint32_t fn;       /* function index */
+	uint64_t calls, incl_ns, self_ns;
+};
+
+/* A calling-context tree with its children lists sorted by weight. */
+struct ptree {
+	size_t n;
+	struct pnode *nodes;
+	size_t *kid_off;    /* n + 1 offsets into kids */
+	uint32_t *kids;     /* node i's children: kids[kid_off[i] .. kid_off[i + 1]), heaviest first */
+	size_t nroots;
+	uint32_t *roots;    /* root nodes, heaviest first */
+	uint64_t total;     /* summed weight of the roots */
+	int by_calls;       /* weights are calls, not time (a dump taken with the clock off) */
+};
+
+/* ptree_weight: what sizes node i in trees and flame graphs (time, or calls without a clock). */
+static inline uint64_t ptree_weight(const struct ptree *t, size_t i)
+{
+	return t->by_calls ? t->nodes[i].calls : t->nodes[i].incl_ns;
+}
+
+/* A function's figures on one thread. */
+struct pfstat {
+	uint32_t fn;       /* function index (in the flat lists of a thread) or thread index (in fn_threads) */
+	struct pstat st;
+};
+
+/* One thread of one dump. */
+struct pthread {
+	size_t dump;          /* index into profile.dumps */
+	int64_t tid;
+	const char *name;     /* NULL when the dump has none */
+	const struct dump_thread *src; /* the thread as loaded (counters, running) */
+	uint64_t wall_ns;
+	uint64_t run_ns;      /* what "% of run" means on this thread's pages: summed self time */
+	uint64_t raw_run_ns;  /* the same without compensation (at least wall_ns) */
+	uint64_t calls;       /* all calls on the thread */
+	size_t nfuncs;
+	struct pfstat *funcs; /* the functions that ran on it, by self time */
+	struct ptree tree;
+};
+
+struct profile {
+	const struct dump *dumps;
+	size_t ndumps;
+	size_t nfuncs;
+	struct pfunc *funcs;
+	uint32_t *by_self;      /* function indices by self time, then inclusive, then name */
+	uint32_t *by_incl;      /* function indices by inclusive time */
+	size_t nedges;
+	struct pedge *edges;
+	uint32_t *by_caller;    /* edge indices grouped by caller, heaviest first */
+	uint32_t *by_callee;    /* edge indices grouped by callee, heaviest first */
+	uint32_t *fn_nodes;     /* merged-tree node indices grouped by function, heaviest first */
+	struct pfstat *fn_threads; /* per-thread figures grouped by function (fn = thread index) */
+	size_t nthreads;
+	struct pthread *threads;
+	struct ptree tree;      /* merged over every thread of every dump */
+	uint64_t run_ns;        /* summed run_ns of all threads */
+	uint64_t raw_run_ns;    /* summed raw_run_ns of all threads */
+	uint64_t calls;         /* all calls */
+	uint64_t wall_ns;       /* the longest wall time of the dumps */
+	double overhead_ns;     /* estimated cost of the probes (calls x calibrated cost) */
+	int has_overhead;       /* some dump had a calibration figure */
+	int compensated;        /* the figures have the probes' cost subtracted (some dump says so) */
+	uint64_t clamped;       /* compensated figures the runtime clamped at 0, all dumps */
+};
+
+/* profile_build: 0, or -1 after printing one line (too large for 32-bit indices). */
+int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps);
+
+/* profile_release frees what p holds (not the dumps). */
+void profile_release(struct profile *p);
+
+#endif

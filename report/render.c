@@ -1,0 +1,198 @@
+/* render.c: the table of page kinds and the pieces every page is made of. */
+#include <stdio.h>
+#include <string.h>
+
+#include "dump.h"
+#include "fmt.h"
+#include "html.h"
+#include "render.h"
+
+/* Every page kind in the order they are rendered: summary.md before the index that shows it. */
+static const struct page_kind page_kinds[] = {
+	{ "static", render_static },
+	{ "summary", render_summary },
+	{ "index", render_index },
+	{ "function", render_function },
+	{ "tree", render_tree },
+	{ "flame", render_flame },
+	{ "thread", render_thread },
+};
+
+#define RENDER_MAX_TABS 64 /* thread links above a tree or flame graph */
+
+/* The header navigation: {key, label, path from the site root}. */
+static const struct {
+	const char *key, *label, *path;
+} nav_items[] = {
+	{ "index", "Overview", "index.html" },
+	{ "functions", "Functions", "index.html#flat" },
+	{ "tree", "Call tree", "tree/all.html" },
+	{ "flame", "Flame graph", "flame/all.html" },
+	{ "threads", "Threads", "index.html#threads" },
+	{ "summary", "summary.md", "summary.md" },
+};
+
+int render_site(struct render_ctx *ctx)
+{
+	for (size_t i = 0; i < sizeof(page_kinds) / sizeof(page_kinds[0]); i++)
+		if (page_kinds[i].render(ctx) < 0)
+			return -1;
+	return 0;
+}
+
+const char *render_title(const struct render_ctx *ctx)
+{
+	static char title[256];
+	const struct dump *d = &ctx->prof->dumps[0];
+	const char *prog = d->program ? d->program : d->argc ? d->argv[0] : NULL;
+	const char *slash = prog ? strrchr(prog, '/') : NULL;
+
+	if (ctx->title)
+		return ctx->title;
+	snprintf(title, sizeof(title), "callprof: %s", slash ? slash + 1 : prog ? prog : "profile");
+	return title;
+}
+
+static void render_nav(struct buf *out, const char *root, const char *here)
+{
+	for (size_t i = 0; i < sizeof(nav_items) / sizeof(nav_items[0]); i++)
+		buf_printf(out, "<a href=\"%s%s\"%s>%s</a>", root, nav_items[i].path,
+			   !strcmp(here, nav_items[i].key) ? " class=\"here\" aria-current=\"page\"" : "",
+			   nav_items[i].label);
+}
+
+int render_page(struct render_ctx *ctx, const char *path, const char *root, const char *nav,
+		const char *title, const char *tmpl, const struct tmpl_var *vars, size_t nvars)
+{
+	struct buf esc_title = BUF_INIT, esc_site = BUF_INIT, navs = BUF_INIT;
+	int rc;
+
+	buf_reset(&ctx->body);
+	buf_reset(&ctx->page);
+	rc = tmpl_render(&ctx->body, tmpl, vars, nvars);
+	if (rc == 0) {
+		html_escape(&esc_title, title);
+		html_escape(&esc_site, render_title(ctx));
+		render_nav(&navs, root, nav);
+		struct tmpl_var page_vars[] = {
+			{ "title", esc_title.data },
+			{ "site_title", esc_site.data },
+			{ "root", root },
+			{ "nav", navs.data },
+			{ "body", ctx->body.data },
+			{ "version", CALLPROF_VERSION },
+		};
+		rc = tmpl_render(&ctx->page, "page.html", page_vars, sizeof(page_vars) / sizeof(page_vars[0]));
+	}
+	if (rc == 0)
+		rc = site_write(ctx->site, path, ctx->page.data, ctx->page.len);
+	buf_release(&esc_title);
+	buf_release(&esc_site);
+	buf_release(&navs);
+	return rc;
+}
+
+void render_fn_link(struct buf *out, const struct profile *p, uint32_t fn, const char *root)
+{
+	buf_printf(out, "<a class=\"fn\" href=\"%sfn/%u.html\">", root, fn);
+	html_escape(out, p->funcs[fn].name[0] ? p->funcs[fn].name : "(anonymous)");
+	buf_puts(out, "</a>");
+}
+
+void render_td_count(struct buf *out, uint64_t n)
+{
+	char s[FMT_SIZE];
+
+	buf_printf(out, "<td class=\"num\" data-v=\"%llu\">%s</td>", (unsigned long long)n, fmt_count(s, n));
+}
+
+void render_td_time(struct buf *out, uint64_t ns)
+{
+	char s[FMT_SIZE];
+
+	buf_printf(out, "<td class=\"num\" data-v=\"%llu\">%s</td>", (unsigned long long)ns, fmt_ns(s, ns));
+}
+
+void render_bar(struct buf *out, uint64_t part, uint64_t whole)
+{
+	double share = fmt_share(part, whole);
+	unsigned w = (unsigned)(share * 100.0 + 0.5);
+
+	buf_printf(out, "<span class=\"bar\"><i class=\"w%u\"></i></span>", w > 100 ? 100 : w);
+}
+
+void render_td_pct(struct buf *out, uint64_t part, uint64_t whole)
+{
+	char s[FMT_SIZE];
+
+	buf_printf(out, "<td class=\"num pct\" data-v=\"%.6f\">", fmt_share(part, whole));
+	render_bar(out, part, whole);
+	buf_printf(out, "%s</td>", fmt_pct(s, part, whole));
+}
+
+void render_thread_label(struct buf *out, const struct profile *p, size_t t)
+{
+	const struct pthread *th = &p->threads[t];
+
+	buf_printf(out, "thread %zu (", t + 1);
+	if (p->ndumps > 1)
+		buf_printf(out, "pid %lld, ", (long long)p->dumps[th->dump].pid);
+	buf_printf(out, "tid %lld", (long long)th->tid);
+	if (th->name) {
+		buf_puts(out, ", ");
+		html_escape(out, th->name);
+	}
+	buf_puts(out, ")");
+}
+
+void render_flat_table(struct buf *out, const struct profile *p, const struct pfstat *rows,
+		       size_t nrows, uint64_t run_ns, const char *root, const char *id, size_t limit)
+{
+	size_t n = limit && limit < nrows ? limit : nrows;
+
+	buf_printf(out, "<table class=\"profile sortable\" id=\"%s\">\n<thead><tr>"
+		   "<th data-sort=\"text\">Function</th>"
+		   "<th data-sort=\"num\">Calls</th>"
+		   "<th data-sort=\"num\" class=\"sorted\" aria-sort=\"descending\">Self</th>"
+		   "<th data-sort=\"num\">Self %%</th>"
+		   "<th data-sort=\"num\">Inclusive</th>"
+		   "<th data-sort=\"num\">Incl. %%</th>"
+		   "<th data-sort=\"num\">Avg / call</th>"
+		   "</tr></thead>\n<tbody>\n", id);
+	for (size_t i = 0; i < n; i++) {
+		const struct pstat *st = &rows[i].st;
+
+		buf_puts(out, "<tr><td class=\"name\">");
+		render_fn_link(out, p, rows[i].fn, root);
+		buf_puts(out, "</td>");
+		render_td_count(out, st->calls);
+		render_td_time(out, st->self_ns);
+		render_td_pct(out, st->self_ns, run_ns);
+		render_td_time(out, st->incl_ns);
+		render_td_pct(out, st->incl_ns, run_ns);
+		render_td_time(out, st->calls ? st->incl_ns / st->calls : 0);
+		buf_puts(out, "</tr>\n");
+	}
+	buf_puts(out, "</tbody>\n</table>\n");
+	if (n < nrows)
+		buf_printf(out, "<p class=\"hidden-note\">%zu more functions below these.</p>\n", nrows - n);
+}
+
+/* render_view_tabs: links to the merged tree and every thread's ("here" marks the current one). */
+void render_view_tabs(struct buf *out, const struct profile *p, int64_t here)
+{
+	size_t n = p->nthreads < RENDER_MAX_TABS ? p->nthreads : RENDER_MAX_TABS;
+
+	if (p->nthreads < 2)
+		return;
+	buf_printf(out, "<nav class=\"tabs\"><a href=\"all.html\"%s>All threads</a>",
+		   here < 0 ? " class=\"here\"" : "");
+	for (size_t t = 0; t < n && p->nthreads > 1; t++) {
+		buf_printf(out, "<a href=\"t%zu.html\"%s>", t, here == (int64_t)t ? " class=\"here\"" : "");
+		render_thread_label(out, p, t);
+		buf_puts(out, "</a>");
+	}
+	if (n < p->nthreads)
+		buf_puts(out, "<a href=\"../index.html#threads\">more threads\xe2\x80\xa6</a>");
+	buf_printf(out, "</nav>\n");
+}

@@ -1,0 +1,101 @@
+/* render.h: the page kinds of a report site, and the pieces every page is made of. */
+#ifndef CALLPROF_RENDER_H
+#define CALLPROF_RENDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "profile.h"
+#include "site.h"
+#include "tmpl.h"
+
+/*
+ * A site is the pages of every kind in page_kinds[], rendered in that order
+ * into one struct site.  Each renderer fills a template (templates/NAME.html)
+ * with HTML it escaped itself, and render_page() wraps it in page.html (head,
+ * Content-Security-Policy, navigation).  Paths inside the site:
+ *
+ *   index.html            what ran, hottest functions, flat profile, threads
+ *   fn/<i>.html           one page per function (i = index in profile.funcs)
+ *   tree/all.html         the merged calling-context tree; tree/t<k>.html per thread
+ *   flame/all.html        the merged flame graph; flame/t<k>.html per thread
+ *   thread/t<k>.html      one thread's flat profile (k = index in profile.threads)
+ *   summary.md            key figures and top functions in Markdown
+ *   static/...            style sheet and scripts
+ *
+ * Every link is relative: pages one folder down use root "../".
+ */
+
+struct render_ctx {
+	const struct profile *prof;
+	struct site *site;
+	const char *title;      /* --title, or NULL for one made from the program name */
+	const char *notes_md;   /* --notes Markdown, or NULL */
+	size_t notes_len;
+	struct buf summary_md;  /* summary.md, kept for the index */
+	struct buf page;        /* scratch: the page being assembled */
+	struct buf body;        /* scratch: the body of the page being assembled */
+};
+
+/* One kind of page; render returns 0, or -1 after printing one line. */
+struct page_kind {
+	const char *name;
+	int (*render)(struct render_ctx *ctx);
+};
+
+/* The renderers, one file each (render_NAME.c). */
+int render_static(struct render_ctx *ctx);
+int render_summary(struct render_ctx *ctx);
+int render_index(struct render_ctx *ctx);
+int render_function(struct render_ctx *ctx);
+int render_tree(struct render_ctx *ctx);
+int render_flame(struct render_ctx *ctx);
+int render_thread(struct render_ctx *ctx);
+
+/* render_site runs every page kind in order.  Returns 0, or -1 (message printed). */
+int render_site(struct render_ctx *ctx);
+
+/* render_title: the site title (--title, else "callprof: <program base name>"), not escaped. */
+const char *render_title(const struct render_ctx *ctx);
+
+/*
+ * render_page expands the template called tmpl with vars into the page body,
+ * wraps it in page.html and writes it to path.  root is "" or "../" (how to
+ * reach the site root from path), nav the navigation entry to highlight
+ * ("index", "tree", "flame", "threads" or ""), title the page title (escaped
+ * here).
+ */
+int render_page(struct render_ctx *ctx, const char *path, const char *root, const char *nav,
+		const char *title, const char *tmpl, const struct tmpl_var *vars, size_t nvars);
+
+/* render_fn_link: <a href="ROOTfn/I.html">name</a> with the name escaped. */
+void render_fn_link(struct buf *out, const struct profile *p, uint32_t fn, const char *root);
+
+/* Table cells: numbers right-aligned, the exact value in data-v for sorting and tests. */
+void render_td_count(struct buf *out, uint64_t n);
+void render_td_time(struct buf *out, uint64_t ns);
+void render_td_pct(struct buf *out, uint64_t part, uint64_t whole); /* with a bar */
+
+/* render_bar: a horizontal bar of part / whole (CSS classes, no inline style: the CSP forbids it). */
+void render_bar(struct buf *out, uint64_t part, uint64_t whole);
+
+/* render_thread_label: "thread 2 (tid 4243, worker)" escaped, for headings and links. */
+void render_thread_label(struct buf *out, const struct profile *p, size_t t);
+
+/*
+ * render_view_tabs: links to the merged view ("all.html") and each thread's
+ * ("t<k>.html") of a tree or flame graph; here is the thread shown, -1 for all.
+ */
+void render_view_tabs(struct buf *out, const struct profile *p, int64_t here);
+
+/*
+ * render_flat_table: the flat profile table (function, calls, self, self %,
+ * inclusive, inclusive %, average), one row per rows[i] (a pfstat: fn and its
+ * figures), sorted by self time as given; run_ns is the 100% figure.  id is
+ * the table's HTML id, limit the most rows to show (0 for all).
+ */
+void render_flat_table(struct buf *out, const struct profile *p, const struct pfstat *rows,
+		       size_t nrows, uint64_t run_ns, const char *root, const char *id, size_t limit);
+
+#endif

@@ -1,0 +1,275 @@
+/* render_function.c: fn/<i>.html, one page per function: its figures, who calls it,
+ * what it calls, the hottest paths that reach it and its figures per thread. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "html.h"
+#include "render.h"
+
+#define FN_PATHS 5          /* hottest call paths shown */
+#define FN_PATH_HEAD 4      /* a long path shows its first frames ... */
+#define FN_PATH_TAIL 10     /* ... and its last ones */
+
+static void tile(struct buf *out, const char *id, const char *label, uint64_t v, const char *text,
+		 const char *note)
+{
+	buf_printf(out, "<div><dt>%s</dt><dd id=\"%s\" data-v=\"%llu\">%s</dd>", label, id,
+		   (unsigned long long)v, text);
+	if (note)
+		buf_printf(out, "<dd class=\"note\">%s</dd>", note);
+	buf_puts(out, "</div>\n");
+}
+
+static void figures(struct buf *out, const struct profile *p, const struct pfunc *f)
+{
+	const struct pstat *st = &f->st;
+	char a[FMT_SIZE], b[FMT_SIZE], note[2 * FMT_SIZE];
+
+	tile(out, "fig-calls", "Calls", st->calls, fmt_count(a, st->calls), NULL);
+	snprintf(note, sizeof(note), "%s of the run", fmt_pct(b, st->incl_ns, p->run_ns));
+	tile(out, "fig-incl", "Inclusive", st->incl_ns, fmt_ns(a, st->incl_ns), note);
+	snprintf(note, sizeof(note), "%s of the run", fmt_pct(b, st->self_ns, p->run_ns));
+	tile(out, "fig-self", "Self", st->self_ns, fmt_ns(a, st->self_ns), note);
+	uint64_t avg = st->calls ? st->incl_ns / st->calls : 0;
+	tile(out, "fig-avg", "Average per call", avg, fmt_ns(a, avg), "inclusive");
+	if (st->has_minmax) {
+		const char *raw = p->compensated ? "uncompensated" : NULL;
+
+		tile(out, "fig-min", "Shortest call", st->min_ns, fmt_ns(a, st->min_ns), raw);
+		tile(out, "fig-max", "Longest call", st->max_ns, fmt_ns(a, st->max_ns), raw);
+	}
+	if (p->compensated) {
+		snprintf(note, sizeof(note), "self %s", fmt_ns(b, st->raw_self_ns));
+		tile(out, "fig-raw", "Uncompensated", st->raw_incl_ns, fmt_ns(a, st->raw_incl_ns), note);
+	}
+}
+
+static void location(struct buf *out, const struct pfunc *f)
+{
+	if (f->file) {
+		buf_puts(out, "<code class=\"src\">");
+		html_escape(out, f->file);
+		if (f->line)
+			buf_printf(out, ":%llu", (unsigned long long)f->line);
+		buf_puts(out, "</code>");
+	} else {
+		buf_puts(out, "<span class=\"muted\">no source location (no debug information)</span>");
+	}
+	if (f->module) {
+		buf_puts(out, " in <code>");
+		html_escape(out, f->module);
+		buf_puts(out, "</code>");
+	}
+}
+
+/* call_site: the source line of the edge's first call: the file's base name, the full path on hover. */
+static void call_site(struct buf *out, const struct pedge *e)
+{
+	const char *base;
+
+	if (!e->call_file) {
+		buf_puts(out, "<td class=\"site muted\">\xe2\x80\x94</td>");
+		return;
+	}
+	base = strrchr(e->call_file, '/');
+	buf_puts(out, "<td class=\"site\"><span title=\"");
+	html_escape(out, e->call_file);
+	buf_puts(out, "\">");
+	html_escape(out, base ? base + 1 : e->call_file);
+	if (e->call_line)
+		buf_printf(out, ":%llu", (unsigned long long)e->call_line);
+	buf_puts(out, "</span></td>");
+}
+
+static void callers(struct buf *out, const struct profile *p, const struct pfunc *f)
+{
+	if (!f->ncallers) {
+		buf_puts(out, "<p class=\"muted\">No recorded callers.</p>\n");
+		return;
+	}
+	buf_puts(out, "<table class=\"profile sortable\" id=\"callers\">\n<thead><tr>"
+		      "<th data-sort=\"text\">Caller</th><th data-sort=\"num\">Calls</th>"
+		      "<th data-sort=\"num\" class=\"sorted\" aria-sort=\"descending\">Inclusive from there</th>"
+		      "<th data-sort=\"num\">Self from there</th><th data-sort=\"num\">Share of calls</th>"
+		      "<th data-sort=\"text\">Call site</th></tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < f->ncallers; i++) {
+		const struct pedge *e = &p->edges[p->by_callee[f->callers + i]];
+
+		buf_puts(out, "<tr><td class=\"name\">");
+		if (e->caller >= 0)
+			render_fn_link(out, p, (uint32_t)e->caller, "../");
+		else
+			buf_puts(out, "<span class=\"muted\">(thread root: called from uninstrumented code)</span>");
+		buf_puts(out, "</td>");
+		render_td_count(out, e->calls);
+		render_td_time(out, e->incl_ns);
+		render_td_time(out, e->self_ns);
+		render_td_pct(out, e->calls, f->st.calls);
+		call_site(out, e);
+		buf_puts(out, "</tr>\n");
+	}
+	buf_puts(out, "</tbody>\n</table>\n");
+}
+
+static void callees(struct buf *out, const struct profile *p, const struct pfunc *f)
+{
+	char a[FMT_SIZE], b[FMT_SIZE];
+
+	if (f->ncallees) {
+		buf_puts(out, "<table class=\"profile sortable\" id=\"callees\">\n<thead><tr>"
+			      "<th data-sort=\"text\">Callee</th><th data-sort=\"num\">Calls</th>"
+			      "<th data-sort=\"num\" class=\"sorted\" aria-sort=\"descending\">Inclusive</th>"
+			      "<th data-sort=\"num\">Share of this function</th>"
+			      "<th data-sort=\"num\">Avg / call</th><th data-sort=\"text\">Call site</th>"
+			      "</tr></thead>\n<tbody>\n");
+		for (size_t i = 0; i < f->ncallees; i++) {
+			const struct pedge *e = &p->edges[p->by_caller[f->callees + i]];
+
+			buf_puts(out, "<tr><td class=\"name\">");
+			render_fn_link(out, p, e->callee, "../");
+			buf_puts(out, "</td>");
+			render_td_count(out, e->calls);
+			render_td_time(out, e->incl_ns);
+			render_td_pct(out, e->incl_ns, f->st.incl_ns);
+			render_td_time(out, e->calls ? e->incl_ns / e->calls : 0);
+			call_site(out, e);
+			buf_puts(out, "</tr>\n");
+		}
+		buf_puts(out, "</tbody>\n</table>\n");
+	} else {
+		buf_puts(out, "<p class=\"muted\">It calls no instrumented function.</p>\n");
+	}
+	buf_printf(out, "<p class=\"note\">Self time: %s, %s of this function's inclusive time. "
+		   "Time in callees that were not instrumented (the C library, other libraries) "
+		   "is part of it.</p>\n",
+		   fmt_ns(a, f->st.self_ns), fmt_pct(b, f->st.self_ns, f->st.incl_ns));
+}
+
+/* path_frames: the functions from a root down to node, root first, in *frames (grown as needed). */
+static size_t path_frames(const struct ptree *t, uint32_t node, uint32_t **frames, size_t *cap)
+{
+	size_t n = 0;
+
+	for (int64_t i = node; i >= 0; i = t->nodes[i].parent) {
+		if (n == *cap)
+			*frames = xreallocarray(*frames, *cap = *cap ? 2 * *cap : 64, sizeof(**frames));
+		(*frames)[n++] = t->nodes[i].fn;
+	}
+	for (size_t i = 0; i < n / 2; i++) {
+		uint32_t x = (*frames)[i];
+		(*frames)[i] = (*frames)[n - 1 - i];
+		(*frames)[n - 1 - i] = x;
+	}
+	return n;
+}
+
+static void paths(struct buf *out, const struct profile *p, const struct pfunc *f)
+{
+	const struct ptree *t = &p->tree;
+	size_t n = f->nnodes < FN_PATHS ? f->nnodes : FN_PATHS, cap = 0;
+	uint32_t *frames = NULL;
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+
+	if (!n) {
+		buf_puts(out, "<p class=\"muted\">Not in the call tree.</p>\n");
+		return;
+	}
+	buf_printf(out, "<p class=\"note\">%zu distinct call path%s reach%s this function; the hottest:</p>\n"
+		   "<ol class=\"paths\" id=\"paths\">\n", f->nnodes, f->nnodes == 1 ? "" : "s",
+		   f->nnodes == 1 ? "es" : "");
+	for (size_t k = 0; k < n; k++) {
+		uint32_t node = p->fn_nodes[f->nodes + k];
+		size_t len = path_frames(t, node, &frames, &cap);
+
+		buf_puts(out, "<li><span class=\"path\">");
+		for (size_t i = 0; i < len; i++) {
+			if (len > FN_PATH_HEAD + FN_PATH_TAIL + 1 && i == FN_PATH_HEAD) {
+				buf_printf(out, "<span class=\"elided\">\xe2\x80\xa6 %zu frames \xe2\x80\xa6</span>"
+					   "<span class=\"sep\"> \xe2\x80\xba </span>", len - FN_PATH_HEAD - FN_PATH_TAIL);
+				i = len - FN_PATH_TAIL;
+			}
+			if (i)
+				buf_puts(out, "<span class=\"sep\"> \xe2\x80\xba </span>");
+			render_fn_link(out, p, frames[i], "../");
+		}
+		buf_printf(out, "</span> <span class=\"figs\">%s call%s, %s inclusive (%s of this function)</span></li>\n",
+			   fmt_count(a, t->nodes[node].calls), t->nodes[node].calls == 1 ? "" : "s",
+			   fmt_ns(b, t->nodes[node].incl_ns),
+			   fmt_pct(c, t->nodes[node].incl_ns, f->st.incl_ns));
+	}
+	buf_puts(out, "</ol>\n");
+	free(frames);
+}
+
+static void per_thread(struct buf *out, const struct profile *p, const struct pfunc *f)
+{
+	if (p->nthreads < 2) {
+		buf_puts(out, "<p class=\"muted\">The run had one thread.</p>\n");
+		return;
+	}
+	buf_puts(out, "<table class=\"profile sortable\" id=\"per-thread\">\n<thead><tr>"
+		      "<th data-sort=\"text\">Thread</th><th data-sort=\"num\">Calls</th>"
+		      "<th data-sort=\"num\" class=\"sorted\" aria-sort=\"descending\">Self</th>"
+		      "<th data-sort=\"num\">Inclusive</th><th data-sort=\"num\">Share of the thread</th>"
+		      "</tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < f->nthreads; i++) {
+		const struct pfstat *s = &p->fn_threads[f->threads + i];
+
+		buf_printf(out, "<tr><td class=\"name\"><a href=\"../thread/t%u.html\">", s->fn);
+		render_thread_label(out, p, s->fn);
+		buf_puts(out, "</a></td>");
+		render_td_count(out, s->st.calls);
+		render_td_time(out, s->st.self_ns);
+		render_td_time(out, s->st.incl_ns);
+		render_td_pct(out, s->st.incl_ns, p->threads[s->fn].run_ns);
+		buf_puts(out, "</tr>\n");
+	}
+	buf_puts(out, "</tbody>\n</table>\n");
+}
+
+static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[7])
+{
+	const struct profile *p = ctx->prof;
+	const struct pfunc *f = &p->funcs[fn];
+	char path[48];
+	enum { NAME, LOCATION, FIGURES, CALLERS, CALLEES, PATHS, THREADS };
+
+	for (int i = 0; i < 7; i++)
+		buf_reset(&parts[i]);
+	html_escape(&parts[NAME], f->name[0] ? f->name : "(anonymous)");
+	location(&parts[LOCATION], f);
+	figures(&parts[FIGURES], p, f);
+	callers(&parts[CALLERS], p, f);
+	callees(&parts[CALLEES], p, f);
+	paths(&parts[PATHS], p, f);
+	per_thread(&parts[THREADS], p, f);
+
+	struct tmpl_var vars[] = {
+		{ "name", parts[NAME].data },
+		{ "location", parts[LOCATION].data },
+		{ "figures", parts[FIGURES].data },
+		{ "callers", parts[CALLERS].data },
+		{ "callees", parts[CALLEES].data },
+		{ "paths", parts[PATHS].data },
+		{ "threads", parts[THREADS].data },
+	};
+	snprintf(path, sizeof(path), "fn/%u.html", fn);
+	return render_page(ctx, path, "../", "functions", f->name, "function.html", vars,
+			   sizeof(vars) / sizeof(vars[0]));
+}
+
+int render_function(struct render_ctx *ctx)
+{
+	struct buf parts[7];
+	int rc = 0;
+
+	for (int i = 0; i < 7; i++)
+		buf_init(&parts[i]);
+	for (size_t fn = 0; fn < ctx->prof->nfuncs && rc == 0; fn++)
+		rc = render_one(ctx, (uint32_t)fn, parts);
+	for (int i = 0; i < 7; i++)
+		buf_release(&parts[i]);
+	return rc;
+}

@@ -1,0 +1,318 @@
+/* render_index.c: index.html: what ran, the hottest functions, the flat profile, the threads. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "html.h"
+#include "markdown.h"
+#include "render.h"
+
+#define INDEX_TOP 10 /* rows in each "hottest" card */
+
+static void fact(struct buf *out, const char *label, const char *html)
+{
+	buf_printf(out, "<div><dt>%s</dt><dd>%s</dd></div>\n", label, html);
+}
+
+static void facts_program(struct buf *out, const struct profile *p)
+{
+	const struct dump *d = &p->dumps[0];
+	struct buf v = BUF_INIT;
+
+	buf_puts(&v, "<code>");
+	html_escape(&v, d->program ? d->program : d->argc ? d->argv[0] : "unknown");
+	buf_puts(&v, "</code>");
+	fact(out, "Program", v.data);
+	if (d->argc > 1) {
+		buf_reset(&v);
+		buf_puts(&v, "<code>");
+		for (size_t i = 1; i < d->argc; i++) {
+			if (i > 1)
+				buf_putc(&v, ' ');
+			html_escape(&v, d->argv[i]);
+		}
+		buf_puts(&v, "</code>");
+		fact(out, "Arguments", v.data);
+	}
+	buf_reset(&v);
+	for (size_t i = 0; i < p->ndumps; i++) {
+		const struct dump *di = &p->dumps[i];
+
+		buf_puts(&v, i ? "<br>" : "");
+		if (di->has_pid)
+			buf_printf(&v, "pid %lld \xe2\x80\x94 ", (long long)di->pid);
+		buf_puts(&v, "<code class=\"dumpfile\">");
+		html_escape(&v, di->path);
+		buf_puts(&v, "</code>, <span class=\"date\">");
+		html_escape(&v, di->date ? di->date : "date unknown");
+		buf_puts(&v, "</span>");
+	}
+	fact(out, p->ndumps > 1 ? "Dumps (merged)" : "Dump", v.data);
+	buf_release(&v);
+}
+
+static void facts_clock(struct buf *out, const struct profile *p)
+{
+	const struct dump *d = &p->dumps[0];
+	struct buf v = BUF_INIT;
+	char a[FMT_SIZE], b[FMT_SIZE];
+
+	html_escape(&v, d->clock_source ? d->clock_source : "unknown");
+	if (d->ticks_per_second)
+		buf_printf(&v, " at %.3f GHz", (double)d->ticks_per_second / 1e9);
+	fact(out, "Clock", v.data);
+	buf_reset(&v);
+	if (d->has_per_call) {
+		buf_printf(&v, "%s per call", fmt_ns_f(a, d->per_call_ns));
+		if (d->has_o_in && d->has_o_out)
+			buf_printf(&v, " (%s inside the callee, %s outside)", fmt_ns_f(a, d->o_in_ns),
+				   fmt_ns_f(b, d->o_out_ns));
+	} else {
+		buf_puts(&v, "not in the dump");
+	}
+	fact(out, "Calibration", v.data);
+	if (p->has_overhead) {
+		buf_reset(&v);
+		buf_printf(&v, "about %s, %s of the measured run", fmt_ns_f(a, p->overhead_ns),
+			   fmt_pct(b, (uint64_t)p->overhead_ns, p->raw_run_ns));
+		buf_puts(&v, p->compensated ? "; subtracted from the figures shown"
+					    : "; still included in the figures shown");
+		fact(out, "Instrumentation", v.data);
+	}
+	buf_release(&v);
+}
+
+static void facts(struct buf *out, const struct profile *p)
+{
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+	struct buf v = BUF_INIT;
+
+	facts_program(out, p);
+	buf_printf(&v, "%s", fmt_ns(a, p->wall_ns));
+	if (p->ndumps > 1)
+		buf_puts(&v, " (the longest dump)");
+	fact(out, "Wall time", v.data);
+	buf_reset(&v);
+	buf_printf(&v, "<a href=\"#threads\">%zu</a>, %s profiled in all", p->nthreads,
+		   fmt_ns(a, p->run_ns));
+	fact(out, "Threads", v.data);
+	buf_reset(&v);
+	buf_printf(&v, "%s calls to %s functions", fmt_count(c, p->calls), fmt_count(b, p->nfuncs));
+	fact(out, "Calls", v.data);
+	facts_clock(out, p);
+	buf_release(&v);
+}
+
+static void notice(struct buf *out, const char *cls, const struct profile *p, size_t t)
+{
+	buf_printf(out, "<li class=\"%s\">", cls);
+	if (t < p->nthreads) {
+		buf_printf(out, "<a href=\"thread/t%zu.html\">", t);
+		render_thread_label(out, p, t);
+		buf_puts(out, "</a>: ");
+	}
+}
+
+/* thread_notices: what the runtime counted on a thread that a reader should know. */
+static void thread_notices(struct buf *out, const struct profile *p, size_t t)
+{
+	const struct dump_thread *src = p->threads[t].src;
+	const uint64_t *n = src->counters;
+	char a[FMT_SIZE];
+
+	if (n[DC_DROPPED_CALLS]) {
+		notice(out, "warn", p, t);
+		buf_printf(out, "%s calls were not recorded (a signal handler interrupted a probe, or "
+			   "there was no room); figures there are short.</li>\n", fmt_count(a, n[DC_DROPPED_CALLS]));
+	}
+	if (n[DC_FOLDED_CALLS]) {
+		notice(out, "warn", p, t);
+		buf_printf(out, "%s calls were folded to one level of context when the call tree reached its "
+			   "node budget: counts stay exact, the tree and flame graph lack those paths.</li>\n",
+			   fmt_count(a, n[DC_FOLDED_CALLS]));
+	}
+	if (n[DC_RESYNCED_FRAMES]) {
+		notice(out, "info", p, t);
+		buf_printf(out, "%s activations ended without their exit probe (longjmp, or an exception "
+			   "unwinding without exit probes) and were closed when that was seen.</li>\n",
+			   fmt_count(a, n[DC_RESYNCED_FRAMES]));
+	}
+	if (n[DC_OPEN_FRAMES]) {
+		notice(out, "info", p, t);
+		buf_printf(out, "%s call%s still open when the dump was written count%s up to the dump.</li>\n",
+			   fmt_count(a, n[DC_OPEN_FRAMES]), n[DC_OPEN_FRAMES] == 1 ? "" : "s",
+			   n[DC_OPEN_FRAMES] == 1 ? "s" : "");
+	}
+}
+
+static void warnings(struct buf *out, const struct profile *p)
+{
+	char a[FMT_SIZE];
+
+	buf_puts(out, "<ul class=\"notices\">\n");
+	for (size_t d = 0; d < p->ndumps; d++) {
+		for (size_t i = 0; i < p->dumps[d].nwarnings; i++) {
+			buf_puts(out, "<li class=\"warn\">");
+			if (p->ndumps > 1) {
+				html_escape(out, p->dumps[d].path);
+				buf_puts(out, ": ");
+			}
+			html_escape(out, p->dumps[d].warnings[i]);
+			buf_puts(out, "</li>\n");
+		}
+	}
+	if (p->clamped) {
+		notice(out, "warn", p, SIZE_MAX);
+		buf_printf(out, "%s compensated figures would have gone below zero and were clamped to 0: "
+			   "the calibrated probe cost is larger than what some short calls measured.</li>\n",
+			   fmt_count(a, p->clamped));
+	}
+	for (size_t t = 0; t < p->nthreads; t++)
+		thread_notices(out, p, t);
+	if (!strcmp(out->data, "<ul class=\"notices\">\n"))
+		buf_reset(out);
+	else
+		buf_puts(out, "</ul>\n");
+}
+
+/* uncalled: the functions each module has but no thread called (when the dump lists them). */
+static void uncalled(struct buf *out, const struct profile *p)
+{
+	size_t total = 0;
+
+	for (size_t d = 0; d < p->ndumps; d++)
+		for (size_t m = 0; m < p->dumps[d].nmodules; m++)
+			total += p->dumps[d].modules[m].nuncalled;
+	if (!total)
+		return;
+	buf_printf(out, "<section id=\"uncalled\">\n<details>\n<summary>%zu function%s of the program never "
+		   "called</summary>\n<ul class=\"uncalled\">\n", total, total == 1 ? "" : "s");
+	for (size_t d = 0; d < p->ndumps; d++) {
+		for (size_t m = 0; m < p->dumps[d].nmodules; m++) {
+			const struct dump_module *mod = &p->dumps[d].modules[m];
+
+			for (size_t i = 0; i < mod->nuncalled; i++) {
+				buf_puts(out, "<li><code>");
+				html_escape(out, mod->uncalled[i].name);
+				buf_puts(out, "</code>");
+				if (mod->uncalled[i].file) {
+					buf_puts(out, " <span class=\"muted\">");
+					html_escape(out, mod->uncalled[i].file);
+					if (mod->uncalled[i].line)
+						buf_printf(out, ":%llu", (unsigned long long)mod->uncalled[i].line);
+					buf_puts(out, "</span>");
+				}
+				buf_puts(out, "</li>\n");
+			}
+		}
+	}
+	buf_puts(out, "</ul>\n</details>\n</section>\n");
+}
+
+/* top_list: the hottest functions by one figure, as a compact table with bars. */
+static void top_list(struct buf *out, const struct profile *p, const uint32_t *order, int by_self)
+{
+	size_t n = p->nfuncs < INDEX_TOP ? p->nfuncs : INDEX_TOP;
+	char a[FMT_SIZE], b[FMT_SIZE];
+
+	buf_printf(out, "<table class=\"top\" id=\"top-%s\">\n<tbody>\n", by_self ? "self" : "incl");
+	for (size_t i = 0; i < n; i++) {
+		const struct pfunc *f = &p->funcs[order[i]];
+		uint64_t v = by_self ? f->st.self_ns : f->st.incl_ns;
+
+		buf_puts(out, "<tr><td class=\"name\">");
+		render_fn_link(out, p, order[i], "");
+		buf_printf(out, "</td><td class=\"num\" data-v=\"%llu\">%s</td><td class=\"num pct\">",
+			   (unsigned long long)v, fmt_ns(a, v));
+		render_bar(out, v, p->run_ns);
+		buf_printf(out, "%s</td></tr>\n", fmt_pct(b, v, p->run_ns));
+	}
+	buf_puts(out, "</tbody>\n</table>\n");
+}
+
+static void thread_table(struct buf *out, const struct profile *p)
+{
+	char a[FMT_SIZE], b[FMT_SIZE];
+
+	buf_puts(out, "<table class=\"profile sortable\" id=\"threads-table\">\n<thead><tr>"
+		      "<th data-sort=\"num\">#</th><th data-sort=\"text\">Thread</th>"
+		      "<th data-sort=\"num\">Wall</th><th data-sort=\"num\">Calls</th>"
+		      "<th data-sort=\"num\">Functions</th><th>Views</th></tr></thead>\n<tbody>\n");
+	for (size_t t = 0; t < p->nthreads; t++) {
+		const struct pthread *th = &p->threads[t];
+
+		buf_printf(out, "<tr><td class=\"num\" data-v=\"%zu\">%zu</td><td class=\"name\">"
+			   "<a href=\"thread/t%zu.html\">", t + 1, t + 1, t);
+		render_thread_label(out, p, t);
+		buf_printf(out, "</a></td><td class=\"num\" data-v=\"%llu\">%s</td>"
+			   "<td class=\"num\" data-v=\"%llu\">%s</td><td class=\"num\" data-v=\"%zu\">%zu</td>",
+			   (unsigned long long)th->wall_ns, fmt_ns(a, th->wall_ns),
+			   (unsigned long long)th->calls, fmt_count(b, th->calls), th->nfuncs, th->nfuncs);
+		buf_printf(out, "<td class=\"views\"><a href=\"thread/t%zu.html\">profile</a> \xc2\xb7 "
+			   "<a href=\"tree/t%zu.html\">tree</a> \xc2\xb7 <a href=\"flame/t%zu.html\">flame</a></td></tr>\n",
+			   t, t, t);
+	}
+	buf_puts(out, "</tbody>\n</table>\n");
+}
+
+static void flat(struct buf *out, const struct profile *p)
+{
+	struct pfstat *rows = xmalloc((p->nfuncs + 1) * sizeof(*rows));
+
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		rows[i].fn = p->by_self[i];
+		rows[i].st = p->funcs[p->by_self[i]].st;
+	}
+	render_flat_table(out, p, rows, p->nfuncs, p->run_ns, "", "flat-table", 0);
+	free(rows);
+}
+
+int render_index(struct render_ctx *ctx)
+{
+	const struct profile *p = ctx->prof;
+	struct buf parts[9];
+	enum { HEADING, FACTS, WARN, NOTES, TOP_SELF, TOP_INCL, THREADS, FLAT, UNCALLED };
+	struct buf summary = BUF_INIT;
+	int rc;
+
+	for (size_t i = 0; i < 9; i++)
+		buf_init(&parts[i]);
+	html_escape(&parts[HEADING], render_title(ctx));
+	facts(&parts[FACTS], p);
+	warnings(&parts[WARN], p);
+	if (ctx->notes_md) {
+		buf_puts(&parts[NOTES], "<section class=\"notes\">\n<h2>Notes</h2>\n");
+		md_render_html(&parts[NOTES], ctx->notes_md, ctx->notes_len);
+		buf_puts(&parts[NOTES], "</section>\n");
+	}
+	top_list(&parts[TOP_SELF], p, p->by_self, 1);
+	top_list(&parts[TOP_INCL], p, p->by_incl, 0);
+	thread_table(&parts[THREADS], p);
+	flat(&parts[FLAT], p);
+	uncalled(&parts[UNCALLED], p);
+	md_render_html(&summary, ctx->summary_md.data, ctx->summary_md.len);
+	{
+		char nfuncs[FMT_SIZE];
+		struct tmpl_var vars[] = {
+			{ "heading", parts[HEADING].data },
+			{ "facts", parts[FACTS].data },
+			{ "warnings", parts[WARN].data },
+			{ "notes", parts[NOTES].data },
+			{ "top_self", parts[TOP_SELF].data },
+			{ "top_incl", parts[TOP_INCL].data },
+			{ "threads", parts[THREADS].data },
+			{ "flat", parts[FLAT].data },
+			{ "nfuncs", fmt_count(nfuncs, p->nfuncs) },
+			{ "summary", summary.data },
+			{ "uncalled", parts[UNCALLED].data },
+		};
+		rc = render_page(ctx, "index.html", "", "index", "Overview", "index.html", vars,
+				 sizeof(vars) / sizeof(vars[0]));
+	}
+	for (size_t i = 0; i < 9; i++)
+		buf_release(&parts[i]);
+	buf_release(&summary);
+	return rc;
+}

@@ -1,0 +1,81 @@
+/* render_summary.c: summary.md, the run's key figures and top functions in Markdown
+ * (for CI job summaries; the index shows it too). */
+#include <stdio.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "markdown.h"
+#include "render.h"
+
+#define SUMMARY_TOP 10 /* functions listed by self and by inclusive time */
+
+static void summary_program(struct buf *md, const struct profile *p)
+{
+	const struct dump *d = &p->dumps[0];
+
+	buf_puts(md, "- Program: ");
+	if (d->argc) {
+		struct buf cmd = BUF_INIT;
+
+		for (size_t i = 0; i < d->argc; i++)
+			buf_printf(&cmd, "%s%s", i ? " " : "", d->argv[i]);
+		md_code(md, cmd.data);
+		buf_release(&cmd);
+	} else {
+		md_code(md, d->program ? d->program : "unknown");
+	}
+	if (p->ndumps > 1)
+		buf_printf(md, " (%zu dumps merged)", p->ndumps);
+	else if (d->has_pid)
+		buf_printf(md, " (pid %lld)", (long long)d->pid);
+	buf_puts(md, "\n");
+}
+
+static void summary_figures(struct buf *md, const struct profile *p)
+{
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+
+	buf_printf(md, "- Wall time: %s; %zu thread%s, %s functions, %s calls\n",
+		   fmt_ns(a, p->wall_ns), p->nthreads, p->nthreads == 1 ? "" : "s",
+		   fmt_count(b, p->nfuncs), fmt_count(c, p->calls));
+	if (p->has_overhead)
+		buf_printf(md, "- Instrumentation: about %s, %s of the run (calls \xc3\x97 calibrated probe cost)\n",
+			   fmt_ns_f(a, p->overhead_ns), fmt_pct(b, (uint64_t)p->overhead_ns, p->raw_run_ns));
+}
+
+static void summary_list(struct buf *md, const struct profile *p, const uint32_t *order, int by_self)
+{
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+	size_t n = p->nfuncs < SUMMARY_TOP ? p->nfuncs : SUMMARY_TOP;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pfunc *f = &p->funcs[order[i]];
+		uint64_t main_ns = by_self ? f->st.self_ns : f->st.incl_ns;
+
+		buf_printf(md, "%zu. ", i + 1);
+		md_code(md, f->name[0] ? f->name : "(anonymous)");
+		buf_printf(md, " \xe2\x80\x94 %s %s (%s), %s calls\n", by_self ? "self" : "inclusive",
+			   fmt_ns(a, main_ns), fmt_pct(b, main_ns, p->run_ns), fmt_count(c, f->st.calls));
+	}
+	if (!n)
+		buf_puts(md, "No function ran.\n");
+}
+
+int render_summary(struct render_ctx *ctx)
+{
+	const struct profile *p = ctx->prof;
+	struct buf *md = &ctx->summary_md;
+
+	buf_reset(md);
+	buf_puts(md, "# ");
+	md_text(md, render_title(ctx));
+	buf_puts(md, "\n\n");
+	summary_program(md, p);
+	summary_figures(md, p);
+	buf_puts(md, "\n## Top functions by self time\n\n");
+	summary_list(md, p, p->by_self, 1);
+	buf_puts(md, "\n## Top functions by inclusive time\n\n");
+	summary_list(md, p, p->by_incl, 0);
+	buf_puts(md, "\nThe full report is in `index.html` beside this file.\n");
+	return site_write(ctx->site, "summary.md", md->data, md->len);
+}

@@ -1,0 +1,75 @@
+/* render_thread.c: thread/t<k>.html: one thread's figures and flat profile. */
+#include <stdio.h>
+
+#include "fmt.h"
+#include "html.h"
+#include "render.h"
+
+/* The counters a thread page lists when they are not 0, with their labels. */
+static const char *const counter_labels[DC_COUNT] = {
+	[DC_DROPPED_CALLS] = "Dropped calls",
+	[DC_RESYNCED_FRAMES] = "Closed without exit",
+	[DC_UNMATCHED_EXITS] = "Unmatched exits",
+	[DC_CLOSED_AT_EXIT] = "Open at thread exit",
+	[DC_OPEN_FRAMES] = "Open at the dump",
+	[DC_FOLDED_CALLS] = "Folded calls",
+};
+
+static void thread_counters(struct buf *out, const struct pthread *th)
+{
+	char a[FMT_SIZE];
+
+	if (th->src->running)
+		buf_puts(out, "<div><dt>State</dt><dd>still running when the dump was written</dd></div>\n");
+	for (int k = 0; k < DC_COUNT; k++)
+		if (th->src->counters[k])
+			buf_printf(out, "<div><dt>%s</dt><dd>%s</dd></div>\n", counter_labels[k],
+				   fmt_count(a, th->src->counters[k]));
+}
+
+static int thread_page(struct render_ctx *ctx, size_t t)
+{
+	const struct profile *p = ctx->prof;
+	const struct pthread *th = &p->threads[t];
+	struct buf heading = BUF_INIT, facts = BUF_INIT, flat = BUF_INIT, title = BUF_INIT;
+	char path[48], a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+	int rc;
+
+	render_thread_label(&heading, p, t);
+	buf_printf(&facts, "<div><dt>Wall time</dt><dd>%s</dd></div>\n", fmt_ns(a, th->wall_ns));
+	buf_printf(&facts, "<div><dt>Profiled time</dt><dd>%s (summed self time)</dd></div>\n",
+		   fmt_ns(a, th->run_ns));
+	buf_printf(&facts, "<div><dt>Calls</dt><dd>%s calls to %s functions</dd></div>\n",
+		   fmt_count(b, th->calls), fmt_count(c, th->nfuncs));
+	thread_counters(&facts, th);
+	buf_puts(&facts, "<div><dt>Dump</dt><dd><code>");
+	html_escape(&facts, p->dumps[th->dump].path);
+	buf_puts(&facts, "</code></dd></div>\n");
+	buf_printf(&facts, "<div><dt>Views</dt><dd><a href=\"../tree/t%zu.html\">call tree</a> \xc2\xb7 "
+		   "<a href=\"../flame/t%zu.html\">flame graph</a></dd></div>\n", t, t);
+	render_flat_table(&flat, p, th->funcs, th->nfuncs, th->run_ns, "../", "flat-table", 0);
+
+	struct tmpl_var vars[] = {
+		{ "heading", heading.data },
+		{ "facts", facts.data },
+		{ "flat", flat.data },
+	};
+	buf_printf(&title, "Thread %zu", t + 1);
+	snprintf(path, sizeof(path), "thread/t%zu.html", t);
+	rc = render_page(ctx, path, "../", "threads", title.data, "thread.html", vars,
+			 sizeof(vars) / sizeof(vars[0]));
+	buf_release(&heading);
+	buf_release(&facts);
+	buf_release(&flat);
+	buf_release(&title);
+	return rc;
+}
+
+int render_thread(struct render_ctx *ctx)
+{
+	int rc = 0;
+
+	for (size_t t = 0; t < ctx->prof->nthreads && rc == 0; t++)
+		rc = thread_page(ctx, t);
+	return rc;
+}

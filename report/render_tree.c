@@ -1,0 +1,209 @@
+/* render_tree.c: tree/all.html and tree/t<k>.html: the calling-context tree as nested
+ * <details> (collapsible without JavaScript), pruned below a threshold. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "html.h"
+#include "render.h"
+
+#define TREE_MIN_SHARE 0.001  /* paths lighter than 0.1% of the whole are hidden ... */
+#define TREE_MAX_NODES 3000   /* ... and more if needed to keep a page this small */
+#define TREE_MAX_DEPTH 200    /* nesting shown; deeper recursion gets a line instead */
+#define TREE_OPEN_SHARE 0.02  /* nodes heavier than this start expanded */
+
+/* One level of the walk: a node and the next of its children to visit. */
+struct tree_frame {
+	uint32_t node;
+	size_t next;
+};
+
+static int cmp_u64_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x > y ? -1 : x < y;
+}
+
+/* tree_cutoff: the least weight a node needs to be shown (never 0: empty paths stay hidden). */
+static uint64_t tree_cutoff(const struct ptree *t, uint64_t whole)
+{
+	uint64_t cut = (uint64_t)((double)whole * TREE_MIN_SHARE);
+
+	if (t->n > TREE_MAX_NODES) {
+		uint64_t *w = xmalloc(t->n * sizeof(*w));
+
+		for (size_t i = 0; i < t->n; i++)
+			w[i] = ptree_weight(t, i);
+		qsort(w, t->n, sizeof(*w), cmp_u64_desc);
+		if (w[TREE_MAX_NODES] + 1 > cut)
+			cut = w[TREE_MAX_NODES] + 1;
+		free(w);
+	}
+	return cut ? cut : 1;
+}
+
+static void node_row(struct buf *out, const struct profile *p, const struct ptree *t, uint32_t i,
+		     uint64_t whole)
+{
+	const struct pnode *n = &t->nodes[i];
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE];
+
+	buf_puts(out, "<span class=\"share\">");
+	render_bar(out, ptree_weight(t, i), whole);
+	buf_printf(out, "%s</span> ", fmt_pct(a, ptree_weight(t, i), whole));
+	render_fn_link(out, p, n->fn, "../");
+	buf_printf(out, " <span class=\"figs\">%s \xc2\xb7 self %s \xc2\xb7 %s call%s</span>",
+		   fmt_ns(b, n->incl_ns), fmt_ns(c, n->self_ns), fmt_count(d, n->calls),
+		   n->calls == 1 ? "" : "s");
+}
+
+/* hidden_line: what a node's children below the cutoff added up to. */
+static void hidden_line(struct buf *out, const struct ptree *t, uint32_t i, uint64_t cut, int deep)
+{
+	size_t count = 0;
+	uint64_t weight = 0;
+	char a[FMT_SIZE];
+
+	for (size_t k = t->kid_off[i]; k < t->kid_off[i + 1]; k++) {
+		uint32_t kid = t->kids[k];
+
+		if (deep || ptree_weight(t, kid) < cut) {
+			count++;
+			weight += ptree_weight(t, kid);
+		}
+	}
+	if (!count)
+		return;
+	buf_printf(out, "<li class=\"hidden\">%zu more callee%s %s (%s in all)</li>\n", count,
+		   count == 1 ? "" : "s", deep ? "nested too deep to show" : "below the threshold",
+		   t->by_calls ? fmt_count(a, weight) : fmt_ns(a, weight));
+}
+
+/* next_kid: the next child of f to show, or -1. */
+static int64_t next_kid(const struct ptree *t, struct tree_frame *f, uint64_t cut)
+{
+	size_t k = t->kid_off[f->node] + f->next;
+
+	if (k >= t->kid_off[f->node + 1] || ptree_weight(t, t->kids[k]) < cut)
+		return -1;
+	f->next++;
+	return t->kids[k];
+}
+
+/* open_node: a leaf's whole row (returns 0), or the opening of a node with children (1). */
+static int open_node(struct buf *out, const struct profile *p, const struct ptree *t, uint32_t i,
+		     uint64_t whole)
+{
+	if (t->kid_off[i + 1] == t->kid_off[i]) {
+		buf_puts(out, "<li class=\"leaf\"><span class=\"row\">");
+		node_row(out, p, t, i, whole);
+		buf_puts(out, "</span></li>\n");
+		return 0;
+	}
+	buf_printf(out, "<li><details%s><summary>",
+		   (double)ptree_weight(t, i) >= TREE_OPEN_SHARE * (double)whole ? " open" : "");
+	node_row(out, p, t, i, whole);
+	buf_puts(out, "</summary>\n<ul>\n");
+	return 1;
+}
+
+/* tree_html: the shown part of t as nested lists; returns how many nodes it showed. */
+static size_t tree_html(struct buf *out, const struct profile *p, const struct ptree *t,
+			uint64_t whole, uint64_t cut)
+{
+	struct tree_frame *stack = xmalloc((TREE_MAX_DEPTH + 1) * sizeof(*stack));
+	size_t shown = 0;
+
+	buf_puts(out, "<ul class=\"tree\" id=\"tree\">\n");
+	for (size_t r = 0; r < t->nroots && ptree_weight(t, t->roots[r]) >= cut; r++) {
+		size_t depth = 0;
+
+		shown++;
+		if (!open_node(out, p, t, t->roots[r], whole))
+			continue;
+		stack[0] = (struct tree_frame){ t->roots[r], 0 };
+		for (;;) {
+			struct tree_frame *f = &stack[depth];
+			int64_t kid = depth < TREE_MAX_DEPTH ? next_kid(t, f, cut) : -1;
+
+			if (kid >= 0) {
+				shown++;
+				if (open_node(out, p, t, (uint32_t)kid, whole))
+					stack[++depth] = (struct tree_frame){ (uint32_t)kid, 0 };
+				continue;
+			}
+			hidden_line(out, t, f->node, cut, depth >= TREE_MAX_DEPTH);
+			buf_puts(out, "</ul>\n</details></li>\n");
+			if (depth == 0)
+				break;
+			depth--;
+		}
+	}
+	buf_puts(out, "</ul>\n");
+	free(stack);
+	return shown;
+}
+
+static int tree_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run_ns, int64_t thread)
+{
+	const struct profile *p = ctx->prof;
+	uint64_t whole = t->by_calls || !run_ns ? t->total : run_ns;
+	uint64_t cut = tree_cutoff(t, whole);
+	struct buf heading = BUF_INIT, title = BUF_INIT, lede = BUF_INIT, tabs = BUF_INIT, tree = BUF_INIT;
+	char path[48], a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE];
+	size_t shown;
+	int rc;
+
+	buf_puts(&heading, "Call tree \xe2\x80\x94 ");
+	if (thread < 0)
+		buf_puts(&heading, p->nthreads > 1 ? "all threads" : "the whole run");
+	else
+		render_thread_label(&heading, p, (size_t)thread);
+	render_view_tabs(&tabs, p, thread);
+	shown = tree_html(&tree, p, t, whole, cut);
+	buf_printf(&lede, "<p class=\"lede\">One row per distinct call path, heaviest first: inclusive time, "
+		   "self time and calls of that path. Percentages are of %s%s. "
+		   "Click a row to fold or unfold it; names lead to the function pages.</p>\n",
+		   t->by_calls ? "all calls (this dump has no times)" : "the run, ",
+		   t->by_calls ? "" : fmt_ns(a, whole));
+	if (shown < t->n)
+		buf_printf(&lede, "<p class=\"pruned\" id=\"pruned\">Showing %s of %s call paths: %s paths lighter "
+			   "than %s%s each are hidden; a line under each parent says how much.</p>\n",
+			   fmt_count(a, shown), fmt_count(b, t->n), fmt_count(c, t->n - shown),
+			   t->by_calls ? fmt_count(d, cut) : fmt_ns(d, cut), t->by_calls ? " calls" : "");
+	else if (!t->n)
+		buf_puts(&lede, "<p class=\"pruned\">The tree is empty: no instrumented function ran.</p>\n");
+
+	struct tmpl_var vars[] = {
+		{ "heading", heading.data },
+		{ "lede", lede.data },
+		{ "tabs", tabs.data },
+		{ "tree", tree.data },
+	};
+	/* The page title is plain text: the label is escaped HTML, so strip nothing and reuse words. */
+	buf_puts(&title, thread < 0 ? "Call tree" : "Call tree, thread ");
+	if (thread >= 0)
+		buf_printf(&title, "%lld", (long long)thread + 1);
+	if (thread < 0)
+		snprintf(path, sizeof(path), "tree/all.html");
+	else
+		snprintf(path, sizeof(path), "tree/t%lld.html", (long long)thread);
+	rc = render_page(ctx, path, "../", "tree", title.data, "tree.html", vars, sizeof(vars) / sizeof(vars[0]));
+	buf_release(&heading);
+	buf_release(&title);
+	buf_release(&lede);
+	buf_release(&tabs);
+	buf_release(&tree);
+	return rc;
+}
+
+int render_tree(struct render_ctx *ctx)
+{
+	const struct profile *p = ctx->prof;
+	int rc = tree_page(ctx, &p->tree, p->run_ns, -1);
+
+	for (size_t t = 0; t < p->nthreads && rc == 0; t++)
+		rc = tree_page(ctx, &p->threads[t].tree, p->threads[t].run_ns, (int64_t)t);
+	return rc;
+}

@@ -1,0 +1,116 @@
+/* top.c: `callprof top`: the flat profile of one or more dumps as text for a terminal. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "cmd.h"
+#include "dump.h"
+#include "fmt.h"
+#include "profile.h"
+
+static const char top_usage[] =
+	"usage: callprof top [-n N] DUMP...\n"
+	"\n"
+	"Prints the flat profile of one or more dumps (merged), sorted by self time:\n"
+	"calls, self time, inclusive time, average inclusive time per call, self time\n"
+	"as a share of the run (%), and the name.  -n N prints the first N rows only.\n";
+
+/* put_right: s right-aligned in width columns (UTF-8 aware: "µs" is one column wide). */
+static void put_right(struct buf *out, const char *s, size_t width)
+{
+	size_t cols = 0;
+
+	for (const char *p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80;
+	for (; cols < width; cols++)
+		buf_putc(out, ' ');
+	buf_puts(out, s);
+	buf_puts(out, "  ");
+}
+
+/* put_name: a function name with control characters replaced, so none reaches the terminal. */
+static void put_name(struct buf *out, const char *name)
+{
+	if (!*name)
+		name = "(anonymous)";
+	for (; *name; name++)
+		buf_putc(out, (unsigned char)*name < 0x20 || *name == 0x7f ? '?' : *name);
+	buf_putc(out, '\n');
+}
+
+static void print_profile(const struct profile *p, size_t limit)
+{
+	struct buf out = BUF_INIT;
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+	size_t n = limit && limit < p->nfuncs ? limit : p->nfuncs;
+
+	buf_printf(&out, "%zu dump%s, %zu thread%s, %s calls, %s of running time\n\n", p->ndumps,
+		   p->ndumps == 1 ? "" : "s", p->nthreads, p->nthreads == 1 ? "" : "s",
+		   fmt_count(a, p->calls), fmt_ns(b, p->run_ns));
+	put_right(&out, "calls", 12);
+	put_right(&out, "self", 9);
+	put_right(&out, "inclusive", 9);
+	put_right(&out, "avg", 9);
+	put_right(&out, "%", 6);
+	buf_puts(&out, "name\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct pfunc *f = &p->funcs[p->by_self[i]];
+
+		put_right(&out, fmt_count(a, f->st.calls), 12);
+		put_right(&out, fmt_ns(b, f->st.self_ns), 9);
+		put_right(&out, fmt_ns(c, f->st.incl_ns), 9);
+		put_right(&out, fmt_ns(a, f->st.calls ? f->st.incl_ns / f->st.calls : 0), 9);
+		snprintf(b, sizeof(b), "%.1f", 100.0 * fmt_share(f->st.self_ns, p->run_ns));
+		put_right(&out, b, 6);
+		put_name(&out, f->name);
+	}
+	if (n < p->nfuncs)
+		buf_printf(&out, "(%zu more functions)\n", p->nfuncs - n);
+	fwrite(out.data, 1, out.len, stdout);
+	buf_release(&out);
+}
+
+int cmd_top(int argc, char **argv)
+{
+	size_t limit = 0;
+	struct dump *dumps;
+	struct profile prof;
+	int i, rc;
+
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		char *end;
+
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(top_usage, stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "-n") && i + 1 < argc) {
+			unsigned long long v = strtoull(argv[++i], &end, 10);
+
+			if (*end || !*argv[i] || argv[i][0] == '-') {
+				fprintf(stderr, "callprof top: -n wants a number, not '%s'\n", argv[i]);
+				return 1;
+			}
+			limit = (size_t)v;
+		} else {
+			fprintf(stderr, "callprof top: unknown option '%s'\n%s", argv[i], top_usage);
+			return 1;
+		}
+	}
+	if (i >= argc) {
+		fprintf(stderr, "callprof top: no dump given\n%s", top_usage);
+		return 1;
+	}
+	if (dumps_load(&dumps, argv + i, (size_t)(argc - i)) < 0)
+		return 2;
+	rc = profile_build(&prof, dumps, (size_t)(argc - i)) < 0 ? 2 : 0;
+	if (rc == 0) {
+		print_profile(&prof, limit);
+		profile_release(&prof);
+	}
+	dumps_free(dumps, (size_t)(argc - i));
+	return rc;
+}
