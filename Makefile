@@ -3,6 +3,8 @@
 # Knobs: V=1 (full command lines), SAN=address,undefined (sanitizers for the
 # tool and the unit tests), PREFIX/DESTDIR (install), CC/CXX.
 
+.DEFAULT_GOAL := all
+
 PREFIX  ?= /usr/local
 DESTDIR ?=
 VERSION := 0.1.0

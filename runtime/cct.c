@@ -64,10 +64,17 @@ static struct cct_node *node_alloc(struct cct *tree)
 	return n; /* fresh mmap'ed memory is zero */
 }
 
+/* Mixes every bit of (parent, fn) into the low bits the table mask keeps. */
 static size_t ovf_hash(const struct cct_node *parent, uintptr_t fn)
 {
 	uint64_t k = (uint64_t)(uintptr_t)parent * 0x9E3779B97F4A7C15ull ^ (uint64_t)fn;
-	return (size_t)((k * 0xBF58476D1CE4E5B9ull) >> 17);
+
+	k ^= k >> 31;
+	k *= 0xBF58476D1CE4E5B9ull;
+	k ^= k >> 29;
+	k *= 0x94D049BB133111EBull;
+	k ^= k >> 32;
+	return (size_t)k;
 }
 
 /* The overflow slot holding (parent, fn), or the empty slot where it belongs. */
@@ -119,36 +126,24 @@ static struct cct_node *node_new(struct cct *tree, struct cct_node *parent, uint
 	return n;
 }
 
-/*
- * Past the node budget a new call path is not recorded in full: the call
- * attaches to the node for (caller function -> fn) directly under the root,
- * one level of context, so function and edge counts stay exact.
- */
-static struct cct_node *fold_parent(struct cct *tree, struct cct_node *parent)
-{
-	if (parent == &tree->root || parent->parent == &tree->root)
-		return parent;
-	return cct_child_get(tree, &tree->root, parent->fn, 0);
-}
-
-struct cct_node *cct_child_get_slow(struct cct *tree, struct cct_node *parent, uintptr_t fn,
-				    uintptr_t call_site)
+/* The child of `parent` for `fn` from the slots or the overflow table, created
+ * when absent, whatever the budget.  NULL only without memory. */
+static struct cct_node *child_find_or_add(struct cct *tree, struct cct_node *parent, uintptr_t fn,
+					  uintptr_t call_site)
 {
 	unsigned h = cct_slot_hash(fn);
 	struct cct_node **slot;
 	struct cct_node *n;
 
+	for (unsigned i = 0; i < CCT_SLOTS; i++) {
+		unsigned s = (h + i) & (CCT_SLOTS - 1);
+		if (parent->slot_fn[s] == fn)
+			return parent->slot_child[s];
+		if (!parent->slot_fn[s])
+			break;
+	}
 	if (tree->ovf && (slot = ovf_slot(tree, parent, fn), *slot))
 		return *slot;
-	if (tree->max_nodes && tree->nodes >= tree->max_nodes) {
-		struct cct_node *folded = fold_parent(tree, parent);
-		if (!tree->folded_calls)
-			tree->folded_first_fn = fn;
-		tree->folded_calls++;
-		if (folded != parent)
-			return cct_child_get(tree, folded, fn, call_site);
-		/* The budget binds even for the short paths a fold lands on. */
-	}
 	n = node_new(tree, parent, fn, call_site);
 	if (!n) {
 		tree->failed_allocs++;
@@ -156,7 +151,7 @@ struct cct_node *cct_child_get_slow(struct cct *tree, struct cct_node *parent, u
 	}
 	for (unsigned i = 0; i < CCT_SLOTS; i++) {
 		unsigned s = (h + i) & (CCT_SLOTS - 1);
-		if (parent->slot_fn[s] == 0) {
+		if (!parent->slot_fn[s]) {
 			parent->slot_child[s] = n;
 			parent->slot_fn[s] = fn;
 			return n;
@@ -169,6 +164,33 @@ struct cct_node *cct_child_get_slow(struct cct *tree, struct cct_node *parent, u
 	*ovf_slot(tree, parent, fn) = n;
 	tree->ovf_used++;
 	return n;
+}
+
+/*
+ * Past the node budget a new call path is not recorded in full: the call
+ * attaches to the node for (caller function -> fn) under the root's node for
+ * the caller, one level of context, so function and edge counts stay exact.
+ * Paths of one or two levels lose nothing and are created as they are; the
+ * nodes a fold adds are bounded by the number of distinct edges.
+ */
+struct cct_node *cct_child_get_slow(struct cct *tree, struct cct_node *parent, uintptr_t fn,
+				    uintptr_t call_site)
+{
+	struct cct_node **slot;
+	struct cct_node *fold;
+
+	if (tree->ovf && (slot = ovf_slot(tree, parent, fn), *slot))
+		return *slot;
+	if (!tree->max_nodes || tree->nodes < tree->max_nodes || parent == &tree->root ||
+	    parent->parent == &tree->root)
+		return child_find_or_add(tree, parent, fn, call_site);
+	fold = child_find_or_add(tree, &tree->root, parent->fn, 0);
+	if (!fold)
+		return NULL;
+	if (!tree->folded_calls)
+		tree->folded_first_fn = fn;
+	tree->folded_calls++;
+	return child_find_or_add(tree, fold, fn, call_site);
 }
 
 void cct_clear_counts(struct cct *tree)

@@ -42,6 +42,7 @@ struct cct_node {
 	uint64_t min_ticks, max_ticks;   /* shortest and longest finished activation */
 	uintptr_t call_site;             /* return address in the caller, first call seen */
 	uint64_t dump_id;                /* scratch for the dump; the probes never touch it */
+	uint32_t fold_active;            /* folded activations of this node open now (see tstate.c) */
 	uintptr_t slot_fn[CCT_SLOTS];    /* inline child table: key ... */
 	struct cct_node *slot_child[CCT_SLOTS]; /* ... and child; slot_fn 0 = empty */
 };
@@ -74,8 +75,9 @@ void cct_init(struct cct *tree, uint64_t max_nodes);
 /* Frees every chunk and table of `tree`. */
 void cct_release(struct cct *tree);
 
-/* The slow path of cct_child_get: the overflow table, or a new node.
- * Returns NULL only when no memory could be mapped. */
+/* The slow path of cct_child_get: the overflow table, or a new node, or past
+ * the budget a folded one (whose parent is then not `parent`).  Counts each
+ * folded call in folded_calls.  Returns NULL only when no memory could be mapped. */
 struct cct_node *cct_child_get_slow(struct cct *tree, struct cct_node *parent, uintptr_t fn,
 				    uintptr_t call_site);
 

@@ -51,6 +51,7 @@ struct node_fig {
 	uint32_t edge;
 	uint64_t calls, child_calls, subtree_calls;
 	double incl, self, raw_incl, raw_self; /* ticks */
+	bool open_counted;          /* an open activation was added (folded nodes open more than once) */
 };
 
 struct agg {
@@ -392,8 +393,9 @@ static struct node_fig *thread_nodes(struct dump_ctx *d, struct tstate *t, size_
 		const struct frame *f = &t->stack.base[i];
 		const struct cct_node *caller = f[-1].node; /* nearest recorded frame below */
 		double open = d->now_ticks > f->t_enter_ticks ? (double)(d->now_ticks - f->t_enter_ticks) : 0;
-		if (frame_is_transparent(f))
+		if (frame_is_transparent(f) || fig[f->node->dump_id].open_counted)
 			continue;
+		fig[f->node->dump_id].open_counted = true;
 		fig[f->node->dump_id].raw_incl += open;
 		if (caller != root)
 			fig[caller->dump_id].raw_self += open; /* child time, until turned into self */
@@ -496,11 +498,16 @@ static struct agg *thread_edges(struct node_fig *fig, size_t n, struct agg *fns,
 
 static void write_times(struct dump_ctx *d, const struct agg *a)
 {
+	/* Rows' self times were clamped at zero one by one, and a recursive
+	 * function adds every row's self but only its outermost rows' inclusive. */
+	double self = a->self < a->incl ? a->self : a->incl;
+	double raw_self = a->raw_self < a->raw_incl ? a->raw_self : a->raw_incl;
+
 	write_uint_member(&d->w, "calls", a->calls);
 	write_uint_member(&d->w, "inclusive_ns", ns(d, a->incl));
-	write_uint_member(&d->w, "self_ns", ns(d, a->self));
+	write_uint_member(&d->w, "self_ns", ns(d, self));
 	write_uint_member(&d->w, "raw_inclusive_ns", ns(d, a->raw_incl));
-	write_uint_member(&d->w, "raw_self_ns", ns(d, a->raw_self));
+	write_uint_member(&d->w, "raw_self_ns", ns(d, raw_self));
 	write_uint_member(&d->w, "min_ns", a->calls && a->min_ticks != UINT64_MAX ?
 				  ns(d, (double)a->min_ticks) : 0);
 	write_uint_member(&d->w, "max_ns", ns(d, (double)a->max_ticks));

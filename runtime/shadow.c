@@ -8,6 +8,19 @@
 
 #include "clock.h"
 
+void frame_close_any(const struct frame *f, const struct frame *parent, uint64_t now_ticks)
+{
+	if (!frame_is_marked(f)) {
+		frame_close(f, parent, now_ticks);
+		return;
+	}
+	if (frame_is_transparent(f))
+		return;
+	/* Folded: nested activations of the node add calls (at entry) but no time. */
+	if (--f->node->fold_active == 0)
+		frame_close(f, parent, now_ticks);
+}
+
 int shadow_init(struct shadow *s, struct cct_node *root, uint32_t cap, uint32_t max_cap)
 {
 	void *p = mmap(NULL, (size_t)cap * sizeof(struct frame), PROT_READ | PROT_WRITE,
@@ -55,7 +68,7 @@ uint32_t shadow_close_above(struct shadow *s, uint32_t keep, uint64_t now_ticks)
 		s->depth--;
 		if (frame_is_transparent(&s->base[s->depth]))
 			continue;
-		frame_close(&s->base[s->depth], &s->base[s->depth - 1], now_ticks);
+		frame_close_any(&s->base[s->depth], &s->base[s->depth - 1], now_ticks);
 		closed++;
 	}
 	return closed;

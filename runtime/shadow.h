@@ -38,20 +38,30 @@ struct shadow {
 };
 
 /*
- * A transparent frame stands for a call that is not recorded (an excluded
- * function, or one deeper than CALLPROF_MAX_DEPTH): it carries its caller's
- * node, so its callees attach to the caller and its time stays there, and it
- * keeps ~fn, so that no exit matches it on the fast path.
+ * Marked frames: calls the fast exit path must not close.  Bit 0 of `sp` is
+ * set (probe frame addresses are 8-byte aligned) and `fn` holds ~fn, so no
+ * exit matches them on the fast path.  Two kinds:
+ * - transparent: a call that is not recorded (an excluded function, or one
+ *   deeper than CALLPROF_MAX_DEPTH).  It carries its caller's node, so its
+ *   callees attach to the caller and its time stays there;
+ * - folded: a call whose path was folded past the node budget.  A folded node
+ *   can be open several times at once (recursion), so only its outermost open
+ *   activation adds time (cct_node.fold_active counts them).
  */
-static inline CP_NOINSTR bool frame_is_transparent(const struct frame *f)
+static inline CP_NOINSTR bool frame_is_marked(const struct frame *f)
 {
-	return f->node == f[-1].node;
+	return f->sp & 1;
 }
 
-/* The function of any frame, transparent or not. */
+static inline CP_NOINSTR bool frame_is_transparent(const struct frame *f)
+{
+	return frame_is_marked(f) && f->node == f[-1].node;
+}
+
+/* The function of any frame, marked or not. */
 static inline CP_NOINSTR uintptr_t frame_fn(const struct frame *f)
 {
-	return frame_is_transparent(f) ? ~f->fn : f->fn;
+	return frame_is_marked(f) ? ~f->fn : f->fn;
 }
 
 /* Closes the activation `f` at `now_ticks`, charging its duration to its
@@ -69,6 +79,9 @@ static inline CP_NOINSTR void frame_close(const struct frame *f, const struct fr
 		n->max_ticks = d;
 	parent->node->child_ticks += d;
 }
+
+/* Closes any frame, plain or marked (cold). */
+void frame_close_any(const struct frame *f, const struct frame *parent, uint64_t now_ticks);
 
 /* Maps the stack with room for `cap` frames, growable up to `max_cap`,
  * with the root sentinel for `root`.  Returns 0, or -1 if nothing could be mapped. */

@@ -10,8 +10,24 @@
 #include <string.h>
 #include <unistd.h>
 
+/* One address range of a compile unit, for modules without .debug_aranges (Clang). */
+struct cu_range {
+	Dwarf_Addr low, high; /* module-relative, [low, high) */
+	Dwarf_Die cu;
+};
+
+/* The sorted CU ranges of one module, built on first need. */
+struct cu_index {
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	struct cu_range *ranges;
+	size_t n;
+};
+
 struct symbols {
 	Dwfl *dwfl;
+	struct cu_index *cu_indexes;
+	size_t n_cu_indexes;
 	struct sym_module *mods;
 	size_t nmods, cap;
 };
@@ -144,14 +160,79 @@ static long module_index(struct symbols *s, const char *path, uintptr_t base, ch
 	return (long)s->nmods++;
 }
 
+static int cmp_cu_range(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+	return (x->low > y->low) - (x->low < y->low);
+}
+
+static struct cu_index *cu_index_build(struct cu_index *ix, Dwfl_Module *mod)
+{
+	Dwarf_Die *cu = NULL;
+	size_t cap = 0;
+
+	ix->mod = mod;
+	while ((cu = dwfl_module_nextcu(mod, cu, &ix->bias))) {
+		Dwarf_Addr base, low, high;
+		ptrdiff_t off = 0;
+		while ((off = dwarf_ranges(cu, off, &base, &low, &high)) > 0) {
+			if (ix->n == cap) {
+				struct cu_range *more = realloc(ix->ranges, (cap = cap ? cap * 2 : 64) * sizeof(*more));
+				if (!more)
+					return ix;
+				ix->ranges = more;
+			}
+			ix->ranges[ix->n++] = (struct cu_range){ low, high, *cu };
+		}
+	}
+	if (ix->n)
+		qsort(ix->ranges, ix->n, sizeof(*ix->ranges), cmp_cu_range);
+	return ix;
+}
+
+/* The compile unit holding `addr` when the module has no .debug_aranges. */
+static Dwarf_Die *cu_lookup(struct symbols *s, Dwfl_Module *mod, uintptr_t addr, Dwarf_Addr *bias)
+{
+	struct cu_index *ix = NULL;
+	size_t lo = 0, hi;
+
+	for (size_t i = 0; i < s->n_cu_indexes; i++)
+		if (s->cu_indexes[i].mod == mod)
+			ix = &s->cu_indexes[i];
+	if (!ix) {
+		struct cu_index *more = realloc(s->cu_indexes, (s->n_cu_indexes + 1) * sizeof(*more));
+		if (!more)
+			return NULL;
+		s->cu_indexes = more;
+		ix = &s->cu_indexes[s->n_cu_indexes++];
+		memset(ix, 0, sizeof(*ix));
+		cu_index_build(ix, mod);
+	}
+	*bias = ix->bias;
+	hi = ix->n;
+	while (lo < hi) { /* the last range starting at or below addr */
+		size_t mid = (lo + hi) / 2;
+		if (ix->ranges[mid].low <= addr - ix->bias)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0 && lo - i <= 64;) /* ranges may nest: look back a little */
+		if (addr - ix->bias >= ix->ranges[i].low && addr - ix->bias < ix->ranges[i].high)
+			return &ix->ranges[i].cu;
+	return NULL;
+}
+
 /* The declaration file and line of the function whose code holds `addr`. */
-static void find_source(Dwfl_Module *mod, uintptr_t addr, struct sym_function *out)
+static void find_source(struct symbols *s, Dwfl_Module *mod, uintptr_t addr, struct sym_function *out)
 {
 	Dwarf_Addr bias;
 	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
 	Dwarf_Die *scopes = NULL;
 	int n;
 
+	if (!cu && s)
+		cu = cu_lookup(s, mod, addr, &bias);
 	if (!cu)
 		return;
 	n = dwarf_getscopes(cu, addr - bias, &scopes);
@@ -169,10 +250,10 @@ static void find_source(Dwfl_Module *mod, uintptr_t addr, struct sym_function *o
 	}
 	free(scopes);
 	if (!out->file) { /* no subprogram DIE: fall back to the line table */
-		Dwfl_Line *l = dwfl_module_getsrc(mod, addr);
+		Dwarf_Line *l = dwarf_getsrc_die(cu, addr - bias);
 		int line = 0;
-		const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-		if (file) {
+		const char *file = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
+		if (file && dwarf_lineno(l, &line) == 0) {
 			out->file = strdup(file);
 			out->line = line;
 		}
@@ -180,7 +261,7 @@ static void find_source(Dwfl_Module *mod, uintptr_t addr, struct sym_function *o
 }
 
 /* Symbol, source and offset of `addr` in `mod`, whose load address is `start`. */
-static void resolve_in_module(Dwfl_Module *mod, uintptr_t addr, uintptr_t start,
+static void resolve_in_module(struct symbols *s, Dwfl_Module *mod, uintptr_t addr, uintptr_t start,
 			      struct sym_function *out)
 {
 	GElf_Sym sym;
@@ -190,7 +271,7 @@ static void resolve_in_module(Dwfl_Module *mod, uintptr_t addr, uintptr_t start,
 	out->offset = addr - start;
 	if (name)
 		out->name = symbols_demangle(name);
-	find_source(mod, addr, out);
+	find_source(s, mod, addr, out);
 }
 
 static void name_unknown(uintptr_t addr, struct sym_function *out)
@@ -237,7 +318,7 @@ void symbols_resolve(struct symbols *s, uintptr_t addr, struct sym_function *out
 		Dwarf_Addr start;
 		path = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
 		out->module = module_index(s, path ? path : "?", (uintptr_t)start, hex_build_id(mod), mod);
-		resolve_in_module(mod, addr, (uintptr_t)start, out);
+		resolve_in_module(s, mod, addr, (uintptr_t)start, out);
 	}
 	if (!out->name)
 		name_unknown(addr, out);
@@ -272,7 +353,7 @@ void symbols_remember(const char *path, uintptr_t base, const uintptr_t *addrs, 
 		memset(r, 0, sizeof(*r));
 		r->addr = addrs[i];
 		r->fn.module = -1;
-		resolve_in_module(mod, addrs[i], base, &r->fn);
+		resolve_in_module(NULL, mod, addrs[i], base, &r->fn);
 		if (!r->fn.name)
 			name_unknown(addrs[i], &r->fn);
 		r->path = strdup(path);
@@ -290,7 +371,13 @@ void symbols_call_line(struct symbols *s, uintptr_t ret_addr, char **file, int *
 	Dwfl_Module *mod = s && ret_addr ? dwfl_addrmodule(s->dwfl, ret_addr - 1) : NULL;
 	Dwfl_Line *l = mod ? dwfl_module_getsrc(mod, ret_addr - 1) : NULL;
 	const char *name = l ? dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL) : NULL;
+	Dwarf_Addr bias;
+	Dwarf_Die *cu;
 
+	if (!name && mod && (cu = cu_lookup(s, mod, ret_addr - 1, &bias))) {
+		Dwarf_Line *dl = dwarf_getsrc_die(cu, ret_addr - 1 - bias);
+		name = dl && dwarf_lineno(dl, line) == 0 ? dwarf_linesrc(dl, NULL, NULL) : NULL;
+	}
 	*file = name ? strdup(name) : NULL;
 	if (!*file)
 		*line = 0;
@@ -361,6 +448,9 @@ void symbols_free(struct symbols *s)
 		free(s->mods[i].build_id);
 	}
 	free(s->mods);
+	for (size_t i = 0; i < s->n_cu_indexes; i++)
+		free(s->cu_indexes[i].ranges);
+	free(s->cu_indexes);
 	dwfl_end(s->dwfl);
 	free(s);
 }

@@ -96,6 +96,7 @@ void tstate_enter_general(struct tstate *t, uintptr_t fn, uintptr_t call_site, u
 	struct shadow *s = &t->stack;
 	struct frame *top;
 	struct cct_node *node;
+	uintptr_t mark = 0;
 
 	if (s->base[s->depth - 1].sp < sp)
 		t->resyncs += shadow_pop_dead(s, sp);
@@ -104,16 +105,20 @@ void tstate_enter_general(struct tstate *t, uintptr_t fn, uintptr_t call_site, u
 	top = &s->base[s->depth - 1];
 	if ((filter_on && !filter_admits(fn)) || (options.max_depth && s->depth > options.max_depth)) {
 		node = top->node; /* a transparent frame: see shadow.h */
-		fn = ~fn;
+		mark = 1;
 	} else if ((node = cct_child_get(&t->tree, top->node, fn, call_site))) {
 		node->calls++;
+		if (node->parent != top->node) { /* folded past the budget */
+			node->fold_active++;
+			mark = 1;
+		}
 	} else {
 		drop_enter(t, sp);
 		goto out;
 	}
-	top[1].fn = fn;
+	top[1].fn = mark ? ~fn : fn;
 	top[1].node = node;
-	top[1].sp = sp;
+	top[1].sp = sp | mark;
 	s->depth++;
 	top[1].t_enter_ticks = clock_now();
 out:
@@ -149,8 +154,7 @@ void tstate_exit_general(struct tstate *t, uintptr_t fn, uint64_t now_ticks)
 		goto out;
 	}
 	t->resyncs += shadow_close_above(&t->stack, k, now_ticks);
-	if (!frame_is_transparent(&t->stack.base[k]))
-		frame_close(&t->stack.base[k], &t->stack.base[k - 1], now_ticks);
+	frame_close_any(&t->stack.base[k], &t->stack.base[k - 1], now_ticks);
 	t->stack.depth = k;
 out:
 	cp_barrier();
@@ -198,18 +202,24 @@ static void tstate_restart(struct tstate *t)
 {
 	struct cct old = t->tree;
 	uint64_t now = clock_now();
-	struct cct_node *parent;
+	struct cct_node *parent, *prev_old;
 
 	cct_init(&t->tree, options.max_nodes);
 	parent = &t->tree.root;
+	prev_old = t->stack.base[0].node;
 	t->stack.base[0].node = parent;
 	for (uint32_t i = 1; i < t->stack.depth; i++) {
 		struct frame *f = &t->stack.base[i];
+		bool transparent = frame_is_marked(f) && f->node == prev_old; /* as in shadow.h, on the old tree */
 		struct cct_node *n;
-		if (frame_is_transparent(f)) {
+		prev_old = f->node;
+		if (transparent) {
 			f->node = parent;
 			continue;
 		}
+		/* A folded frame becomes plain: the fresh tree has room for its path. */
+		f->fn = frame_fn(f);
+		f->sp &= ~(uintptr_t)1;
 		n = cct_child_get(&t->tree, parent, f->fn, f->node->call_site);
 		if (!n) {
 			t->stack.depth = i;

@@ -1,18 +1,36 @@
 #!/bin/sh
 # Installs what the build ("build") or the tests ("test") need from Debian, when missing.
 # As root it runs apt-get; otherwise it prints the exact command and fails.
+# Libraries are checked with pkg-config, tools by command, so a tool installed
+# another way (a Node.js from elsewhere, say) is used as it is.
 set -eu
 what=${1:-build}
 
-pkgs="libdw-dev libelf-dev libjson-c-dev libcmark-dev pkg-config gcc make"
-if [ "$what" = test ]; then
-	pkgs="$pkgs clang g++ chromium nodejs npm"
-fi
-
 missing=""
-for p in $pkgs; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
-done
+need_pkg() { # need_pkg PACKAGE: when dpkg does not have it
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed" || missing="$missing $1"
+}
+need_cmd() { # need_cmd COMMAND PACKAGE: when COMMAND is not on PATH
+	command -v "$1" >/dev/null 2>&1 || missing="$missing $2"
+}
+
+need_cmd cc gcc
+need_cmd make make
+need_cmd pkg-config pkg-config
+pkg-config --exists libdw 2>/dev/null || missing="$missing libdw-dev"
+[ -e /usr/include/libelf.h ] || missing="$missing libelf-dev"
+pkg-config --exists json-c 2>/dev/null || missing="$missing libjson-c-dev"
+pkg-config --exists libcmark 2>/dev/null || missing="$missing libcmark-dev"
+if [ "$what" = test ]; then
+	need_cmd clang clang
+	need_cmd g++ g++
+	need_cmd node nodejs
+	need_cmd npm npm
+	[ -x /usr/bin/chromium ] || missing="$missing chromium"
+	[ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.a ] ||
+		[ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.asan-x86_64.a 2>/dev/null)" ] ||
+		need_pkg libclang-rt-dev
+fi
 [ -z "$missing" ] && exit 0
 
 cmd="apt-get install -y --no-install-recommends$missing"
