@@ -1,8 +1,6 @@
 /* calib.c: measuring the probes' own cost at start-up, and subtracting it at dump time. */
 #include "calib.h"
 
-#include <stdlib.h>
-
 #include "cct.h"
 #include "clock.h"
 #include "options.h"
@@ -25,8 +23,15 @@ void calib_loop_plain(uint32_t n)
 		calib_leaf_plain();
 }
 
-/* Runs one round on the private state `t`; returns false if the tree is not the expected shape. */
-static bool calib_round(struct tstate *t, double *in_ticks, double *out_ticks)
+/* One round's measurements on the private state `t`, in ticks. */
+struct round {
+	double plain;    /* the uninstrumented loop */
+	double probed;   /* the instrumented loop */
+	double leaf;     /* the leaf's own measured time, summed over its calls */
+};
+
+/* Runs one round; returns false if the tree is not the expected shape. */
+static bool calib_round(struct tstate *t, struct round *r)
 {
 	struct cct_node *loop, *leaf;
 	uint64_t t0, t1, t2;
@@ -41,22 +46,26 @@ static bool calib_round(struct tstate *t, double *in_ticks, double *out_ticks)
 	leaf = loop ? loop->first_child : NULL;
 	if (!leaf || leaf->calls != CALIB_CALLS || loop->calls != 1)
 		return false;
-	*in_ticks = (double)leaf->incl_ticks / CALIB_CALLS;
-	/* The instrumented loop costs (plain loop + N * o) + the loop's own probes,
-	 * which fall outside what we time per call; o_out is the rest of o. */
-	*out_ticks = ((double)(t2 - t1) - (double)(t1 - t0)) / CALIB_CALLS - *in_ticks;
+	r->plain = (double)(t1 - t0);
+	r->probed = (double)(t2 - t1);
+	r->leaf = (double)leaf->incl_ticks;
 	return true;
 }
 
-static int cmp_double(const void *a, const void *b)
+static double min_double(double a, double b)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
+	return a < b ? a : b;
 }
 
+/*
+ * Interference (preemption, another process's cache traffic) only ever adds
+ * time, so each quantity keeps its minimum over the rounds:
+ *   o_in  = the leaf's measured time per call;
+ *   o     = (instrumented loop - plain loop) per call;  o_out = o - o_in.
+ */
 void calib_run(void)
 {
-	double in[CALIB_ROUNDS], out[CALIB_ROUNDS];
+	struct round best = { 1e300, 1e300, 1e300 }, r;
 	uint64_t start_ns = clock_mono_ns();
 	struct tstate *saved = tstate_self;
 	struct tstate *t;
@@ -66,18 +75,22 @@ void calib_run(void)
 		return;
 	tstate_self = t;
 	calib_loop(CALIB_CALLS); /* warm the caches and the tree */
-	for (uint32_t i = 0; i < CALIB_ROUNDS; i++)
-		if (calib_round(t, &in[n], &out[n]))
-			n++;
+	for (uint32_t i = 0; i < CALIB_ROUNDS; i++) {
+		if (!calib_round(t, &r))
+			continue;
+		best.plain = min_double(best.plain, r.plain);
+		best.probed = min_double(best.probed, r.probed);
+		best.leaf = min_double(best.leaf, r.leaf);
+		n++;
+	}
 	tstate_self = saved;
 	tstate_destroy(t);
 	if (n == 0)
 		return;
-	/* Robust: the lower quartile resists the preemptions that inflate some rounds. */
-	qsort(in, n, sizeof(in[0]), cmp_double);
-	qsort(out, n, sizeof(out[0]), cmp_double);
-	calib.o_in_ticks = in[n / 4];
-	calib.o_out_ticks = out[n / 4] > 0 ? out[n / 4] : 0;
+	calib.o_in_ticks = best.leaf / CALIB_CALLS;
+	calib.o_out_ticks = (best.probed - best.plain) / CALIB_CALLS - calib.o_in_ticks;
+	if (calib.o_out_ticks < 0)
+		calib.o_out_ticks = 0;
 	calib.rounds = n;
 	calib.calls_per_round = CALIB_CALLS;
 	calib.cost_ns = clock_mono_ns() - start_ns;

@@ -237,7 +237,7 @@ static void write_header(struct dump_ctx *d)
 	write_string_member(w, "method", calib.done ?
 		"an empty instrumented leaf called in loops at start-up: o_in is its measured "
 		"time per call, o_out the rest of the per-call cost over an uninstrumented twin "
-		"loop; lower quartile of the rounds" : "not calibrated");
+		"loop; each the minimum over the rounds" : "not calibrated");
 	write_uint_member(w, "rounds", calib.rounds);
 	write_uint_member(w, "calls_per_round", calib.calls_per_round);
 	write_uint_member(w, "startup_cost_ns", calib.cost_ns);
