@@ -236,6 +236,24 @@ static void map_functions(struct profile *p, uint32_t **map)
 	buf_release(&key);
 }
 
+/* mark_same_names flags functions whose name another function shares (static helpers). */
+static void mark_same_names(struct profile *p)
+{
+	struct strmap names;
+
+	strmap_init(&names, p->nfuncs);
+	for (size_t i = 0; i < p->nfuncs; i++)
+		(*strmap_slot(&names, p->funcs[i].name))++;
+	for (size_t i = 0; i < p->nfuncs; i++)
+		p->funcs[i].same_name = *strmap_slot(&names, p->funcs[i].name) > 1;
+	strmap_release(&names);
+}
+
+const char *pfunc_file_base(const struct pfunc *f)
+{
+	return base_name(f->file);
+}
+
 /* ---- trees ---- */
 
 static int cmp_nodes(const void *a, const void *b, void *ctx)
@@ -305,6 +323,16 @@ static void merge_trees(struct profile *p)
 	struct keymap paths;
 	size_t cap = 1024, expect = 0;
 
+	if (p->nthreads == 1) {
+		/* One thread: the merged tree is that thread's tree. */
+		const struct ptree *t = &p->threads[0].tree;
+
+		m->n = t->n;
+		m->nodes = xmalloc((t->n + 1) * sizeof(*m->nodes));
+		memcpy(m->nodes, t->nodes, t->n * sizeof(*m->nodes));
+		tree_index(m);
+		return;
+	}
 	for (size_t i = 0; i < p->nthreads; i++)
 		expect += p->threads[i].tree.n;
 	keymap_init(&paths, expect);
@@ -608,6 +636,7 @@ int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
 		return -1;
 	}
 	map_functions(p, map);
+	mark_same_names(p);
 	p->threads = xcalloc(nthreads, sizeof(*p->threads));
 	p->nthreads = nthreads;
 	for (size_t d = 0; d < ndumps; d++)

@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "dump.h"
+#include "rowscan.h"
 
 #define LOAD_DEPTH 64 /* nesting json-c accepts: a dump needs 5 levels */
 
@@ -22,6 +23,7 @@
 struct load_ctx {
 	const char *path;
 	struct buf *err;
+	const struct rowscan *rows; /* tree rows read ahead of json-c */
 };
 
 /* An id -> index map (open addressing), so a dump's ids may be sparse or unordered. */
@@ -475,7 +477,7 @@ static int load_edge(struct load_ctx *c, struct dump_edge *e, struct json_object
 	return 0;
 }
 
-/* The tree columns a reader needs, in the order load_tree_row reads them. */
+/* The tree columns a reader needs, in the order tree_node takes them. */
 enum { COL_ID, COL_PARENT, COL_FN, COL_CALLS, COL_INCL, COL_SELF, NCOLS };
 static const char *const tree_cols[NCOLS] = {
 	"id", "parent", "fn", "calls", "inclusive_ns", "self_ns",
@@ -502,58 +504,82 @@ static int tree_columns(struct load_ctx *c, struct json_object *cols, const char
 	return 0;
 }
 
-/* load_tree_row: the hot loop of a large dump (a million rows), so no formatting unless it fails. */
-static int load_tree_row(struct load_ctx *c, struct dump_thread *t, size_t r, struct json_object *row,
-			 const size_t pos[NCOLS], size_t ncols, const char *where,
-			 const struct idmap *fns, struct idmap *rows)
+/*
+ * tree_node: checks one row's cells (in tree_cols order, ROWSCAN_NULL for
+ * null) and stores it as node r.  The hot loop of a large dump (a million
+ * rows), so nothing is formatted unless it fails.
+ */
+static int tree_node(struct load_ctx *c, struct dump_thread *t, size_t r, const int64_t v[NCOLS],
+		     const size_t pos[NCOLS], const char *where, const struct idmap *fns, struct idmap *rows)
 {
 	struct dump_node *n = &t->nodes[r];
-	struct json_object *v;
 	uint64_t *dst[3] = { &n->calls, &n->incl_ns, &n->self_ns };
-	int64_t id, fn;
+	int64_t fn;
 
+	if (v[COL_ID] == ROWSCAN_NULL)
+		return fail(c, "expected an integer id at %s.rows[%zu][%zu]", where, r, pos[COL_ID]);
+	if (idmap_put(rows, v[COL_ID], (uint32_t)r) < 0)
+		return fail(c, "duplicate tree node id %lld at %s.rows[%zu]", (long long)v[COL_ID], where, r);
+	n->parent = -1;
+	if (v[COL_PARENT] != ROWSCAN_NULL) {
+		int64_t p = idmap_get(rows, v[COL_PARENT]);
+
+		if (p < 0 || p == (int64_t)r)
+			return fail(c, "parent %lld is not an earlier row at %s.rows[%zu]",
+				    (long long)v[COL_PARENT], where, r);
+		n->parent = (int32_t)p;
+	}
+	fn = v[COL_FN] == ROWSCAN_NULL ? -1 : idmap_get(fns, v[COL_FN]);
+	if (fn < 0)
+		return v[COL_FN] == ROWSCAN_NULL ?
+		       fail(c, "expected a function id, not null, at %s.rows[%zu][%zu]", where, r, pos[COL_FN]) :
+		       fail(c, "function id %lld is not in functions[] at %s.rows[%zu]",
+			    (long long)v[COL_FN], where, r);
+	n->fn = (uint32_t)fn;
+	for (int k = 0; k < 3; k++) {
+		if (v[COL_CALLS + k] < 0) /* ROWSCAN_NULL is negative too */
+			return fail(c, "expected a non-negative integer at %s.rows[%zu][%zu] (%s)",
+				    where, r, pos[COL_CALLS + k], tree_cols[COL_CALLS + k]);
+		*dst[k] = (uint64_t)v[COL_CALLS + k];
+	}
+	return 0;
+}
+
+/* tree_row_json: the cells of a row json-c read, checked for type. */
+static int tree_row_json(struct load_ctx *c, struct json_object *row, size_t r, const size_t pos[NCOLS],
+			 size_t ncols, const char *where, int64_t v[NCOLS])
+{
 	if (!row || !json_object_is_type(row, json_type_array))
 		return fail(c, "expected an array, not %s, at %s.rows[%zu]", type_name(row), where, r);
 	if (json_object_array_length(row) != ncols)
 		return fail(c, "row has %zu fields for %zu columns at %s.rows[%zu]",
 			    json_object_array_length(row), ncols, where, r);
-	v = json_object_array_get_idx(row, pos[COL_ID]);
-	if (!v || !json_object_is_type(v, json_type_int))
-		return fail(c, "expected an integer id at %s.rows[%zu][%zu]", where, r, pos[COL_ID]);
-	id = json_object_get_int64(v);
-	if (idmap_put(rows, id, (uint32_t)r) < 0)
-		return fail(c, "duplicate tree node id %lld at %s.rows[%zu]", (long long)id, where, r);
-	v = json_object_array_get_idx(row, pos[COL_PARENT]);
-	n->parent = -1;
-	if (v) {
-		int64_t p = json_object_is_type(v, json_type_int) ?
-			    idmap_get(rows, json_object_get_int64(v)) : -1;
+	for (int k = 0; k < NCOLS; k++) {
+		struct json_object *x = json_object_array_get_idx(row, pos[k]);
 
-		if (p < 0 || p == (int64_t)r)
-			return fail(c, "parent %s is not an earlier row at %s.rows[%zu]",
-				    json_object_to_json_string(v), where, r);
-		n->parent = (int32_t)p;
+		if (!x) {
+			v[k] = ROWSCAN_NULL;
+		} else if (json_object_is_type(x, json_type_int)) {
+			v[k] = json_object_get_int64(x);
+			if (v[k] == ROWSCAN_NULL)
+				v[k]++;
+		} else {
+			return fail(c, "expected an integer, not %s, at %s.rows[%zu][%zu] (%s)", type_name(x),
+				    where, r, pos[k], tree_cols[k]);
+		}
 	}
-	v = json_object_array_get_idx(row, pos[COL_FN]);
-	fn = v && json_object_is_type(v, json_type_int) ? idmap_get(fns, json_object_get_int64(v)) : -1;
-	if (fn < 0)
-		return fail(c, "function id %s is not in functions[] at %s.rows[%zu]",
-			    v ? json_object_to_json_string(v) : "null", where, r);
-	n->fn = (uint32_t)fn;
-	for (int k = 0; k < 3; k++)
-		if (as_u64(json_object_array_get_idx(row, pos[COL_CALLS + k]), dst[k]) < 0)
-			return fail(c, "expected a non-negative integer at %s.rows[%zu][%zu] (%s)",
-				    where, r, pos[COL_CALLS + k], tree_cols[COL_CALLS + k]);
 	return 0;
 }
 
-static int load_tree(struct load_ctx *c, struct dump_thread *t, struct json_object *th,
+static int load_tree(struct load_ctx *c, struct dump_thread *t, size_t ti, struct json_object *th,
 		     const char *thread_where, const struct idmap *fns)
 {
 	int bad = 0;
 	char where[64];
 	struct json_object *tree, *cols, *rows;
+	const struct rowscan_table *fast;
 	size_t pos[NCOLS], ncols;
+	int64_t v[NCOLS];
 	struct idmap ids;
 
 	tree = want(c, th, "tree", thread_where, OPTIONAL, json_type_object, &bad);
@@ -565,18 +591,30 @@ static int load_tree(struct load_ctx *c, struct dump_thread *t, struct json_obje
 		return -1;
 	if (tree_columns(c, cols, where, pos, &ncols) < 0)
 		return -1;
-	t->nnodes = json_object_array_length(rows);
+	/* rowscan read the rows already when they were plain integers (json-c then sees []). */
+	fast = json_object_array_length(rows) == 0 ? rowscan_find(c->rows, ti) : NULL;
+	t->nnodes = fast ? fast->nrows : json_object_array_length(rows);
 	if (t->nnodes >= INT32_MAX)
 		return fail(c, "too many tree rows (%zu) at %s", t->nnodes, where);
-	t->nodes = xmalloc(t->nnodes * sizeof(*t->nodes));
+	if (fast && fast->nrows && fast->ncols != ncols)
+		return fail(c, "row has %zu fields for %zu columns at %s.rows[0]", fast->ncols, ncols, where);
+	t->nodes = xmalloc((t->nnodes + 1) * sizeof(*t->nodes));
 	idmap_init(&ids, t->nnodes);
-	for (size_t r = 0; r < t->nnodes && !bad; r++)
-		bad = load_tree_row(c, t, r, json_object_array_get_idx(rows, r), pos, ncols, where, fns, &ids);
+	for (size_t r = 0; r < t->nnodes && !bad; r++) {
+		if (fast) {
+			for (int k = 0; k < NCOLS; k++)
+				v[k] = fast->cells[r * ncols + pos[k]];
+		} else if (tree_row_json(c, json_object_array_get_idx(rows, r), r, pos, ncols, where, v) < 0) {
+			bad = -1;
+			break;
+		}
+		bad = tree_node(c, t, r, v, pos, where, fns, &ids);
+	}
 	idmap_release(&ids);
 	return bad;
 }
 
-static int load_thread(struct load_ctx *c, struct dump_thread *t, struct json_object *th,
+static int load_thread(struct load_ctx *c, struct dump_thread *t, size_t ti, struct json_object *th,
 		       const char *where, const struct idmap *fns)
 {
 	int bad = 0, rc;
@@ -620,7 +658,7 @@ static int load_thread(struct load_ctx *c, struct dump_thread *t, struct json_ob
 		if (load_edge(c, &t->edges[i], json_object_array_get_idx(arr, i), sub, fns) < 0)
 			return -1;
 	}
-	return load_tree(c, t, th, where, fns);
+	return load_tree(c, t, ti, th, where, fns);
 }
 
 static int load_threads(struct load_ctx *c, struct dump *d, struct json_object *root,
@@ -636,7 +674,7 @@ static int load_threads(struct load_ctx *c, struct dump *d, struct json_object *
 	d->threads = xcalloc(d->nthreads, sizeof(*d->threads));
 	for (size_t i = 0; i < d->nthreads; i++) {
 		snprintf(where, sizeof(where), "threads[%zu]", i);
-		if (load_thread(c, &d->threads[i], json_object_array_get_idx(ths, i), where, fns) < 0)
+		if (load_thread(c, &d->threads[i], i, json_object_array_get_idx(ths, i), where, fns) < 0)
 			return -1;
 	}
 	return 0;
@@ -769,7 +807,8 @@ static void set_date_from_mtime(struct dump *d, int fd)
 
 int dump_load(struct dump *d, const char *path, struct buf *err)
 {
-	struct load_ctx c = { path, err };
+	struct rowscan rows;
+	struct load_ctx c = { path, err, &rows };
 	struct buf text = BUF_INIT;
 	struct json_object *root;
 	int fd, rc = -1;
@@ -783,13 +822,16 @@ int dump_load(struct dump *d, const char *path, struct buf *err)
 	}
 	if (read_whole(&c, fd, &text) < 0)
 		goto out_close;
+	rowscan_extract(&rows, text.data, text.len);
 	root = parse_json(&c, &text);
 	buf_release(&text);
 	if (!root)
-		goto out_close;
+		goto out_rows;
 	d->path = xstrdup(path);
 	rc = load_document(&c, d, root);
 	json_object_put(root);
+out_rows:
+	rowscan_release(&rows);
 	if (rc == 0 && !d->date)
 		set_date_from_mtime(d, fd);
 out_close:

@@ -39,6 +39,7 @@ struct pfunc {
 	const char *module;       /* base name of its module, or NULL */
 	const char *file;         /* source file or NULL */
 	uint64_t line;            /* 0 when unknown */
+	int same_name;            /* another function has the same name: say which file */
 	struct pstat st;          /* merged over every thread of every dump */
 	size_t callers, ncallers; /* profile.by_callee[callers ..]: edges into this function */
 	size_t callees, ncallees; /* profile.by_caller[callees ..]: edges out of it */
@@ -129,6 +130,9 @@ struct profile {
 
 /* profile_build: 0, or -1 after printing one line (too large for 32-bit indices). */
 int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps);
+
+/* pfunc_file_base: the base name of f's source file, or NULL. */
+const char *pfunc_file_base(const struct pfunc *f);
 
 /* profile_release frees what p holds (not the dumps). */
 void profile_release(struct profile *p);

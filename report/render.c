@@ -97,6 +97,11 @@ void render_fn_link(struct buf *out, const struct profile *p, uint32_t fn, const
 	buf_printf(out, "<a class=\"fn\" href=\"%sfn/%u.html\">", root, fn);
 	html_escape(out, p->funcs[fn].name[0] ? p->funcs[fn].name : "(anonymous)");
 	buf_puts(out, "</a>");
+	if (p->funcs[fn].same_name && p->funcs[fn].file) {
+		buf_puts(out, " <span class=\"fn-file\">");
+		html_escape(out, pfunc_file_base(&p->funcs[fn]));
+		buf_puts(out, "</span>");
+	}
 }
 
 void render_td_count(struct buf *out, uint64_t n)

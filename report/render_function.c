@@ -11,6 +11,7 @@
 #define FN_PATHS 5          /* hottest call paths shown */
 #define FN_PATH_HEAD 4      /* a long path shows its first frames ... */
 #define FN_PATH_TAIL 10     /* ... and its last ones */
+#define FN_MAX_ROWS 50      /* callers or callees listed; the rest are summed in one line */
 
 static void tile(struct buf *out, const char *id, const char *label, uint64_t v, const char *text,
 		 const char *note)
@@ -83,6 +84,24 @@ static void call_site(struct buf *out, const struct pedge *e)
 	buf_puts(out, "</span></td>");
 }
 
+/* rest_line: what the rows past FN_MAX_ROWS add up to (edge indices in list, n of them). */
+static void rest_line(struct buf *out, const struct profile *p, const uint32_t *list, size_t n,
+		      const char *what, int cols)
+{
+	uint64_t calls = 0, incl = 0;
+	char a[FMT_SIZE], b[FMT_SIZE];
+
+	if (n <= FN_MAX_ROWS)
+		return;
+	for (size_t i = FN_MAX_ROWS; i < n; i++) {
+		calls += p->edges[list[i]].calls;
+		incl += p->edges[list[i]].incl_ns;
+	}
+	buf_printf(out, "<tfoot><tr><td colspan=\"%d\" class=\"hidden-note\">%zu more %s, lighter: "
+		   "%s calls, %s inclusive in all</td></tr></tfoot>\n", cols, n - FN_MAX_ROWS, what,
+		   fmt_count(a, calls), fmt_ns(b, incl));
+}
+
 static void callers(struct buf *out, const struct profile *p, const struct pfunc *f)
 {
 	if (!f->ncallers) {
@@ -94,7 +113,7 @@ static void callers(struct buf *out, const struct profile *p, const struct pfunc
 		      "<th data-sort=\"num\" class=\"sorted\" aria-sort=\"descending\">Inclusive from there</th>"
 		      "<th data-sort=\"num\">Self from there</th><th data-sort=\"num\">Share of calls</th>"
 		      "<th data-sort=\"text\">Call site</th></tr></thead>\n<tbody>\n");
-	for (size_t i = 0; i < f->ncallers; i++) {
+	for (size_t i = 0; i < f->ncallers && i < FN_MAX_ROWS; i++) {
 		const struct pedge *e = &p->edges[p->by_callee[f->callers + i]];
 
 		buf_puts(out, "<tr><td class=\"name\">");
@@ -110,7 +129,9 @@ static void callers(struct buf *out, const struct profile *p, const struct pfunc
 		call_site(out, e);
 		buf_puts(out, "</tr>\n");
 	}
-	buf_puts(out, "</tbody>\n</table>\n");
+	buf_puts(out, "</tbody>\n");
+	rest_line(out, p, p->by_callee + f->callers, f->ncallers, "callers", 6);
+	buf_puts(out, "</table>\n");
 }
 
 static void callees(struct buf *out, const struct profile *p, const struct pfunc *f)
@@ -124,7 +145,7 @@ static void callees(struct buf *out, const struct profile *p, const struct pfunc
 			      "<th data-sort=\"num\">Share of this function</th>"
 			      "<th data-sort=\"num\">Avg / call</th><th data-sort=\"text\">Call site</th>"
 			      "</tr></thead>\n<tbody>\n");
-		for (size_t i = 0; i < f->ncallees; i++) {
+		for (size_t i = 0; i < f->ncallees && i < FN_MAX_ROWS; i++) {
 			const struct pedge *e = &p->edges[p->by_caller[f->callees + i]];
 
 			buf_puts(out, "<tr><td class=\"name\">");
@@ -137,7 +158,9 @@ static void callees(struct buf *out, const struct profile *p, const struct pfunc
 			call_site(out, e);
 			buf_puts(out, "</tr>\n");
 		}
-		buf_puts(out, "</tbody>\n</table>\n");
+		buf_puts(out, "</tbody>\n");
+		rest_line(out, p, p->by_caller + f->callees, f->ncallees, "callees", 6);
+		buf_puts(out, "</table>\n");
 	} else {
 		buf_puts(out, "<p class=\"muted\">It calls no instrumented function.</p>\n");
 	}

@@ -29,13 +29,22 @@ static void put_right(struct buf *out, const char *s, size_t width)
 	buf_puts(out, "  ");
 }
 
-/* put_name: a function name with control characters replaced, so none reaches the terminal. */
-static void put_name(struct buf *out, const char *name)
+/* put_text: s with control characters replaced, so none reaches the terminal. */
+static void put_text(struct buf *out, const char *s)
 {
-	if (!*name)
-		name = "(anonymous)";
-	for (; *name; name++)
-		buf_putc(out, (unsigned char)*name < 0x20 || *name == 0x7f ? '?' : *name);
+	for (; *s; s++)
+		buf_putc(out, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+}
+
+/* put_name: the function's name, and its file when another function has the same name. */
+static void put_name(struct buf *out, const struct pfunc *f)
+{
+	put_text(out, f->name[0] ? f->name : "(anonymous)");
+	if (f->same_name && f->file) {
+		buf_puts(out, " (");
+		put_text(out, pfunc_file_base(f));
+		buf_putc(out, ')');
+	}
 	buf_putc(out, '\n');
 }
 
@@ -45,7 +54,7 @@ static void print_profile(const struct profile *p, size_t limit)
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 	size_t n = limit && limit < p->nfuncs ? limit : p->nfuncs;
 
-	buf_printf(&out, "%zu dump%s, %zu thread%s, %s calls, %s of running time\n\n", p->ndumps,
+	buf_printf(&out, "%zu dump%s, %zu thread%s, %s calls, %s profiled\n\n", p->ndumps,
 		   p->ndumps == 1 ? "" : "s", p->nthreads, p->nthreads == 1 ? "" : "s",
 		   fmt_count(a, p->calls), fmt_ns(b, p->run_ns));
 	put_right(&out, "calls", 12);
@@ -63,7 +72,7 @@ static void print_profile(const struct profile *p, size_t limit)
 		put_right(&out, fmt_ns(a, f->st.calls ? f->st.incl_ns / f->st.calls : 0), 9);
 		snprintf(b, sizeof(b), "%.1f", 100.0 * fmt_share(f->st.self_ns, p->run_ns));
 		put_right(&out, b, 6);
-		put_name(&out, f->name);
+		put_name(&out, f);
 	}
 	if (n < p->nfuncs)
 		buf_printf(&out, "(%zu more functions)\n", p->nfuncs - n);
