@@ -118,9 +118,35 @@ static struct json_object *get(struct json_object *obj, const char *key)
 	return v;
 }
 
+/* type_words: a JSON type as a message says it ("an integer"). */
+static const char *type_words(json_type t)
+{
+	switch (t) {
+	case json_type_boolean: return "a boolean";
+	case json_type_double: return "a fraction";
+	case json_type_int: return "an integer";
+	case json_type_object: return "an object";
+	case json_type_array: return "an array";
+	case json_type_string: return "a string";
+	default: return "null";
+	}
+}
+
 static const char *type_name(struct json_object *v)
 {
-	return v ? json_type_to_name(json_object_get_type(v)) : "null";
+	return v ? type_words(json_object_get_type(v)) : "null";
+}
+
+/* TOP is the "where" of top-level keys; at() joins a where and a key into a JSON path. */
+static const char TOP[] = "the top level";
+
+static const char *at(char *out, size_t size, const char *where, const char *key)
+{
+	if (where == TOP || !strcmp(where, TOP))
+		snprintf(out, size, "%s", key);
+	else
+		snprintf(out, size, "%s.%s", where, key);
+	return out;
 }
 
 /* want: obj's member key of type t; NULL if absent (an error when required) or of the wrong type. */
@@ -135,8 +161,10 @@ static struct json_object *want(struct load_ctx *c, struct json_object *obj, con
 		return NULL;
 	}
 	if (!json_object_is_type(v, t)) {
-		*bad = fail(c, "expected %s, not %s, at %s.%s", json_type_to_name(t), type_name(v),
-			    where, key);
+		char path[256];
+
+		*bad = fail(c, "expected %s, not %s, at %s", type_words(t), type_name(v),
+			    at(path, sizeof(path), where, key));
 		return NULL;
 	}
 	return v;
@@ -167,9 +195,12 @@ static int want_u64(struct load_ctx *c, struct json_object *obj, const char *key
 			return fail(c, "missing key \"%s\" at %s", key, where);
 		return 0;
 	}
-	if (as_u64(v, out) < 0)
-		return fail(c, "expected a non-negative integer, not %s, at %s.%s",
-			    json_object_to_json_string(v), where, key);
+	if (as_u64(v, out) < 0) {
+		char path[256];
+
+		return fail(c, "expected a non-negative integer, not %s, at %s",
+			    json_object_to_json_string(v), at(path, sizeof(path), where, key));
+	}
 	return 1;
 }
 
@@ -222,7 +253,7 @@ static int want_str(struct load_ctx *c, struct json_object *obj, const char *key
 static int load_program(struct load_ctx *c, struct dump *d, struct json_object *root)
 {
 	int bad = 0, rc;
-	struct json_object *prog = want(c, root, "program", "the top level", OPTIONAL,
+	struct json_object *prog = want(c, root, "program", TOP, OPTIONAL,
 					json_type_object, &bad);
 	struct json_object *argv;
 	int64_t pid;
@@ -254,7 +285,7 @@ static int load_program(struct load_ctx *c, struct dump *d, struct json_object *
 static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *root)
 {
 	int bad = 0, rc;
-	struct json_object *clk = want(c, root, "clock", "the top level", OPTIONAL, json_type_object, &bad);
+	struct json_object *clk = want(c, root, "clock", TOP, OPTIONAL, json_type_object, &bad);
 	struct json_object *cal;
 
 	d->compensated = -1;
@@ -265,7 +296,7 @@ static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *ro
 	} else if (bad) {
 		return -1;
 	}
-	cal = want(c, root, "calibration", "the top level", OPTIONAL, json_type_object, &bad);
+	cal = want(c, root, "calibration", TOP, OPTIONAL, json_type_object, &bad);
 	if (!cal)
 		return bad;
 	if ((rc = want_num(c, cal, "per_call_ns", "calibration", &d->per_call_ns)) < 0)
@@ -290,7 +321,7 @@ static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *ro
 static int load_warnings(struct load_ctx *c, struct dump *d, struct json_object *root)
 {
 	int bad = 0;
-	struct json_object *w = want(c, root, "warnings", "the top level", OPTIONAL, json_type_array, &bad);
+	struct json_object *w = want(c, root, "warnings", TOP, OPTIONAL, json_type_array, &bad);
 
 	if (!w)
 		return bad;
@@ -334,7 +365,7 @@ static int load_modules(struct load_ctx *c, struct dump *d, struct json_object *
 			struct idmap *ids)
 {
 	int bad = 0;
-	struct json_object *mods = want(c, root, "modules", "the top level", OPTIONAL, json_type_array, &bad);
+	struct json_object *mods = want(c, root, "modules", TOP, OPTIONAL, json_type_array, &bad);
 	char where[64];
 
 	idmap_init(ids, mods ? json_object_array_length(mods) : 0);
@@ -393,7 +424,7 @@ static int load_functions(struct load_ctx *c, struct dump *d, struct json_object
 			  const struct idmap *modules, struct idmap *ids)
 {
 	int bad = 0;
-	struct json_object *fns = want(c, root, "functions", "the top level", REQUIRED, json_type_array, &bad);
+	struct json_object *fns = want(c, root, "functions", TOP, REQUIRED, json_type_array, &bad);
 	char where[64];
 
 	idmap_init(ids, fns ? json_object_array_length(fns) : 0);
@@ -665,7 +696,7 @@ static int load_threads(struct load_ctx *c, struct dump *d, struct json_object *
 			const struct idmap *fns)
 {
 	int bad = 0;
-	struct json_object *ths = want(c, root, "threads", "the top level", REQUIRED, json_type_array, &bad);
+	struct json_object *ths = want(c, root, "threads", TOP, REQUIRED, json_type_array, &bad);
 	char where[32];
 
 	if (!ths)
@@ -694,14 +725,14 @@ static int load_header(struct load_ctx *c, struct dump *d, struct json_object *r
 	if (!json_object_is_type(ver, json_type_int) || json_object_get_int64(ver) != 1)
 		return fail(c, "unsupported dump version %s (this callprof reads version 1)",
 			    json_object_to_json_string(ver));
-	if ((rc = want_u64(c, root, "wall_ns", "the top level", OPTIONAL, &d->wall_ns)) < 0)
+	if ((rc = want_u64(c, root, "wall_ns", TOP, OPTIONAL, &d->wall_ns)) < 0)
 		return -1;
 	d->has_wall = rc > 0;
-	if (want_u64(c, root, "clamped_figures", "the top level", OPTIONAL, &d->clamped_figures) < 0 ||
-	    want_str(c, root, "start_time", "the top level", OPTIONAL, &d->date) < 0)
+	if (want_u64(c, root, "clamped_figures", TOP, OPTIONAL, &d->clamped_figures) < 0 ||
+	    want_str(c, root, "start_time", TOP, OPTIONAL, &d->date) < 0)
 		return -1;
 	if (!d->date)
-		return want_str(c, root, "date", "the top level", OPTIONAL, &d->date);
+		return want_str(c, root, "date", TOP, OPTIONAL, &d->date);
 	return 0;
 }
 

@@ -1,0 +1,302 @@
+#!/bin/sh
+# tests/report/t-report.sh: `callprof report` and `callprof top` on fixed dumps: golden pages,
+# links, escaping of hostile names, bad input, options, merging, and a large synthetic dump.
+# Runs the sanitizer build ($SAN_B/callprof) except for the large dump.
+# UPDATE_GOLDEN=1 rewrites tests/report/golden/ from the current output instead of comparing.
+set -u
+. "$TOP/tests/lib.sh"
+cd "$TOP"
+FIX=tests/report/fixtures
+GOLD=tests/report/golden
+W=$B/tests/report
+rm -rf "$W"
+mkdir -p "$W"
+
+# Bring both builds up to date, so `sh tests/run.sh report` works on its own.  Paths go
+# to make as `make check` gives them (relative), or the .d files would not match.
+rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
+make -s --no-print-directory B="$(rel "$B")" "$(rel "$B")/callprof" >"$W/build.log" 2>&1
+make -s --no-print-directory SAN=address,undefined B="$(rel "$SAN_B")" "$(rel "$SAN_B")/callprof" \
+	>>"$W/build.log" 2>&1
+CP=$SAN_B/callprof
+if [ ! -x "$CP" ] || [ ! -x "$B/callprof" ]; then
+	fail build "cannot build the tool (see $W/build.log)"
+	exit 1
+fi
+
+# report NAME DUMP...: writes the site of DUMP... to $W/site-NAME; output in $W/NAME.out/.err.
+report() {
+	_n=$1
+	shift
+	"$CP" report -o "$W/site-$_n" "$@" >"$W/$_n.out" 2>"$W/$_n.err"
+}
+
+# normalise SITE OUT: the site without volatile text (dates, version) and static files.
+normalise() {
+	rm -rf "$2"
+	mkdir -p "$2"
+	(cd "$1" && find . -type f ! -path './static/*' ! -name .callprof-report) | sort | while read -r f; do
+		mkdir -p "$2/$(dirname "$f")"
+		sed -e 's|<span class="date">[^<]*</span>|<span class="date">DATE</span>|g' \
+		    -e 's|callprof [0-9][0-9]*\.[0-9][0-9.]*|callprof VERSION|g' "$1/$f" >"$2/$f"
+	done
+}
+
+# ---- golden pages, links ----------------------------------------------------------
+for c in c-small cpp-hostile threads merge noclock; do
+	case $c in
+	merge) dumps="$FIX/merge-a.json $FIX/merge-b.json"; nf=5 ;;
+	c-small | cpp-hostile) dumps="$FIX/$c.json"; nf=7 ;;
+	threads) dumps="$FIX/$c.json"; nf=6 ;;
+	noclock) dumps="$FIX/$c.json"; nf=3 ;;
+	esac
+	# shellcheck disable=SC2086
+	if ! report "$c" $dumps; then
+		fail "report $c" "exit status $?: $(head -n 3 "$W/$c.err")"
+		continue
+	fi
+	if [ "$(cat "$W/$c.out")" = "$(cd "$W/site-$c" && pwd)/index.html" ] && [ ! -s "$W/$c.err" ]; then
+		ok "report $c prints the index and nothing else"
+	else
+		fail "report $c prints the index and nothing else" "out: $(cat "$W/$c.out") err: $(head -c 300 "$W/$c.err")"
+	fi
+	normalise "$W/site-$c" "$W/norm-$c"
+	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+		rm -rf "${GOLD:?}/$c"
+		mkdir -p "$GOLD"
+		cp -r "$W/norm-$c" "$GOLD/$c"
+		ok "golden $c (updated)"
+	elif diff -r "$GOLD/$c" "$W/norm-$c" >"$W/golden-$c.diff" 2>&1; then
+		ok "golden $c"
+	else
+		fail "golden $c" "pages differ from $GOLD/$c: $(head -n 4 "$W/golden-$c.diff" | tr '\n' ' ')"
+	fi
+	check "links $c" node tests/report/linkcheck.js "$W/site-$c" "$nf"
+done
+
+# ---- figures agree with the dump --------------------------------------------------------
+# has NAME FILE PATTERN: FILE (in a site) holds the extended regular expression PATTERN.
+has() {
+	if grep -Eq -- "$3" "$2"; then ok "$1"; else fail "$1" "no /$3/ in $2"; fi
+}
+S=$W/site-c-small
+has "compute's page: 10 calls" "$S/fn/3.html" 'id="fig-calls" data-v="10">10<'
+has "compute's page: inclusive 70 ms" "$S/fn/3.html" 'id="fig-incl" data-v="70000000">70.0 ms<'
+has "compute's page: self 40 ms" "$S/fn/3.html" 'id="fig-self" data-v="40000000">40.0 ms<'
+has "compute's costliest callee is fib, 10 calls, 25 ms" "$S/fn/3.html" \
+	'<tbody>.?$|fn/4.html">fib</a></td><td class="num" data-v="10">10</td><td class="num" data-v="25000000">25.0 ms'
+has "fib's callers include compute at 25 ms" "$S/fn/4.html" 'fn/3.html">compute</a></td><td class="num" data-v="10">'
+has "hottest by self on the index is compute" "$S/index.html" 'id="top-self"'
+if sed -n '/id="top-self"/,/<\/table>/p' "$S/index.html" | grep -m1 'class="fn"' | grep -q 'fn/3.html">compute<'; then
+	ok "the first of the hottest by self is compute"
+else
+	fail "the first of the hottest by self is compute" "$(sed -n '/id="top-self"/,/<\/table>/p' "$S/index.html" | head -n 4)"
+fi
+if sed -n '/id="flat-table"/,/<\/table>/p' "$S/index.html" | grep 'class="fn"' | sed 's/.*class="fn" href="fn\/[0-9]*.html">\([^<]*\)<.*/\1/' |
+	tr '\n' ' ' | grep -q '^compute fib parse_line cmp_int load_input main write_output $'; then
+	ok "the flat profile comes sorted by self time"
+else
+	fail "the flat profile comes sorted by self time" "order differs"
+fi
+has "fib's hottest path is main > compute > fib" "$S/fn/4.html" \
+	'fn/0.html">main</a><span class="sep"> › </span><a class="fn" href="../fn/3.html">compute</a>'
+has "the calibration figure is shown" "$S/index.html" '7.9 ns per call \(3.1 ns inside the callee, 4.8 ns outside\)'
+has "the instrumentation share is shown" "$S/index.html" 'Instrumentation</dt><dd>about .* of the measured run'
+has "merged: work has 8 calls" "$W/site-merge/fn/1.html" 'id="fig-calls" data-v="8">8<'
+has "merged: work's inclusive time is 11 ms" "$W/site-merge/fn/1.html" 'id="fig-incl" data-v="11000000"'
+has "merged: the static helper of b.c stays apart" "$W/site-merge/fn/4.html" 'id="fig-calls" data-v="2">2<'
+has "merged: same-named functions show their file" "$W/site-merge/index.html" 'helper</a> <span class="fn-file">b.c</span>'
+has "threads: a tree per thread" "$W/site-threads/tree/t2.html" 'worker-2'
+has "threads: per-thread figures on a function page" "$W/site-threads/fn/4.html" 'id="per-thread"'
+has "no clock: the tree is sized by calls" "$W/site-noclock/tree/all.html" 'all calls \(this dump has no times\)'
+
+# ---- hostile names ------------------------------------------------------------------------
+H=$W/site-cpp-hostile
+pages=$(find "$H" -name '*.html' | sort)
+# shellcheck disable=SC2086
+if grep -l -e '<script>alert' -e '<b>main</b>' -e '<i>x</i>' -e '<evil>' $pages >"$W/hostile.txt"; then
+	fail "hostile names never appear as markup" "in $(tr '\n' ' ' <"$W/hostile.txt")"
+else
+	ok "hostile names never appear as markup"
+fi
+has "<script> name escaped on the index" "$H/index.html" '&lt;script&gt;alert\(1\)&lt;/script&gt;'
+has "<script> name escaped on its page" "$H/fn/1.html" '<h1 class="fn-name"><code>&lt;script&gt;alert\(1\)&lt;/script&gt;</code></h1>'
+has "operator<< escaped" "$H/index.html" 'operator&lt;&lt;\(std::ostream&amp;, Point const&amp;\)'
+has "a&b escaped" "$H/index.html" '>a&amp;b</a>'
+has "std::vector<int> escaped" "$H/index.html" 'std::vector&lt;int, std::allocator&lt;int&gt; &gt;::push_back'
+has "hostile names escaped in the flame graph titles" "$H/flame/all.html" '<title>&lt;script&gt;alert\(1\)'
+has "hostile file names escaped" "$H/fn/1.html" 'src/&lt;evil&gt;.cpp:66'
+has "summary.md keeps names in code spans" "$H/summary.md" '`<script>alert\(1\)</script>`'
+has "the rendered summary shows the name as code" "$H/index.html" '<code>&lt;script&gt;alert\(1\)&lt;/script&gt;</code>'
+# shellcheck disable=SC2086
+if grep -l -i -E 'href="javascript|<script>|<script [^>]*>[^<]| style=|<style| on[a-z]+="' $pages >"$W/inline.txt"; then
+	fail "no inline script, style or handler" "in $(tr '\n' ' ' <"$W/inline.txt")"
+else
+	ok "no inline script, style or handler"
+fi
+n_pages=$(echo "$pages" | wc -l)
+# shellcheck disable=SC2086
+n_csp=$(grep -l "Content-Security-Policy\" content=\"default-src 'none'; script-src 'self'" $pages | wc -l)
+if [ "$n_pages" -eq "$n_csp" ]; then ok "every page has the Content-Security-Policy"; else
+	fail "every page has the Content-Security-Policy" "$n_csp of $n_pages pages"; fi
+# shellcheck disable=SC2086
+if grep -l -E '(src|href)="(https?:|//)' $pages >"$W/remote.txt"; then
+	fail "nothing remote" "in $(tr '\n' ' ' <"$W/remote.txt")"
+else
+	ok "nothing remote"
+fi
+
+# ---- the tree rows read ahead of json-c give the same pages as json-c's ------------------
+# A string column makes rowscan leave the rows to json-c.
+sed -e 's/"raw_self_ns"\]/"raw_self_ns", "note"]/' -e 's/^\(          \[[0-9].*\)\]\(,\{0,1\}\)$/\1, "n"]\2/' \
+	"$FIX/c-small.json" >"$W/c-small-slow.json"
+if grep -q '"n"\]' "$W/c-small-slow.json" && "$CP" report -o "$W/site-slow" "$W/c-small-slow.json" >/dev/null 2>"$W/slow.err"; then
+	normalise "$W/site-slow" "$W/norm-slow"
+	sed -i 's|>[^<>]*c-small-slow.json<|>tests/report/fixtures/c-small.json<|' "$W/norm-slow/index.html" "$W/norm-slow/thread/t0.html"
+	if diff -r "$W/norm-c-small" "$W/norm-slow" >"$W/slow.diff"; then ok "fast and json-c tree rows agree"; else
+		fail "fast and json-c tree rows agree" "$(head -n 4 "$W/slow.diff" | tr '\n' ' ')"; fi
+else
+	fail "fast and json-c tree rows agree" "cannot report the json-c variant: $(head -c 200 "$W/slow.err")"
+fi
+
+# ---- bad input ----------------------------------------------------------------------------
+BAD=$W/bad
+mkdir -p "$BAD" "$BAD/adir.json"
+printf 'hello, not json\n' >"$BAD/notjson.json"
+: >"$BAD/empty.json"
+sed 's/"format": "callprof"/"format": "gprof"/' "$FIX/c-small.json" >"$BAD/format.json"
+sed 's/"version": 1/"version": 2/' "$FIX/c-small.json" >"$BAD/version.json"
+head -c 3000 "$FIX/c-small.json" >"$BAD/truncated.json"
+sed 's/"fn": 3, "calls": 10,/"fn": 3, "calls": "ten",/' "$FIX/c-small.json" >"$BAD/wrongtype.json"
+sed 's/"caller": 5, "callee": 2,/"caller": 5, "callee": 99,/' "$FIX/c-small.json" >"$BAD/badid.json"
+sed 's/\[8, 7, 2, 5,/[8, 42, 2, 5,/' "$FIX/c-small.json" >"$BAD/badparent.json"
+sed 's/\[5, 4, 4, 200,/[5, 5, 4, 200,/' "$FIX/c-small.json" >"$BAD/selfparent.json"
+sed 's/"threads": \[/"threads": 7, "x": [/' "$FIX/c-small.json" >"$BAD/threadsnotarray.json"
+{ cat "$FIX/c-small.json"; echo '{}'; } >"$BAD/trailing.json"
+cp -r "$W/site-c-small" "$BAD/site"
+snapshot() { (cd "$1" && find . -type f | sort | xargs md5sum); }
+snapshot "$BAD/site" >"$BAD/before.txt"
+for c in missing:"No such file" notjson:"not valid JSON" empty:"empty" adir:"directory" \
+	format:"not a callprof dump" version:"version 2" truncated:"truncated" \
+	wrongtype:"non-negative integer" badid:"not in functions" badparent:"not an earlier row" \
+	selfparent:"not an earlier row" threadsnotarray:"expected an array, not an integer, at threads" trailing:"not valid JSON"; do
+	name=${c%%:*}
+	want=${c#*:}
+	f=$BAD/$name.json
+	"$CP" report -o "$BAD/site" "$f" >"$BAD/$name.out" 2>"$BAD/$name.err"
+	rc=$?
+	"$CP" report -o "$BAD/new-$name" "$f" >/dev/null 2>&1
+	lines=$(wc -l <"$BAD/$name.err")
+	if [ "$rc" -ne 2 ]; then
+		fail "bad input $name" "exit status $rc, not 2"
+	elif [ "$lines" -ne 1 ] || ! grep -q "^callprof: .*'$f'" "$BAD/$name.err"; then
+		fail "bad input $name" "want one line naming '$f', got: $(head -c 300 "$BAD/$name.err")"
+	elif ! grep -q -- "$want" "$BAD/$name.err"; then
+		fail "bad input $name" "no '$want' in: $(cat "$BAD/$name.err")"
+	elif ! snapshot "$BAD/site" | cmp -s - "$BAD/before.txt"; then
+		fail "bad input $name" "the existing site changed"
+	elif [ -e "$BAD/new-$name" ] || ls -a "$BAD" | grep -q 'tmp-'; then
+		fail "bad input $name" "something was written: $(ls -a "$BAD" | grep -e 'tmp-' -e "new-$name")"
+	elif [ -s "$BAD/$name.out" ]; then
+		fail "bad input $name" "printed to stdout: $(head -c 100 "$BAD/$name.out")"
+	else
+		ok "bad input $name: $(cat "$BAD/$name.err")"
+	fi
+done
+"$CP" top "$BAD/truncated.json" >/dev/null 2>"$BAD/top.err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$BAD/top.err")" -eq 1 ]; then ok "top: bad input exits 2 with one line"; else
+	fail "top: bad input exits 2 with one line" "status $rc: $(cat "$BAD/top.err")"; fi
+
+# ---- options and the output directory -------------------------------------------------
+printf '# Run notes\n\nBuilt with **-O2**. <script>alert(3)</script> [bad](javascript:alert(4)) <b>raw</b>\n' >"$W/notes.md"
+if "$CP" report -o "$W/site-opts" --title 'Nightly <build> & co' --notes "$W/notes.md" "$FIX/c-small.json" >/dev/null 2>"$W/opts.err"; then
+	I=$W/site-opts/index.html
+	has "--title sets the title, escaped" "$I" '<title>Overview · Nightly &lt;build&gt; &amp; co</title>'
+	has "--notes is rendered" "$I" '<strong>-O2</strong>'
+	if grep -q -e '<script>alert(3)' -e 'href="javascript' -e '<b>raw</b>' "$I"; then
+		fail "--notes raw HTML and javascript: links are dropped" "found in $I"
+	else
+		ok "--notes raw HTML and javascript: links are dropped"
+	fi
+else
+	fail "--title and --notes" "$(cat "$W/opts.err")"
+fi
+mkdir -p "$W/tpl"
+printf '<!DOCTYPE html><html><head><title>{{title}}</title></head><body class="restyled">{{nav}}{{body}}</body></html>\n' >"$W/tpl/page.html"
+printf '/* restyled */\n' >"$W/tpl/style.css"
+if "$CP" report -o "$W/site-tpl" --templates "$W/tpl" "$FIX/c-small.json" >/dev/null 2>"$W/tpl.err" &&
+	grep -q 'body class="restyled"' "$W/site-tpl/fn/3.html" && grep -q restyled "$W/site-tpl/static/style.css" &&
+	grep -q 'id="flat-table"' "$W/site-tpl/index.html"; then
+	ok "--templates overrides templates and static files"
+else
+	fail "--templates overrides templates and static files" "$(head -c 200 "$W/tpl.err")"
+fi
+# A second report replaces the first, leaving nothing beside it.
+if "$CP" report -o "$W/site-opts" --title Second "$FIX/c-small.json" >/dev/null 2>&1 &&
+	grep -q '<title>Overview · Second</title>' "$W/site-opts/index.html" && ! ls -a "$W" | grep -q 'tmp-'; then
+	ok "a new report replaces an old one in place"
+else
+	fail "a new report replaces an old one in place" "$(ls -a "$W" | grep tmp-)"
+fi
+mkdir -p "$W/notreport"
+: >"$W/notreport/keep.txt"
+"$CP" report -o "$W/notreport" "$FIX/c-small.json" >/dev/null 2>"$W/notreport.err"
+rc=$?
+if [ $rc -eq 1 ] && [ -e "$W/notreport/keep.txt" ] && [ ! -e "$W/notreport/index.html" ]; then
+	ok "a directory that is not a report is left alone: $(cat "$W/notreport.err")"
+else
+	fail "a directory that is not a report is left alone" "status $rc"
+fi
+for args in "report" "report --bogus $FIX/c-small.json" "top" "top -n many $FIX/c-small.json" "nosuchcommand"; do
+	# shellcheck disable=SC2086
+	"$CP" $args >/dev/null 2>&1
+	rc=$?
+	if [ $rc -eq 1 ]; then ok "usage error exits 1: $args"; else fail "usage error exits 1: $args" "status $rc"; fi
+done
+if "$CP" report --help | grep -q '^usage: callprof report' && "$CP" top --help | grep -q '^usage: callprof top'; then
+	ok "--help"
+else
+	fail "--help" "no usage on stdout"
+fi
+
+# ---- top ---------------------------------------------------------------------------------
+"$CP" top "$FIX/c-small.json" >"$W/top.txt" 2>&1
+if sed -n 3p "$W/top.txt" | grep -q '^ *calls *self *inclusive *avg *% *name$' &&
+	sed -n 4p "$W/top.txt" | grep -q '^ *10  *40.0 ms  *70.0 ms  *7.00 ms  *43.2  compute$' &&
+	[ "$(wc -l <"$W/top.txt")" -eq 10 ]; then
+	ok "top prints the flat profile by self time"
+else
+	fail "top prints the flat profile by self time" "$(head -n 5 "$W/top.txt" | tr '\n' '|')"
+fi
+"$CP" top -n 2 "$FIX/c-small.json" >"$W/top2.txt" 2>&1
+if [ "$(grep -c 'ms  ' "$W/top2.txt")" -eq 2 ] && grep -q '^(5 more functions)$' "$W/top2.txt"; then
+	ok "top -n limits the rows"
+else
+	fail "top -n limits the rows" "$(tr '\n' '|' <"$W/top2.txt")"
+fi
+"$CP" top "$FIX/merge-a.json" "$FIX/merge-b.json" >"$W/top-merge.txt" 2>&1
+if grep -q '^ *8  .*  work$' "$W/top-merge.txt" && grep -q '^ *8  .*  helper (a.c)$' "$W/top-merge.txt" &&
+	grep -q '^ *2  .*  helper (b.c)$' "$W/top-merge.txt" && grep -q '^2 dumps, 2 threads, 21 calls' "$W/top-merge.txt"; then
+	ok "top merges dumps by module and name"
+else
+	fail "top merges dumps by module and name" "$(tr '\n' '|' <"$W/top-merge.txt")"
+fi
+"$CP" top "$FIX/cpp-hostile.json" >"$W/top-hostile.txt" 2>&1
+if grep -q 'operator<<(std::ostream&, Point const&)$' "$W/top-hostile.txt" && ! grep -q "$(printf '\033')" "$W/top-hostile.txt"; then
+	ok "top prints names as they are"
+else
+	fail "top prints names as they are" "$(head -n 6 "$W/top-hostile.txt" | tr '\n' '|')"
+fi
+
+# ---- a large synthetic dump (the optimised build: ASan would only slow it down) -----------
+sh tests/report/gen-dump.sh 2000 100000 2 >"$W/big.json"
+if "$B/callprof" report -o "$W/site-big" "$W/big.json" >/dev/null 2>"$W/big.err"; then
+	n=$(find "$W/site-big/fn" -name '*.html' | wc -l)
+	if [ "$n" -eq 2000 ]; then ok "large dump: 2000 function pages"; else fail "large dump: 2000 function pages" "$n pages"; fi
+	check "large dump: links" node tests/report/linkcheck.js "$W/site-big" 2000
+	has "large dump: the tree says what it hid" "$W/site-big/tree/all.html" 'id="pruned">Showing [0-9,]+ of [0-9,]+ call paths: [0-9,]+ paths lighter than'
+else
+	fail "large dump" "$(head -c 300 "$W/big.err")"
+fi
+exit 0
