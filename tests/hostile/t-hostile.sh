@@ -1,0 +1,496 @@
+#!/bin/sh
+# tests/hostile/t-hostile.sh: programs that leave functions without returning
+# (longjmp, exceptions, pthread_exit, exit, coroutines), signal handlers that
+# land inside probes, threads, fork and exec, dlclose, a million frames, a node
+# budget: each built by GCC and Clang at -O0 and -O2, run linked and preloaded,
+# its dump checked by dumpcheck (invariants and exact counts) and its per-thread
+# keys by jq.  One test line per case, variant and mode.
+. "$TOP/tests/lib.sh"
+H=$TOP/tests/hostile
+P=$B/tests/hostile
+W=$B/tests/hostile-work
+DC=$B/tests/dumpcheck
+REC=$B/callprof
+VARIANTS="gcc-O0 gcc-O2 clang-O0 clang-O2"
+MODES="link preload"
+JOBS=$(nproc 2>/dev/null || echo 2)
+LC_ALL=C # ls and sort agree on the order of file names
+export LC_ALL
+rm -rf "$W"
+mkdir -p "$W/jobs" "$P"
+
+if ! make -s -C "$TOP" B="$B" "$DC" "$B/libcallprof.so" "$REC" >"$W/make.log" 2>&1; then
+	fail "build the runtime, callprof and dumpcheck" "$(grep -m 3 -i error "$W/make.log" | tr '\n' ' ')"
+fi
+command -v jq >/dev/null || { fail "jq" "jq reads the per-thread keys: install it"; exit 1; }
+[ -x "$DC" ] && [ -f "$B/libcallprof.so" ] || exit 1
+
+# ---- building ----------------------------------------------------------------
+# Programs are built by parallel jobs, one per variant and program: P is the
+# program linked to the runtime, P.pre the same objects without it (for
+# `callprof record`).  A job whose outputs are newer than its inputs is skipped.
+C_PROGS="jmp sig threads fork spawn dl exit deep budget coro selftime"
+CXX_PROGS="exc tls"
+CFLAGS="-std=c11 -D_GNU_SOURCE -g -finstrument-functions -Wall -Wextra -I$TOP/tests/e2e"
+CXXFLAGS="-std=c++17 -g -finstrument-functions -Wall -Wextra -I$TOP/tests/e2e"
+RT="-L$B -lcallprof -Wl,-rpath,$B"
+LIBS="-lpthread -ldl"
+COMMON_INPUTS="$TOP/tests/e2e/e2e.h $H/t-hostile.sh"
+
+# fresh OUT... -- IN...: true if every OUT exists and is newer than every IN.
+fresh() {
+	_outs=
+	while [ "$1" != -- ]; do _outs="$_outs $1"; shift; done
+	shift
+	for _o in $_outs; do
+		[ -e "$_o" ] || return 1
+		for _i in "$@"; do [ "$_o" -nt "$_i" ] || return 1; done
+	done
+}
+
+# job NAME OUTS INS COMMANDS: queues COMMANDS (a shell script) unless OUTS are fresh.
+njobs=0
+job() {
+	fresh $2 -- $3 && return
+	njobs=$((njobs + 1))
+	printf 'set -e\n%s\n' "$4" >"$W/jobs/$1.sh"
+}
+
+cc_of() { case $1 in gcc-*) echo gcc ;; clang-*) echo clang ;; esac; }
+cxx_of() { case $1 in gcc-*) echo g++ ;; clang-*) echo clang++ ;; esac; }
+level_of() { echo "-${1#*-}"; }
+
+for v in $VARIANTS; do
+	d=$P/$v cc=$(cc_of $v) cxx=$(cxx_of $v) o=$(level_of $v)
+	mkdir -p "$d"
+	for p in $C_PROGS; do
+		first= extra= inputs="$H/$p.c"
+		if [ $p = selftime ]; then # busy.c is its uninstrumented part
+			first="$cc $o -g -c $H/busy.c -o $d/busy.o"
+			extra="$d/busy.o" inputs="$inputs $H/busy.c"
+		fi
+		job "$v-$p" "$d/$p $d/$p.pre" "$inputs $COMMON_INPUTS" "$first
+$cc $o $CFLAGS -c $H/$p.c -o $d/$p.o
+$cc -o $d/$p $d/$p.o $extra $RT $LIBS
+$cc -o $d/$p.pre $d/$p.o $extra $LIBS"
+	done
+	for p in $CXX_PROGS; do
+		job "$v-$p" "$d/$p $d/$p.pre" "$H/$p.cc $COMMON_INPUTS" "
+$cxx $o $CXXFLAGS -c $H/$p.cc -o $d/$p.o
+$cxx -o $d/$p $d/$p.o $RT $LIBS
+$cxx -o $d/$p.pre $d/$p.o $LIBS"
+	done
+	for lib in plugin_a plugin_b; do
+		job "$v-$lib" "$d/lib$lib.so" "$H/$lib.c $COMMON_INPUTS" \
+			"$cc $o -g -fPIC -shared -finstrument-functions -I$TOP/tests/e2e $H/$lib.c -o $d/lib$lib.so"
+	done
+done
+job renames "$P/librenames.so" "$H/renames.c" "gcc -O2 -fPIC -shared $H/renames.c -o $P/librenames.so -ldl"
+# Under AddressSanitizer, linked: the jumps (GCC), exceptions and threads (Clang).
+ASAN="-O1 -fsanitize=address -fno-omit-frame-pointer"
+mkdir -p "$P/asan"
+job asan-jmp "$P/asan/jmp" "$H/jmp.c $COMMON_INPUTS" "gcc $ASAN $CFLAGS $H/jmp.c -o $P/asan/jmp $RT $LIBS"
+job asan-exc "$P/asan/exc" "$H/exc.cc $COMMON_INPUTS" "clang++ $ASAN $CXXFLAGS $H/exc.cc -o $P/asan/exc $RT $LIBS"
+job asan-threads "$P/asan/threads" "$H/threads.c $COMMON_INPUTS" \
+	"clang $ASAN $CFLAGS $H/threads.c -o $P/asan/threads $RT $LIBS"
+
+if [ $njobs -gt 0 ]; then
+	for j in "$W"/jobs/*.sh; do echo "$j"; done |
+		xargs -P "$JOBS" -n 1 sh -c 'sh "$0" >"${0%.sh}.log" 2>&1 || echo "${0%.sh}" >>"'"$W"'/jobs/failed"'
+	if [ -f "$W/jobs/failed" ]; then
+		for j in $(cat "$W/jobs/failed"); do
+			fail "build $(basename "$j")" "$(grep -m 2 -i error "$j.log" | tr '\n' ' ')"
+		done
+	fi
+fi
+echo "built $njobs jobs"
+
+# ---- running and checking ------------------------------------------------------
+# One test collects its problems in $W/problems; verdict reports them all in
+# the log and the first three on its line.
+begin() {
+	tname=$1
+	: >"$W/problems"
+}
+problem() { printf '%s\n' "$*" >>"$W/problems"; }
+verdict() {
+	if [ -s "$W/problems" ]; then
+		sed "s|^|# $tname: |" "$W/problems"
+		fail "$tname" "$(head -n 3 "$W/problems" | tr '\n' ' ')"
+	else
+		ok "$tname"
+	fi
+}
+
+# run MODE VARIANT PROG NAME [ARGS...]: runs the program linked (MODE link) or
+# under `callprof record` (MODE preload), with the words VAR=VALUE of $RUN_ENV
+# in its environment and its dump in $DUMP (if set, else $W/NAME.json), then
+# clears both.  Sets $dump and $rc; keeps stdout in $out and stderr in $err.
+RUN_ENV= DUMP=
+run() {
+	_mode=$1 _v=$2 _prog=$3 _name=$4 _env=$RUN_ENV
+	shift 4
+	dump=${DUMP:-$W/$_name.json} out=$W/$_name.out err=$W/$_name.err
+	RUN_ENV= DUMP=
+	_bin=$P/$_v/$_prog
+	[ "$_mode" = preload ] && _bin=$_bin.pre
+	if [ ! -x "$_bin" ]; then
+		problem "$_bin was not built"
+		rc=127
+		return
+	fi
+	case $_mode in
+	link) env $_env CALLPROF_OUTPUT="$dump" "$_bin" "$@" ;;
+	preload) env $_env "$REC" record -o "$dump" -- "$_bin" "$@" ;;
+	esac >"$out" 2>"$err"
+	rc=$?
+}
+
+# checked STATUS EXPECT: the last run ended with STATUS and printed nothing on
+# stderr; its dump meets every invariant and EXPECT, and names every function.
+checked() {
+	[ "$rc" -eq "$1" ] || problem "exit status $rc, expected $1: $(head -n 2 "$err" | tr '\n' ' ')"
+	[ -s "$err" ] && [ "$rc" -eq "$1" ] && problem "stderr: $(head -n 2 "$err" | tr '\n' ' ')"
+	dumpchecked "$dump" "$2"
+}
+
+# dumpchecked DUMP EXPECT: DUMP exists, meets every invariant and EXPECT, and
+# every function has a name (not an address).
+dumpchecked() {
+	if [ ! -f "$1" ]; then
+		problem "no dump $1"
+		return 1
+	fi
+	_out=$("$DC" "$1" "$2" 2>&1) || problem "$(printf '%s\n' "$_out" | sed "s|$W/||g" | head -n 5)"
+	_bad=$(jq -r '[.functions[].name | select(test("^(0x|\\?)"))] | join(" ")' "$1")
+	[ -z "$_bad" ] || problem "functions without a name: $_bad"
+}
+
+# key FILTER: jq FILTER on the last dump, one line.
+key() { jq -c "$1" "$dump" 2>&1 | tr '\n' ' ' | sed 's/ $//'; }
+
+# want WHAT GOT EXPECTED: a problem unless GOT is EXPECTED.
+want() { [ "$2" = "$3" ] || problem "$1: $2, expected $3"; }
+
+# The id of the function named $1 in the last dump, for jq filters.
+fid() { jq "[.functions[] | select(.name == \"$1\") | .id][0]" "$dump"; }
+
+# The threads running function $1, as a jq expression to pipe on.
+threads_of() { echo "($(fid "$1")) as \$f | .threads[] | select(any(.functions[]; .fn == \$f))"; }
+
+# calls FN: the calls of FN on the first thread of the last dump (0 if none).
+calls() { key "[.threads[0].functions[] | select(.fn == $(fid "$1")) | .calls] | add // 0"; }
+
+family_of() { case $1 in gcc-*) echo gcc ;; *) echo clang ;; esac; }
+
+# ---- the cases -------------------------------------------------------------------
+# Each case_X VARIANT MODE runs its program and reports its tests.
+
+# setjmp/longjmp, sigsetjmp/siglongjmp, siglongjmp out of handlers.  Each of the
+# 200 jumps from deep3 abandons deep1..deep3, each of the 200 from a handler
+# raiser1..raiser3 and the handler.
+case_jmp() {
+	begin "longjmp and siglongjmp through instrumented frames, $1 $2"
+	run $2 $1 jmp jmp-$1-$2
+	checked 0 "$H/jmp.expect"
+	want resynced_frames "$(key '.threads[0].resynced_frames')" 1400
+	want unmatched_exits "$(key '.threads[0].unmatched_exits')" 0
+	verdict
+	begin "siglongjmp out of a handler on an alternate stack above the frames it interrupts, $1 $2"
+	run $2 $1 jmp jmp-alt-$1-$2 alt-above
+	checked 0 "$H/jmp-altabove.expect"
+	want resynced_frames "$(key '.threads[0].resynced_frames')" 400
+	verdict
+}
+
+# GCC runs exit probes while it unwinds, Clang does not: then each catch
+# closes the frames it unwound (100 x 3 for catcher, 100 x 4 for the rethrow).
+case_exc() {
+	begin "C++ exceptions caught and rethrown on the main thread, $1 $2"
+	run $2 $1 exc exc-local-$1-$2 local
+	checked 0 "$H/exc-local.expect"
+	want resynced_frames "$(key '.threads[0].resynced_frames')" \
+		"$([ "$(family_of $1)" = gcc ] && echo 0 || echo 700)"
+	want unmatched_exits "$(key '.threads[0].unmatched_exits')" 0
+	verdict
+	begin "C++ exceptions escaping std::async and std::thread, $1 $2"
+	run $2 $1 exc exc-$1-$2
+	checked 0 "$H/exc.expect"
+	want "unmatched_exits, closed_at_thread_exit" \
+		"$(key '[.threads[] | .unmatched_exits, .closed_at_thread_exit] | unique')" "[0]"
+	verdict
+}
+
+# Each handler run calls in_handler once; a run that lands inside a probe is
+# dropped whole (handler and in_handler: 2 enters), so
+#   2 x runs = calls(handlers) + calls(in_handler) + dropped_in_signal.
+case_sig() {
+	begin "signal handlers on top of and inside probes, nested and on an alternate stack, $1 $2"
+	run $2 $1 sig sig-$1-$2
+	loops=$(sed -n 's/^killed_loops //p' "$out")
+	runs=$(awk '/_runs / { n += $2 } END { print n + 0 }' "$out")
+	cp "$H/sig.expect" "$W/sig-$1-$2.expect"
+	loops=${loops:-0}
+	printf 'calls tiny %s\nedge loop tiny %s\ncalls loop %s\nedge killed_loop loop %s\n' \
+		$((2500000 + 100 * loops)) $((2500000 + 100 * loops)) $((2 + loops)) $loops >>"$W/sig-$1-$2.expect"
+	checked 0 "$W/sig-$1-$2.expect"
+	[ -f "$dump" ] || { verdict; return; }
+	h=$(($(calls on_timer) + $(calls on_kill) + $(calls on_nested) + $(calls on_alt)))
+	in_h=$(calls in_handler)
+	dropped=$(key '.threads[0].dropped_in_signal')
+	want "calls of in_handler" "$in_h" "$h"
+	want "handler calls + in_handler calls + dropped_in_signal" $((h + in_h + dropped)) $((2 * runs))
+	want "dropped_no_room, resynced_frames, unmatched_exits" \
+		"$(key '[.threads[] | .dropped_no_room, .resynced_frames, .unmatched_exits] | unique')" "[0]"
+	echo "# $tname: $runs handler runs, $dropped enters dropped in signals"
+	verdict
+}
+
+case_threads() {
+	begin "200 short threads, pthread_exit from deep, detached, TSD destructor, blocked at exit, $1 $2"
+	run $2 $1 threads threads-$1-$2
+	checked 0 "$H/threads.expect"
+	[ -f "$dump" ] || { verdict; return; }
+	want "closed_at_thread_exit of the pthread_exit threads" \
+		"$(key "[$(threads_of exit_worker) | .closed_at_thread_exit, .running] | unique")" "[false,4]"
+	want "running, open_frames of the blocked thread" \
+		"$(key "[$(threads_of blocked_worker) | .running, .open_frames]")" "[true,2]"
+	want "running, closed_at_thread_exit, open_frames of the short threads" \
+		"$(key "[$(threads_of short_worker) | .running, .closed_at_thread_exit, .open_frames] | unique")" \
+		"[false,0]"
+	want "running, closed_at_thread_exit, open_frames of the TSD thread" \
+		"$(key "[$(threads_of tsd_worker) | .running, .closed_at_thread_exit, .open_frames]")" \
+		"[false,0,0]"
+	verdict
+	begin "a thread calling functions while the process exits, $1 $2"
+	run $2 $1 threads threads-spin-$1-$2 spin
+	checked 0 "$H/threads-spin.expect"
+	want "running of the spinning thread" "$(key "[$(threads_of spinner) | .running]")" "[true]"
+	verdict
+}
+
+case_tls() {
+	begin "thread_local destructors after the thread function returned, $1 $2"
+	run $2 $1 tls tls-$1-$2
+	checked 0 "$H/tls.expect"
+	want "closed_at_thread_exit, unmatched_exits" \
+		"$(key '[.threads[] | .closed_at_thread_exit, .unmatched_exits] | unique')" "[0]"
+	want "resynced_frames of the catching thread" \
+		"$(key "[$(threads_of 'catching_worker()') | .resynced_frames]")" \
+		"$([ "$(family_of $1)" = gcc ] && echo '[0]' || echo '[2]')"
+	verdict
+}
+
+# fork_run VARIANT MODE NAME OUTPUT_PATTERN: runs fork.c with its dumps in
+# $W/NAME/; sets $child and $parent (their pids) and $files (the dumps written).
+fork_run() {
+	mkdir -p "$W/$3"
+	DUMP=$W/$3/$4
+	run $2 $1 fork $3
+	child=$(sed -n 1p "$out") parent=$(sed -n 2p "$out")
+	files=$(ls "$W/$3" | tr '\n' ' ')
+}
+
+case_fork() {
+	begin "fork: the child's own dump beside the parent's, $1 $2"
+	fork_run $1 $2 fork-$1-$2 out.json
+	want "dumps written" "$files" "out.$child.json out.json "
+	checked 0 "$H/fork-parent.expect"
+	printf 'pid %s\n' "$child" | cat "$H/fork-child.expect" - >"$W/fork-$1-$2.child.expect"
+	dump=$W/fork-$1-$2/out.$child.json
+	dumpchecked "$dump" "$W/fork-$1-$2.child.expect" &&
+		want "the child's tid, open_frames, running" "$(key '[.threads[0] | .tid, .open_frames, .running]')" \
+			"[$child,2,true]"
+	verdict
+	begin "fork with %p in the output path, $1 $2"
+	fork_run $1 $2 fork-pid-$1-$2 'out.%p.json'
+	want "dumps written" "$files" "$(printf 'out.%s.json\n' "$child" "$parent" | sort | tr '\n' ' ')"
+	printf 'pid %s\n' "$child" | cat "$H/fork-child.expect" - >"$W/fork-pid-$1-$2.child.expect"
+	dumpchecked "$W/fork-pid-$1-$2/out.$child.json" "$W/fork-pid-$1-$2.child.expect"
+	dumpchecked "$W/fork-pid-$1-$2/out.$parent.json" "$H/fork-parent.expect"
+	verdict
+	begin "fork with an unrecorded frame open (CALLPROF_MAX_DEPTH=1), $1 $2"
+	RUN_ENV=CALLPROF_MAX_DEPTH=1
+	fork_run $1 $2 fork-depth-$1-$2 out.json
+	want "dumps written" "$files" "out.$child.json out.json "
+	dumpchecked "$W/fork-depth-$1-$2/out.$child.json" "$H/fork-child-depth1.expect"
+	verdict
+}
+
+case_spawn() {
+	begin "exec from deep inside: only the new image's dump, $1 $2"
+	mkdir -p "$W/exec-$1-$2"
+	DUMP=$W/exec-$1-$2/out.json
+	run $2 $1 spawn exec-$1-$2 exec
+	printf 'pid %s\n' "$(head -n 1 "$out")" | cat "$H/spawn-exec.expect" - >"$W/exec-$1-$2.expect"
+	checked 0 "$W/exec-$1-$2.expect"
+	want "files written" "$(ls "$W/exec-$1-$2" | tr '\n' ' ')" "out.json "
+	verdict
+	begin "vfork+exec and posix_spawn, $1 $2"
+	mkdir -p "$W/spawn-$1-$2"
+	DUMP=$W/spawn-$1-$2/out.json
+	run $2 $1 spawn spawn-$1-$2 spawn
+	checked 0 "$H/spawn-spawn.expect"
+	want "files written" "$(ls "$W/spawn-$1-$2" | tr '\n' ' ')" "out.json "
+	verdict
+}
+
+# plugin_modules: "NAME LIBRARY" for every plugin function of the last dump.
+plugin_modules() {
+	jq -r '. as $d | .functions[] | select(.name | startswith("plugin_")) |
+		"\(.name) \(.module as $m | [$d.modules[] | select(.id == $m) | .path][0])"' "$dump" |
+		while read -r name path; do
+			lib=$(echo "$name" | sed 's/^\(plugin_[ab]\)_.*/lib\1.so/')
+			[ "$path" = "$P/$1/$lib" ] || echo "$name in $path"
+		done
+}
+
+case_dl() {
+	begin "dlopen and dlclose of an instrumented library, 5 times, $1 $2"
+	run $2 $1 dl dl-$1-$2 "$P/$1"
+	checked 0 "$H/dl.expect"
+	[ -f "$dump" ] && want "plugin functions outside their library" "$(plugin_modules $1 | head -n 2)" ""
+	verdict
+	begin "two libraries loaded in turn, each unloaded before the other loads, $1 $2"
+	run $2 $1 dl dl-swap-$1-$2 "$P/$1" swap
+	checked 0 "$H/dl-swap.expect"
+	[ -f "$dump" ] && want "plugin functions outside their library" "$(plugin_modules $1 | head -n 2)" ""
+	verdict
+}
+
+# Each run's renames are logged by the preloaded shim: the dump is written
+# (renamed into place) exactly once.
+case_exit() {
+	for how in deep return thread; do
+		begin "exit $how with atexit handlers, the dump written once, $1 $2"
+		RUN_ENV="LD_PRELOAD=$P/librenames.so HOSTILE_RENAME_LOG=$W/exit-$how-$1-$2.renames"
+		run $2 $1 exit exit-$how-$1-$2 $how
+		checked 0 "$H/exit-$how.expect"
+		want "renames into the dump" "$(grep -c " $dump\$" "$W/exit-$how-$1-$2.renames" 2>/dev/null)" 1
+		case $how in
+		deep) want "open_frames" "$(key '.threads[0].open_frames')" 4 ;;
+		return) want "open_frames" "$(key '.threads[0].open_frames')" 0 ;;
+		thread) want "open_frames" "$(key '[.threads[].open_frames]')" "[2,4]" ;;
+		esac
+		verdict
+	done
+}
+
+# deep.c runs recurse 1000001 times one below dive: with CALLPROF_MAX_STACK=S
+# the stack holds S - 1 frames (the root sentinel takes one), dive and S - 2
+# recurse frames; the rest are dropped and counted.
+deep_stack() {
+	begin "a million frames with CALLPROF_MAX_STACK=$3, $1 $2"
+	RUN_ENV="CALLPROF_MAX_STACK=$3"
+	run $2 $1 deep deep-stack$3-$1-$2 1000000
+	printf 'threads 2\ncalls dive 1\ncalls recurse %s\n' $(($3 - 2)) >"$W/deep-stack$3-$1-$2.expect"
+	checked 0 "$W/deep-stack$3-$1-$2.expect"
+	want "dropped_no_room, dropped_calls, open_frames" \
+		"$(key "[$(threads_of dive) | .dropped_no_room, .dropped_calls, .open_frames]")" \
+		"[$((1000001 - $3 + 2)),$((1000001 - $3 + 2)),0]"
+	verdict
+}
+
+case_deep() {
+	begin "a million frames folded at a budget of 1000 nodes, $1 $2"
+	RUN_ENV=CALLPROF_MAX_NODES=1000
+	run $2 $1 deep deep-fold-$1-$2 1000000
+	checked 0 "$H/deep.expect"
+	want "max_nodes, dropped_calls, open_frames" \
+		"$(key "[$(threads_of dive) | .max_nodes, .dropped_calls, .open_frames]")" "[1000,0,0]"
+	# A fold adds a node under the root per caller and one under it per edge.
+	[ "$(key "[$(threads_of dive) | .folded_calls > 0, .tree_nodes <= 1000 + 2 + 3]")" = "[true,true]" ] ||
+		problem "folded_calls, tree_nodes: $(key "[$(threads_of dive) | .folded_calls, .tree_nodes]")"
+	verdict
+	deep_stack $1 $2 100000
+}
+
+# The 4-ary tree of budget.c has 1366 nodes; past a budget of 50 the nodes a
+# fold adds are bounded by the functions (one under the root per caller) and
+# the edges (one under each of those per callee): 5 + 17.
+case_budget() {
+	begin "node budget of 50 on 1365 call paths, $1 $2"
+	RUN_ENV=CALLPROF_MAX_NODES=50
+	run $2 $1 budget budget-$1-$2
+	checked 0 "$H/budget.expect"
+	[ "$(key '[.threads[0] | .folded_calls > 0, .max_nodes == 50, .tree_nodes <= 50 + 5 + 17]')" = \
+		"[true,true,true]" ] ||
+		problem "folded_calls, max_nodes, tree_nodes: $(key '[.threads[0] | .folded_calls, .max_nodes, .tree_nodes]')"
+	run $2 $1 budget budget-full-$1-$2
+	checked 0 "$H/budget.expect"
+	dumpchecked "$dump" "$H/budget-full.expect"
+	want "without a budget: tree_nodes, folded_calls" "$(key '[.threads[0] | .tree_nodes, .folded_calls]')" "[1366,0]"
+	verdict
+}
+
+case_coro() {
+	begin "makecontext/swapcontext coroutines, $1 $2"
+	run $2 $1 coro coro-$1-$2
+	checked 0 "$H/coro.expect"
+	verdict
+}
+
+# Ratios within one run, not absolute times: spinner and sleeper spend all but
+# a tiny call in uninstrumented code, main nearly nothing outside its callees.
+case_selftime() {
+	begin "time in uninstrumented callees stays in the caller's self time, $1 $2"
+	run $2 $1 selftime selftime-$1-$2
+	checked 0 "$H/selftime.expect"
+	[ -f "$dump" ] || { verdict; return; }
+	for fn in spinner sleeper main; do
+		t=$(key "[.threads[0].functions[] | select(.fn == $(fid $fn)) | .self_ns, .inclusive_ns]")
+		self=$(echo "$t" | tr -d '[]' | cut -d, -f1) incl=$(echo "$t" | tr -d '[]' | cut -d, -f2)
+		case $fn in
+		main) [ $((self * 10)) -le "$incl" ] || problem "main: self_ns $self of inclusive_ns $incl" ;;
+		*) [ $((self * 10)) -ge $((incl * 9)) ] || problem "$fn: self_ns $self of inclusive_ns $incl" ;;
+		esac
+	done
+	verdict
+}
+
+# ---- the matrix --------------------------------------------------------------------
+for variant in $VARIANTS; do
+	for mode in $MODES; do
+		for kase in jmp exc sig threads tls fork spawn dl exit deep budget coro selftime; do
+			case_$kase $variant $mode
+		done
+	done
+done
+
+# The slow ones, on a representative corner of the matrix: a full million-node
+# tree (a 44 MB dump that dumpcheck reads in 3 s) and the option that sets the
+# stack limit, which no compiler changes.
+for vm in "gcc-O2 link" "clang-O0 preload"; do
+	set -- $vm
+	begin "a million frames, a node each, $1 $2"
+	run $2 $1 deep deep-full-$1-$2 1000000
+	checked 0 "$H/deep.expect"
+	want "tree_nodes, folded_calls, dropped_calls" \
+		"$(key "[$(threads_of dive) | .tree_nodes, .folded_calls, .dropped_calls]")" "[1000002,0,0]"
+	verdict
+	rm -f "$dump"
+done
+deep_stack gcc-O2 link 1000
+
+# Under AddressSanitizer (linked): no report, and the same counts.
+ASAN_OPTIONS=detect_leaks=0
+export ASAN_OPTIONS
+begin "longjmp and siglongjmp under AddressSanitizer"
+run link asan jmp asan-jmp
+checked 0 "$H/jmp.expect"
+verdict
+begin "C++ exceptions under AddressSanitizer"
+run link asan exc asan-exc
+checked 0 "$H/exc.expect"
+verdict
+begin "threads under AddressSanitizer"
+run link asan threads asan-threads
+checked 0 "$H/threads.expect"
+verdict
+
+leftover=$(find "$W" -name '*.tmp*' | head -n 3)
+if [ -z "$leftover" ]; then
+	ok "no temporary dump files left behind"
+else
+	fail "no temporary dump files left behind" "$leftover"
+fi
