@@ -1,0 +1,357 @@
+#!/bin/sh
+# bench/run.sh: callprof's benchmarks (make bench): probe cost against other
+# profilers, accuracy of the compensated times against uninstrumented runs, and
+# the cost of the dump and the report as programs grow.  Writes bench/RESULTS.md.
+#
+# Knobs: BENCH_QUICK=1 (a short run: fewer rounds, smaller workloads),
+# BENCH_RESULTS=FILE (where the results go), B=DIR (the build directory).
+# Scratch files go to $B/bench; nothing outside it and RESULTS.md is written.
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+S=$ROOT/bench
+B=${B:-build}
+case $B in /*) ;; *) B=$ROOT/$B ;; esac
+W=$B/bench
+RESULTS=${BENCH_RESULTS:-$S/RESULTS.md}
+QUICK=${BENCH_QUICK:-0}
+GCC=${BENCH_GCC:-gcc}
+CLANG=${BENCH_CLANG:-clang}
+
+if [ "$QUICK" = 1 ]; then
+	ROUNDS=3 ACC_RUNS=3 SCALE_NS="100 1000" FIB_ARGS="30 1" WIDE_ARGS=20000 DEMO_ARGS=100000
+else
+	ROUNDS=11 ACC_RUNS=7 SCALE_NS="100 1000 10000" FIB_ARGS="30 2" WIDE_ARGS=40000 DEMO_ARGS=200000
+fi
+WARMUP=1
+# The same flags for every variant of fib and wide; -fno-inline and
+# -fno-optimize-sibling-calls keep every call a real call in every build.
+MICRO_FLAGS="-O2 -fno-optimize-sibling-calls -fno-inline"
+# The demo is built the way a user would build it (inlining allowed).
+DEMO_FLAGS="-O2 -fno-optimize-sibling-calls"
+XRAY_FLAGS="-fxray-instrument -fxray-instruction-threshold=1 -fxray-modes=xray-basic,xray-profiling"
+
+CMDLOG=$W/commands.txt
+NOTES=$W/notes.txt
+
+say() { printf '  BENCH   %s\n' "$*"; }
+note() { printf '%s\n' "$*" >> "$NOTES"; say "note: $*"; }
+# Runs a command and records it for RESULTS.md.
+x() {
+	printf '%s\n' "$*" >> "$CMDLOG"
+	"$@"
+}
+
+setup() {
+	rm -rf "$W"
+	mkdir -p "$W/lib" "$W/run" "$W/probe" "$W/acc" "$W/scale"
+	: > "$CMDLOG"
+	: > "$NOTES"
+	sh "$S/deps.sh" || true
+	# A private copy of the runtime: others may rebuild build/ while this runs.
+	if [ ! -f "$B/libcallprof.so" ]; then
+		echo "bench: $B/libcallprof.so is missing: run make first" >&2
+		exit 1
+	fi
+	cp "$B/libcallprof.so" "$W/lib/"
+	HAVE_UFTRACE=0 HAVE_XRAY=0
+	command -v uftrace >/dev/null 2>&1 && HAVE_UFTRACE=1
+	[ $HAVE_UFTRACE = 1 ] || note "uftrace is not installed: its rows are left out"
+	if command -v "$CLANG" >/dev/null 2>&1 &&
+		x "$CLANG" -O2 -c "$S/xray_profiling.c" -o "$W/xray_profiling.o" &&
+		printf 'int main(void){return 0;}\n' > "$W/xray_try.c" &&
+		"$CLANG" $XRAY_FLAGS "$W/xray_try.c" -o "$W/xray_try" 2>/dev/null; then
+		HAVE_XRAY=1
+	else
+		note "clang with XRay's runtime is not available: the XRay rows are left out"
+	fi
+	x "$GCC" -O2 -Wall -o "$W/timeit" "$S/timeit.c"
+	# shellcheck disable=SC2046
+	x "$GCC" -O2 -Wall -o "$W/dumpq" "$S/dumpq.c" $(pkg-config --cflags --libs json-c)
+	x "$GCC" -O2 -c "$S/hooks_empty.c" -o "$W/hooks_empty.o"
+	x "$GCC" -O2 -c "$S/hooks_tsc.c" -o "$W/hooks_tsc.o"
+	x "$GCC" -O2 -c "$S/mainwrap.c" -o "$W/mainwrap.o"
+	# The same no-op hooks in a shared library: called through the PLT, as callprof's are.
+	mkdir -p "$W/hookso"
+	x "$GCC" -O2 -shared -fPIC "$S/hooks_empty.c" -o "$W/hookso/libhooksempty.so"
+}
+
+# build_variants NAME FLAGS SRC...: every variant of one workload into $W/probe/NAME/.
+# The instrumented objects are compiled once and linked four ways, so the
+# empty-hook, TSC-hook, callprof and uftrace builds run the very same code.
+# Every build gets mainwrap.o, which times main() itself.
+build_variants() {
+	name=$1 flags=$2
+	shift 2
+	d=$W/probe/$name
+	mw="$W/mainwrap.o -Wl,--wrap=main"
+	mkdir -p "$d/o"
+	say "building $name"
+	x "$GCC" $flags "$@" $mw -o "$d/plain"
+	objs=""
+	for src in "$@"; do
+		o=$d/o/$(basename "$src" .c).o
+		x "$GCC" $flags -finstrument-functions -c "$src" -o "$o"
+		objs="$objs $o"
+	done
+	x "$GCC" $objs $mw "$W/hooks_empty.o" -o "$d/empty"
+	x "$GCC" $objs $mw -L"$W/hookso" -Wl,-rpath,"$W/hookso" -lhooksempty -o "$d/empty-so"
+	x "$GCC" $objs $mw "$W/hooks_tsc.o" -o "$d/tsc"
+	x "$GCC" $objs $mw -L"$W/lib" -Wl,-rpath,"$W/lib" -lcallprof -o "$d/callprof"
+	x "$GCC" $objs $mw -o "$d/fi"
+	x "$GCC" $flags -pg "$@" $mw -o "$d/pg"
+	if [ $HAVE_XRAY = 1 ]; then
+		x "$CLANG" $flags "$@" $mw -o "$d/clang"
+		x "$CLANG" $flags $XRAY_FLAGS "$@" $mw -o "$d/xray"
+		x "$CLANG" $flags $XRAY_FLAGS "$@" $mw "$W/xray_profiling.o" -o "$d/xrayprof"
+	fi
+}
+
+# variant_cmds NAME ARGS: timeit command lines for one workload's variants.
+variant_cmds() {
+	d=$W/probe/$1 r=$W/run a=$2 z=""
+	printf 'plain%s\t%s %s\n' "$z" "$d/plain" "$a"
+	printf 'empty%s\t%s %s\n' "$z" "$d/empty" "$a"
+	printf 'empty-so%s\t%s %s\n' "$z" "$d/empty-so" "$a"
+	printf 'tsc%s\t%s %s\n' "$z" "$d/tsc" "$a"
+	printf 'callprof%s\tCALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cp.json" "$d/callprof" "$a"
+	printf 'callprof-none%s\tCALLPROF_CLOCK=none CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpn.json" "$d/callprof" "$a"
+	printf 'gprof%s\t%s %s\n' "$z" "$d/pg" "$a"
+	if [ $HAVE_UFTRACE = 1 ]; then
+		printf 'uftrace-fi%s\tuftrace record -d %s %s %s\n' "$z" "$r/uftrace.data" "$d/fi" "$a"
+		printf 'uftrace-pg%s\tuftrace record -d %s %s %s\n' "$z" "$r/uftrace.data" "$d/pg" "$a"
+	fi
+	if [ $HAVE_XRAY = 1 ]; then
+		printf 'clang%s\t%s %s\n' "$z" "$d/clang" "$a"
+		printf 'xray-prof%s\tXRAY_OPTIONS=xray_logfile_base=%s/xray- %s %s\n' "$z" "$r" "$d/xrayprof" "$a"
+		printf 'xray-basic%s\tXRAY_OPTIONS=patch_premain=true:xray_mode=xray-basic:xray_logfile_base=%s/xray- %s %s\n' \
+			"$z" "$r" "$d/xray" "$a"
+	fi
+}
+
+# timed CMDFILE OUT.tsv: runs timeit from the scratch run directory (gmon.out lands there).
+timed() {
+	printf 'cd %s && %s -w %s -r %s -o %s %s\n' "$W/run" "$W/timeit" "$WARMUP" "$ROUNDS" "$2.raw" "$1" >> "$CMDLOG"
+	(cd "$W/run" && "$W/timeit" -w "$WARMUP" -r "$ROUNDS" -o "$2.raw" "$1" > "$2")
+	rm -rf "$W/run/uftrace.data" "$W/run/uftrace.data.old" "$W/run"/xray-* "$W/run/gmon.out"
+}
+
+# calls_of NAME ARGS: the exact call count of a workload, from a CALLPROF_CLOCK=none dump.
+calls_of() {
+	CALLPROF_CLOCK=none CALLPROF_OUTPUT="$W/run/count.json" "$W/probe/$1/callprof" $2 > /dev/null
+	"$W/dumpq" "$W/run/count.json" | awk -F'\t' '$1 == "total_calls" { print $2 }'
+}
+
+# probe_workload NAME ARGS EXPECTED_CALLS: times every variant of one workload.
+probe_workload() {
+	name=$1 args=$2 expect=$3
+	variant_cmds "$name" "$args" > "$W/probe/$name.cmds"
+	say "timing $name ($ROUNDS interleaved rounds)"
+	timed "$W/probe/$name.cmds" "$W/probe/$name.tsv"
+	calls=$(calls_of "$name" "$args")
+	eval "CALLS_$name=\$calls"
+	if [ -n "$expect" ] && [ "$expect" != "$calls" ]; then
+		note "$name: the dump counts $calls calls where the program's structure makes $expect"
+	fi
+}
+
+probe_cost() {
+	build_variants fib "$MICRO_FLAGS" "$S/fib.c"
+	build_variants wide "$MICRO_FLAGS" "$S/wide.c"
+	build_variants demo "$DEMO_FLAGS -I$ROOT/examples/demo" "$ROOT"/examples/demo/*.c
+	# fib(30) makes 2*fib(31)-1 = 2692537 calls; wide makes 129 per round; both + main.
+	set -- $FIB_ARGS
+	probe_workload fib "$FIB_ARGS" $(( $2 * 2692537 + 1 ))
+	probe_workload wide "$WIDE_ARGS" $(( WIDE_ARGS * 129 + 1 ))
+	probe_workload demo "$DEMO_ARGS" ""
+	# Fixed costs (start-up and the dump at exit): every variant of fib on fib(1).
+	variant_cmds fib "1 1" > "$W/probe/fixed.cmds"
+	say "timing fixed costs (fib 1)"
+	timed "$W/probe/fixed.cmds" "$W/probe/fixed.tsv"
+	: > "$W/probe/figs.tsv"
+	for w in fib wide demo; do
+		eval "c=\$CALLS_$w"
+		awk -v mode=probe -v workload="$w" -v calls="$c" -v figs="$W/probe/figs.tsv" \
+			-f "$S/tables.awk" "$W/probe/$w.tsv" > "$W/probe/$w.md"
+	done
+	awk -v mode=fixed -f "$S/tables.awk" "$W/probe/fixed.tsv" > "$W/probe/fixed.md"
+	awk -v mode=targets -v workloads="fib wide demo" -f "$S/tables.awk" "$W/probe/figs.tsv" \
+		> "$W/probe/targets.md"
+}
+
+# The accuracy benchmark: plain runs give the truth, callprof runs the dumps; interleaved.
+accuracy() {
+	d=$W/acc
+	flags="-O2 -g -fno-optimize-sibling-calls"
+	say "building the accuracy workload"
+	x "$GCC" $flags "$S/accuracy.c" -o "$d/plain"
+	x "$GCC" $flags -finstrument-functions "$S/accuracy.c" -L"$W/lib" -Wl,-rpath,"$W/lib" -lcallprof \
+		-o "$d/callprof"
+	printf '%s\n' "$d/plain; CALLPROF_OUTPUT=$d/cpN.json $d/callprof; $W/dumpq $d/cpN.json  (N = 1..$ACC_RUNS, alternating)" >> "$CMDLOG"
+	: > "$d/acc.tsv"
+	i=1
+	while [ $i -le "$ACC_RUNS" ]; do
+		say "accuracy run $i of $ACC_RUNS"
+		"$d/plain" | awk -v r=$i '{ print "truth\t" r "\t" $1 "\t" $2 }' >> "$d/acc.tsv"
+		CALLPROF_OUTPUT="$d/cp$i.json" "$d/callprof" | awk -v r=$i '{ print "wall\t" r "\t" $1 "\t" $2 }' >> "$d/acc.tsv"
+		"$W/dumpq" "$d/cp$i.json" | awk -F'\t' -v r=$i -f "$S/accuracy.awk" >> "$d/acc.tsv"
+		i=$((i + 1))
+	done
+	awk -F'\t' -v mode=accuracy -f "$S/tables.awk" "$d/acc.tsv" > "$d/accuracy.md"
+	awk -F'\t' -v mode=overhead -f "$S/tables.awk" "$d/acc.tsv" > "$d/overhead.md"
+}
+
+# median_of CMD...: runs CMD 3 times; the median of what it prints last (a number).
+median_dump_ns() {
+	for k in 1 2 3; do
+		"$@" | awk -F'\t' '$1 == "dump_ns" { print $2 }'
+	done | awk -v mode=median -f "$S/tables.awk"
+}
+
+# The dump- and report-scale benchmark on generated programs of N functions.
+scale() {
+	d=$W/scale
+	have_report=0
+	printf '| functions (N) | tree nodes | calls | dump size | dump time (callprof_dump) | process, profiled | process, CALLPROF_DISABLE=1 | `callprof report` |\n' > "$d/scale.md"
+	printf '|---:|---:|---:|---:|---:|---:|---:|---:|\n' >> "$d/scale.md"
+	for n in $SCALE_NS; do
+		say "scale: N=$n (generate, compile, dump)"
+		x awk -v N="$n" -f "$S/gen_scale.awk" > "$d/scale$n.c"
+		x "$GCC" -O1 -fno-optimize-sibling-calls -finstrument-functions -I"$ROOT/runtime" "$d/scale$n.c" \
+			-L"$W/lib" -Wl,-rpath,"$W/lib" -lcallprof -o "$d/scale$n"
+		printf '%s\n' "CALLPROF_OUTPUT=$d/exit$n.json $d/scale$n $d/dump$n.json  (3 times; prints the time of callprof_dump)" >> "$CMDLOG"
+		dump_ns=$(median_dump_ns env CALLPROF_OUTPUT="$d/exit$n.json" "$d/scale$n" "$d/dump$n.json")
+		bytes=$(wc -c < "$d/dump$n.json")
+		"$W/dumpq" "$d/dump$n.json" > "$d/dump$n.q"
+		nodes=$(awk -F'\t' '$1 == "thread" { s += $3 } END { print s }' "$d/dump$n.q")
+		calls=$(awk -F'\t' '$1 == "total_calls" { print $2 }' "$d/dump$n.q")
+		{
+			printf 'profiled\tCALLPROF_OUTPUT=%s %s\n' "$d/exit$n.json" "$d/scale$n"
+			printf 'disabled\tCALLPROF_DISABLE=1 %s\n' "$d/scale$n"
+		} > "$d/proc$n.cmds"
+		(cd "$W/run" && "$W/timeit" -w 1 -r 3 "$d/proc$n.cmds" > "$d/proc$n.tsv")
+		prof=$(awk -F'\t' '$1 == "profiled" { printf "%.1f ms", $2 / 1e6 }' "$d/proc$n.tsv")
+		dis=$(awk -F'\t' '$1 == "disabled" { printf "%.1f ms", $2 / 1e6 }' "$d/proc$n.tsv")
+		rep="skipped"
+		if [ -x "$B/callprof" ] && x timeout 300 "$B/callprof" report -o "$d/report$n" "$d/dump$n.json" \
+			> "$d/report$n.log" 2>&1; then
+			printf 'report\t%s report -o %s %s\n' "$B/callprof" "$d/report$n" "$d/dump$n.json" > "$d/rep$n.cmds"
+			(cd "$W/run" && "$W/timeit" -w 0 -r 3 "$d/rep$n.cmds" > "$d/rep$n.tsv")
+			rep=$(awk -F'\t' '{ printf "%.1f ms", $2 / 1e6 }' "$d/rep$n.tsv")
+			have_report=1
+		fi
+		printf '| %s | %s | %s | %s bytes | %.1f ms | %s | %s | %s |\n' "$n" "$nodes" "$calls" "$bytes" \
+			"$(echo "$dump_ns" | awk '{ print $1 / 1e6 }')" "$prof" "$dis" "$rep" >> "$d/scale.md"
+	done
+	if [ $have_report = 0 ]; then
+		if [ -x "$B/callprof" ]; then
+			note "callprof report failed on the scale dumps: $(head -n 1 "$d/report$n.log")"
+		else
+			note "build/callprof is not built (make all failed?): the report column is skipped"
+		fi
+	fi
+}
+
+machine() {
+	cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+	mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
+	virt=$(systemd-detect-virt 2>/dev/null || echo unknown)
+	tsc=$(grep -o -w -e constant_tsc -e nonstop_tsc /proc/cpuinfo | sort -u | tr '\n' ' ')
+	echo "- CPU: $cpu, $(nproc) cores online; $mem memory; virtualization: $virt; TSC flags: $tsc"
+	echo "- OS: Debian $(cat /etc/debian_version 2>/dev/null || echo '?'), kernel $(uname -r)"
+	echo "- gcc: $($GCC --version | head -n 1)"
+	command -v "$CLANG" > /dev/null && echo "- clang: $($CLANG --version | head -n 1)"
+	command -v uftrace > /dev/null && echo "- uftrace: $(uftrace --version 2>&1 | head -n 1)"
+	echo "- callprof: commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" status --porcelain runtime 2>/dev/null | grep -q . && echo ', runtime/ with uncommitted changes' || true)"
+}
+
+write_results() {
+	rel() { sed "s|$ROOT/||g"; }
+	{
+		cat <<EOF
+# callprof benchmark results
+
+Written by \`make bench\` (bench/run.sh$( [ "$QUICK" = 1 ] && echo ', BENCH_QUICK=1' )) on $(date -u '+%Y-%m-%d %H:%M UTC').
+What each benchmark measures, and how to run it: bench/README.md.
+
+## Machine
+$(machine)
+
+## 1. Probe cost
+
+Medians over $ROUNDS interleaved rounds (bench/timeit.c: each round runs every variant once,
+in a fresh random order, after $WARMUP warm-up round). *Time in main* is main() timed from
+inside the process (bench/mainwrap.c, linked into every build with \`-Wl,--wrap=main\`): the
+probes' cost, free of each tool's start-up and of what it writes at exit. *ns/call* =
+(time in main - uninstrumented time in main) / calls; the per-call targets are judged on it.
+*ratio* is to the uninstrumented build of the same compiler in the same rounds. *Whole
+process* is the wall time of the whole run, and *outside main* what the variant adds before
+and after main (start-up, writing its output) over the uninstrumented build.
+fib and wide: \`$MICRO_FLAGS\` for every variant; the demo: \`$DEMO_FLAGS\`.
+The machine is shared (load average at the start of this run: $LOAD_START; at the end: LOAD_END).
+
+### fib (fib(30), $(echo $FIB_ARGS | awk '{print $2}') time(s): $CALLS_fib calls)
+$(cat "$W/probe/fib.md")
+
+### wide (a driver calling 128 distinct leaves, $WIDE_ARGS rounds: $CALLS_wide calls)
+$(cat "$W/probe/wide.md")
+
+### demo (examples/demo, $DEMO_ARGS words: $CALLS_demo calls as callprof counts them)
+gprof and XRay do not instrument the functions gcc and clang inline, which
+-finstrument-functions still probes; their ns/call here divide by callprof's count.
+$(cat "$W/probe/demo.md")
+
+### Fixed cost of a short run (fib(1): whole process)
+$(cat "$W/probe/fixed.md")
+
+### Targets
+$(cat "$W/probe/targets.md")
+
+## 2. Accuracy of the compensated times
+
+bench/accuracy.c, $ACC_RUNS runs of each build, alternating. The truth is the uninstrumented build's
+clock_gettime around each phase; the profile's figure is the phase function's
+\`inclusive_ns\` (compensated) and \`raw_inclusive_ns\` in the dump. Medians over the runs;
+the range is each run's compensated figure against the median truth.
+
+$(cat "$W/acc/accuracy.md")
+
+What the probes really cost inside each phase, against what calibration measured at start-up:
+
+$(cat "$W/acc/overhead.md")
+
+## 3. Dump and report cost as the program grows
+
+Generated programs (bench/gen_scale.awk) of N functions: a fan-out-4 tree of functions that each
+also call into chains of shared helpers (several tree nodes per function), and an N-deep recursion.
+The dump time is measured around \`callprof_dump()\` inside the program (median of 3); the process
+times are medians of 3 whole runs (the profiled one writes its dump at exit).
+
+$(cat "$W/scale/scale.md")
+
+## Notes
+$(if [ -s "$NOTES" ]; then sed 's/^/- /' "$NOTES"; else echo "- none"; fi)
+
+## Exact commands
+Builds, in order (\`make bench\` runs them through bench/run.sh; paths relative to the repository):
+\`\`\`
+$(grep -v '^cd ' "$CMDLOG" | rel)
+\`\`\`
+The timed commands of the probe-cost benchmark for fib (\`timeit -w $WARMUP -r $ROUNDS\`,
+run from build/bench/run; wide and demo run the same variants with their own arguments;
+NAME=VALUE words are environment settings):
+\`\`\`
+$(rel < "$W/probe/fib.cmds" | tr '\t' ' ')
+\`\`\`
+EOF
+	} | rel | sed "s|LOAD_END|$(cut -d' ' -f1-3 /proc/loadavg)|" > "$RESULTS.tmp"
+	mv "$RESULTS.tmp" "$RESULTS"
+	say "wrote $RESULTS"
+}
+
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+setup
+probe_cost
+accuracy
+scale
+write_results

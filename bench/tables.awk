@@ -1,0 +1,232 @@
+# tables.awk: turns the benchmarks' raw figures into the Markdown tables of RESULTS.md.
+# POSIX awk (mawk is Debian's default): no asort, no gensub.  Selected by -v mode=...:
+#   probe    SUMMARY.tsv (bench/timeit.c's), -v workload=W -v calls=N -v figs=FILE: one
+#            table row per variant; appends "W variant ns_per_call ratio" lines to FILE
+#   fixed    SUMMARY.tsv of fib(1) runs: each variant's fixed cost per process
+#   targets  FIGS, -v workloads="fib wide ...": the probe-cost targets, met or not
+#   accuracy ACC.tsv ("kind run phase value" lines): truth vs raw vs compensated
+#   overhead ACC.tsv: per-call probe cost implied by each phase vs the calibration
+#   median   one number a line: their median
+
+function median(arr, n,    i, j, t) {
+	for (i = 2; i <= n; i++) {
+		t = arr[i]
+		for (j = i - 1; j >= 1 && arr[j] > t; j--)
+			arr[j + 1] = arr[j]
+		arr[j + 1] = t
+	}
+	if (n == 0)
+		return ""
+	return n % 2 ? arr[(n + 1) / 2] : (arr[n / 2] + arr[n / 2 + 1]) / 2
+}
+
+function label(v) {
+	if (v == "plain") return "no instrumentation (gcc)"
+	if (v == "empty") return "-finstrument-functions, empty hooks"
+	if (v == "empty-so") return "-finstrument-functions, empty hooks in a shared library (PLT calls, like callprof's)"
+	if (v == "tsc") return "-finstrument-functions, TSC-only hooks"
+	if (v == "callprof") return "**callprof** (link mode, TSC)"
+	if (v == "callprof-none") return "**callprof**, CALLPROF_CLOCK=none"
+	if (v == "gprof") return "gprof (-pg)"
+	if (v == "uftrace-fi") return "uftrace record (-finstrument-functions)"
+	if (v == "uftrace-pg") return "uftrace record (-pg)"
+	if (v == "clang") return "no instrumentation (clang)"
+	if (v == "xray-prof") return "XRay profiling mode (clang)"
+	if (v == "xray-basic") return "XRay basic mode, default options (clang)"
+	return v
+}
+
+function base_of(v) {
+	return (v == "clang" || v ~ /^xray/) ? "clang" : "plain"
+}
+
+function pct(x) {
+	return sprintf("%+.1f%%", 100 * x)
+}
+
+mode == "probe" || mode == "fixed" { med[$1] = $2; fails[$1] = $6; inmain[$1] = $7; order[++nv] = $1; next }
+
+mode == "targets" { net[$1, $2] = $3; seen[$1] = 1; next }
+
+mode == "accuracy" || mode == "overhead" {
+	key = $1 SUBSEP $3
+	cnt[key]++
+	val[key, cnt[key]] = $4
+	runval[$1, $2, $3] = $4
+	if (!($2 in isrun)) { isrun[$2] = 1; runs[++nr] = $2 }
+	if (!($3 in isphase) && $3 ~ /^phase_/) { isphase[$3] = 1; phases[++np] = $3 }
+	next
+}
+
+mode == "median" { m[++mn] = $1; next }
+
+function collect(kind, phase, out,    i, n) {
+	n = cnt[kind, phase]
+	for (i = 1; i <= n; i++)
+		out[i] = val[kind, phase, i]
+	return n
+}
+
+function med_of(kind, phase,    tmp, n) {
+	n = collect(kind, phase, tmp)
+	return median(tmp, n)
+}
+
+function failed(v) {
+	return fails[v] > 0 ? " (" fails[v] " runs failed)" : ""
+}
+
+function probe_table(    i, v, b, ns1) {
+	print "| variant | time in main | ratio | ns/call | whole process | ratio | outside main |"
+	print "|---|---:|---:|---:|---:|---:|---:|"
+	for (i = 1; i <= nv; i++) {
+		v = order[i]
+		b = base_of(v)
+		if (!(b in med) || inmain[b] <= 0)
+			continue
+		ns1 = v == b ? "-" : sprintf("%.1f", (inmain[v] - inmain[b]) / calls)
+		printf "| %s%s | %.1f ms | %.2f | %s | %.1f ms | %.2f | %+.1f ms |\n", label(v), failed(v),
+			inmain[v] / 1e6, inmain[v] / inmain[b], ns1, med[v] / 1e6, med[v] / med[b],
+			((med[v] - inmain[v]) - (med[b] - inmain[b])) / 1e6
+		if (v != b)
+			printf "%s\t%s\t%s\t%.3f\n", workload, v, ns1, inmain[v] / inmain[b] >> figs
+	}
+}
+
+function fixed_table(    i, v, b) {
+	print "| variant | median wall, fib(1) | more than uninstrumented |"
+	print "|---|---:|---:|"
+	for (i = 1; i <= nv; i++) {
+		v = order[i]
+		b = base_of(v)
+		printf "| %s%s | %.1f ms | %+.1f ms |\n", label(v), failed(v), med[v] / 1e6, (med[v] - med[b]) / 1e6
+	}
+}
+
+function verdict(ok) {
+	return ok ? "met" : "**missed**"
+}
+
+function target_rows(w,    cp, fl, none, gp, uf, xr, r) {
+	cp = net[w, "callprof"]; fl = net[w, "tsc"]; none = net[w, "callprof-none"]
+	gp = net[w, "gprof"]; uf = net[w, "uftrace-fi"]; xr = net[w, "xray-prof"]
+	if (cp != "" && fl != "") {
+		r = cp / fl
+		printf "| %s | callprof within 1.25x of the timed floor (TSC-only hooks) | %.1f vs %.1f ns: %.2fx | %s |\n",
+			w, cp, fl, r, verdict(r <= 1.25)
+	}
+	if (cp != "" && uf != "")
+		printf "| %s | callprof >= 4x cheaper than uftrace record | %.1f vs %.1f ns: %.1fx | %s |\n",
+			w, cp, uf, uf / cp, verdict(uf / cp >= 4)
+	if (cp != "" && xr != "")
+		printf "| %s | callprof >= 4x cheaper than XRay (profiling mode) | %.1f vs %.1f ns: %.1fx | %s |\n",
+			w, cp, xr, xr / cp, verdict(xr / cp >= 4)
+	if (none != "")
+		printf "| %s | CALLPROF_CLOCK=none <= 5 ns/call | %.1f ns | %s |\n", w, none, verdict(none <= 5)
+	if (none != "" && gp != "")
+		printf "| %s | CALLPROF_CLOCK=none cheaper than gprof | %.1f vs %.1f ns | %s |\n",
+			w, none, gp, verdict(none < gp)
+}
+
+# The run least disturbed by the rest of the machine: the smallest raw total over the phases.
+function quietest_run(    i, j, r, sum, best, best_sum) {
+	best = ""
+	for (i = 1; i <= nr; i++) {
+		r = runs[i]
+		sum = 0
+		for (j = 1; j <= np; j++)
+			sum += runval["raw", r, phases[j]]
+		if (best == "" || sum < best_sum) { best = r; best_sum = sum }
+	}
+	return best
+}
+
+function min_of(kind, phase,    tmp, n, j, m) {
+	n = collect(kind, phase, tmp)
+	m = ""
+	for (j = 1; j <= n; j++)
+		if (m == "" || tmp[j] < m) m = tmp[j]
+	return m
+}
+
+function accuracy_table(    i, p, t, raw, comp, tmp, n, j, lo, hi, e, q, tq, cq) {
+	q = quietest_run()
+	print "| phase | truth (uninstrumented) | instrumented wall | raw inclusive | raw error | compensated inclusive | compensated error | range over runs | quietest run | within 10% |"
+	print "|---|---:|---:|---:|---:|---:|---:|---:|---:|:-:|"
+	for (i = 1; i <= np; i++) {
+		p = phases[i]
+		t = med_of("truth", p)
+		raw = med_of("raw", p)
+		comp = med_of("comp", p)
+		if (t == "" || raw == "" || comp == "")
+			continue
+		n = collect("comp", p, tmp)
+		lo = hi = ""
+		for (j = 1; j <= n; j++) {
+			e = tmp[j] / t - 1
+			if (lo == "" || e < lo) lo = e
+			if (hi == "" || e > hi) hi = e
+		}
+		tq = min_of("truth", p)
+		cq = runval["comp", q, p]
+		printf "| %s | %.2f ms | %.2f ms | %.2f ms | %s | %.2f ms | %s | %s .. %s | %s | %s |\n", p,
+			t / 1e6, med_of("wall", p) / 1e6, raw / 1e6, pct(raw / t - 1), comp / 1e6,
+			pct(comp / t - 1), pct(lo), pct(hi), pct(cq / tq - 1),
+			(comp / t - 1 <= 0.10 && comp / t - 1 >= -0.10) ? "yes" : "**no**"
+	}
+	printf "\nThe *quietest run* column compares run %s (the callprof run with the smallest raw total, the one\n", q
+	print "least disturbed by the rest of the machine) with the fastest uninstrumented time of each phase."
+}
+
+function overhead_table(    i, p, t, raw, d) {
+	oin = med_of("o_in", "-")
+	oout = med_of("o_out", "-")
+	printf "Calibration (median over runs): o_in = %.2f ns, o_out = %.2f ns, o = %.2f ns per call.\n\n", oin, oout, oin + oout
+	print "| phase | calls inside the phase | truth per call | probe cost per call implied by the phase: (raw - truth) / calls | calibrated o | difference |"
+	print "|---|---:|---:|---:|---:|---:|"
+	for (i = 1; i <= np; i++) {
+		p = phases[i]
+		t = med_of("truth", p)
+		raw = med_of("raw", p)
+		d = med_of("desc", p)
+		if (t == "" || raw == "" || d == "" || d == 0)
+			continue
+		printf "| %s | %d | %.2f ns | %.2f ns | %.2f ns | %+.2f ns |\n", p, d, t / d, (raw - t - oin) / d,
+			oin + oout, (raw - t - oin) / d - (oin + oout)
+	}
+	print ""
+	print "Where the time lands, per call of each phase's leaf (nested: the inner leaf and its caller,"
+	print "nest_mid, which also does work of its own). The leaf's compensated self time should be its"
+	print "body's few instructions (o_in is subtracted from it); the caller's compensated self time"
+	print "per leaf call should be one turn of its loop (o_out is subtracted from it)."
+	print ""
+	print "| phase | leaf: raw self per call | leaf: compensated | caller: raw self per leaf call | caller: compensated |"
+	print "|---|---:|---:|---:|---:|"
+	for (i = 1; i <= np; i++) {
+		p = phases[i]
+		if (med_of("leafraw", p) == "")
+			continue
+		printf "| %s | %.2f ns | %.2f ns | %.2f ns | %.2f ns |\n", p, med_of("leafraw", p),
+			med_of("leafcomp", p), med_of("callerraw", p), med_of("callercomp", p)
+	}
+}
+
+END {
+	if (mode == "probe")
+		probe_table()
+	else if (mode == "fixed")
+		fixed_table()
+	else if (mode == "targets") {
+		print "| workload | target | measured (ns/call in main) | verdict |"
+		print "|---|---|---|---|"
+		nw = split(workloads, ws, " ")
+		for (i = 1; i <= nw; i++)
+			if (ws[i] in seen)
+				target_rows(ws[i])
+	} else if (mode == "accuracy")
+		accuracy_table()
+	else if (mode == "overhead")
+		overhead_table()
+	else if (mode == "median")
+		print median(m, mn)
+}
