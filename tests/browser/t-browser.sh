@@ -1,0 +1,38 @@
+#!/bin/sh
+# tests/browser/t-browser.sh: a report opened from file:// in headless Chromium (Debian's
+# /usr/bin/chromium), driven by playwright-core (installed here on first use), clicked
+# through from the hottest function down; screenshots go to $B/tests/screens/.
+set -u
+. "$TOP/tests/lib.sh"
+cd "$TOP"
+W=$B/tests/browser
+rm -rf "$W" "$B/tests/screens"
+mkdir -p "$W/tmp" "$B/tests/screens"
+
+rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
+if ! make -s --no-print-directory B="$(rel "$B")" "$(rel "$B")/callprof" >"$W/build.log" 2>&1; then
+	fail build "cannot build the tool: $(tail -n 3 "$W/build.log" | tr '\n' ' ')"
+	exit 1
+fi
+if [ ! -x /usr/bin/chromium ] || ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	fail browser "needs /usr/bin/chromium, node and npm (make test-deps)"
+	exit 1
+fi
+if [ ! -f tests/browser/node_modules/playwright-core/package.json ]; then
+	echo "installing playwright-core into tests/browser/node_modules"
+	if ! (cd tests/browser && npm install --no-audit --no-fund --loglevel=error) >"$W/npm.log" 2>&1; then
+		fail "npm install" "$(tail -n 3 "$W/npm.log" | tr '\n' ' ')"
+		exit 1
+	fi
+fi
+ok "playwright-core $(sed -n 's/.*"version": "\(.*\)".*/\1/p' tests/browser/node_modules/playwright-core/package.json)"
+
+for s in c-small cpp-hostile; do
+	if ! "$B/callprof" report -o "$W/site-$s" "tests/report/fixtures/$s.json" >/dev/null 2>"$W/$s.err"; then
+		fail "report $s" "$(cat "$W/$s.err")"
+		exit 1
+	fi
+done
+# Chromium's fresh profile directory goes under the build folder, and away with it.
+TMPDIR=$W/tmp node tests/browser/browser.js "$W/site-c-small" tests/report/fixtures/c-small.json \
+	"$B/tests/screens" "$W/site-cpp-hostile" </dev/null
