@@ -96,6 +96,8 @@ void buf_grow(struct buf *b, size_t extra)
 void buf_add(struct buf *b, const void *data, size_t n)
 {
 	buf_grow(b, n);
+	if (!n)
+		return;
 	memcpy(b->data + b->len, data, n);
 	b->len += n;
 	b->data[b->len] = '\0';

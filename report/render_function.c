@@ -199,8 +199,8 @@ static void paths(struct buf *out, const struct profile *p, const struct pfunc *
 		buf_puts(out, "<p class=\"muted\">Not in the call tree.</p>\n");
 		return;
 	}
-	buf_printf(out, "<p class=\"note\">%zu distinct call path%s reach%s this function; the hottest:</p>\n"
-		   "<ol class=\"paths\" id=\"paths\">\n", f->nnodes, f->nnodes == 1 ? "" : "s",
+	buf_printf(out, "<p class=\"note\">%s distinct call path%s reach%s this function; the hottest:</p>\n"
+		   "<ol class=\"paths\" id=\"paths\">\n", fmt_count(a, f->nnodes), f->nnodes == 1 ? "" : "s",
 		   f->nnodes == 1 ? "es" : "");
 	for (size_t k = 0; k < n; k++) {
 		uint32_t node = p->fn_nodes[f->nodes + k];

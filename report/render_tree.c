@@ -11,6 +11,7 @@
 #define TREE_MIN_SHARE 0.001  /* paths lighter than 0.1% of the whole are hidden ... */
 #define TREE_MAX_NODES 3000   /* ... and more if needed to keep a page this small */
 #define TREE_MAX_DEPTH 200    /* nesting shown; deeper recursion gets a line instead */
+#define TREE_MAX_DEPTH_TEXT "200"
 #define TREE_OPEN_SHARE 0.02  /* nodes heavier than this start expanded */
 
 /* One level of the walk: a node and the next of its children to visit. */
@@ -108,9 +109,10 @@ static int open_node(struct buf *out, const struct profile *p, const struct ptre
 	return 1;
 }
 
-/* tree_html: the shown part of t as nested lists; returns how many nodes it showed. */
+/* tree_html: the shown part of t as nested lists; returns how many nodes it showed, *deep
+ * whether the depth limit hid some. */
 static size_t tree_html(struct buf *out, const struct profile *p, const struct ptree *t,
-			uint64_t whole, uint64_t cut)
+			uint64_t whole, uint64_t cut, int *deep)
 {
 	struct tree_frame *stack = xmalloc((TREE_MAX_DEPTH + 1) * sizeof(*stack));
 	size_t shown = 0;
@@ -133,6 +135,8 @@ static size_t tree_html(struct buf *out, const struct profile *p, const struct p
 					stack[++depth] = (struct tree_frame){ (uint32_t)kid, 0 };
 				continue;
 			}
+			if (depth >= TREE_MAX_DEPTH)
+				*deep = 1;
 			hidden_line(out, t, f->node, cut, depth >= TREE_MAX_DEPTH);
 			buf_puts(out, "</ul>\n</details></li>\n");
 			if (depth == 0)
@@ -153,7 +157,7 @@ static int tree_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run
 	struct buf heading = BUF_INIT, title = BUF_INIT, lede = BUF_INIT, tabs = BUF_INIT, tree = BUF_INIT;
 	char path[48], a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE];
 	size_t shown;
-	int rc;
+	int rc, deep = 0;
 
 	buf_puts(&heading, "Call tree \xe2\x80\x94 ");
 	if (thread < 0)
@@ -161,7 +165,7 @@ static int tree_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run
 	else
 		render_thread_label(&heading, p, (size_t)thread);
 	render_view_tabs(&tabs, p, thread);
-	shown = tree_html(&tree, p, t, whole, cut);
+	shown = tree_html(&tree, p, t, whole, cut, &deep);
 	buf_printf(&lede, "<p class=\"lede\">One row per distinct call path, heaviest first: inclusive time, "
 		   "self time and calls of that path. Percentages are of %s%s. "
 		   "Click a row to fold or unfold it; names lead to the function pages.</p>\n",
@@ -169,9 +173,10 @@ static int tree_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run
 		   t->by_calls ? "" : fmt_ns(a, whole));
 	if (shown < t->n)
 		buf_printf(&lede, "<p class=\"pruned\" id=\"pruned\">Showing %s of %s call paths: %s paths lighter "
-			   "than %s%s each are hidden; a line under each parent says how much.</p>\n",
+			   "than %s%s each%s are hidden; a line under each parent says how much.</p>\n",
 			   fmt_count(a, shown), fmt_count(b, t->n), fmt_count(c, t->n - shown),
-			   t->by_calls ? fmt_count(d, cut) : fmt_ns(d, cut), t->by_calls ? " calls" : "");
+			   t->by_calls ? fmt_count(d, cut) : fmt_ns(d, cut), t->by_calls ? " calls" : "",
+			   deep ? ", or nested deeper than " TREE_MAX_DEPTH_TEXT " levels," : "");
 	else if (!t->n)
 		buf_puts(&lede, "<p class=\"pruned\">The tree is empty: no instrumented function ran.</p>\n");
 

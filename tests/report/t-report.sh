@@ -208,6 +208,47 @@ rc=$?
 if [ $rc -eq 2 ] && [ "$(wc -l <"$BAD/top.err")" -eq 1 ]; then ok "top: bad input exits 2 with one line"; else
 	fail "top: bad input exits 2 with one line" "status $rc: $(cat "$BAD/top.err")"; fi
 
+# Cut anywhere, a dump is refused cleanly (exit 2, one line), never a crash under the sanitizers.
+size=$(wc -c <"$FIX/c-small.json")
+off=1
+bad_cuts=""
+while [ "$off" -lt "$size" ]; do
+	head -c "$off" "$FIX/c-small.json" >"$BAD/cut.json"
+	"$CP" top "$BAD/cut.json" >/dev/null 2>"$BAD/cut.err"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$BAD/cut.err")" -eq 1 ] || bad_cuts="$bad_cuts $off:$rc"
+	off=$((off + 61))
+done
+if [ -z "$bad_cuts" ]; then ok "a dump cut at any of $((size / 61)) points is refused cleanly"; else
+	fail "a dump cut at any point is refused cleanly" "offset:status$bad_cuts"; fi
+
+# ---- edge cases: nothing ran; recursion far deeper than a page can show ---------------------
+printf '{"format":"callprof","version":1,"functions":[],"threads":[]}\n' >"$W/empty.json"
+if "$CP" report -o "$W/site-empty" "$W/empty.json" >/dev/null 2>"$W/empty.err" &&
+	node tests/report/linkcheck.js "$W/site-empty" 0 >/dev/null; then
+	ok "a dump where nothing ran gives a site"
+else
+	fail "a dump where nothing ran gives a site" "$(head -c 300 "$W/empty.err")"
+fi
+awk 'BEGIN {
+	n = 20000
+	printf "{\"format\":\"callprof\",\"version\":1,\"functions\":[{\"id\":0,\"name\":\"main\"},{\"id\":1,\"name\":\"recurse\"}],"
+	printf "\"threads\":[{\"tid\":1,\"functions\":[{\"fn\":0,\"calls\":1,\"inclusive_ns\":%d,\"self_ns\":10},", n * 10
+	printf "{\"fn\":1,\"calls\":%d,\"inclusive_ns\":%d,\"self_ns\":%d}],\"edges\":[", n - 1, (n - 1) * 10, (n - 1) * 10
+	printf "{\"caller\":null,\"callee\":0,\"calls\":1,\"inclusive_ns\":%d,\"self_ns\":10},", n * 10
+	printf "{\"caller\":0,\"callee\":1,\"calls\":1,\"inclusive_ns\":%d,\"self_ns\":10},", (n - 1) * 10
+	printf "{\"caller\":1,\"callee\":1,\"calls\":%d,\"inclusive_ns\":%d,\"self_ns\":%d}],", n - 2, (n - 2) * 10, (n - 2) * 10
+	printf "\"tree\":{\"columns\":[\"id\",\"parent\",\"fn\",\"calls\",\"inclusive_ns\",\"self_ns\"],\"rows\":[[0,null,0,1,%d,10]", n * 10
+	for (i = 1; i < n; i++) printf ",[%d,%d,1,1,%d,10]", i, i - 1, (n - i) * 10
+	printf "]}}]}\n"
+}' >"$W/deep.json"
+if "$CP" report -o "$W/site-deep" "$W/deep.json" >/dev/null 2>"$W/deep.err"; then
+	has "deep recursion: the tree says what it hid" "$W/site-deep/tree/all.html" 'or nested deeper than 200 levels'
+	has "deep recursion: the function page counts its paths" "$W/site-deep/fn/1.html" '19,999 distinct call paths reach this function'
+else
+	fail "deep recursion" "$(head -c 300 "$W/deep.err")"
+fi
+
 # ---- options and the output directory -------------------------------------------------
 printf '# Run notes\n\nBuilt with **-O2**. <script>alert(3)</script> [bad](javascript:alert(4)) <b>raw</b>\n' >"$W/notes.md"
 if "$CP" report -o "$W/site-opts" --title 'Nightly <build> & co' --notes "$W/notes.md" "$FIX/c-small.json" >/dev/null 2>"$W/opts.err"; then
