@@ -19,7 +19,7 @@ char *fmt_ns_f(char *out, double ns)
 {
 	if (ns < 0)
 		ns = 0;
-	if (ns < 9.95)
+	if (ns < 99.95)
 		snprintf(out, FMT_SIZE, "%.1f ns", ns);
 	else if (ns < 999.5)
 		snprintf(out, FMT_SIZE, "%.0f ns", ns);

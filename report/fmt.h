@@ -9,7 +9,8 @@
 /*
  * fmt_ns: a time in nanoseconds with three significant digits and a unit:
  * "0 ns", "812 ns", "1.23 µs", "45.6 ms", "2.50 s", "1234 s".
- * fmt_ns_f does the same for a fractional figure ("7.9 ns" for calibration).
+ * fmt_ns_f does the same for a fractional figure, with a decimal below 100 ns
+ * ("21.5 ns" for a calibrated probe cost).
  * fmt_count: "1,234,567".
  * fmt_pct: part of whole as a percentage: "45.1%", "<0.1%", "0%" ("-" if whole is 0).
  * Each writes into out (FMT_SIZE bytes) and returns it.
