@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,23 +26,34 @@ static int file_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+/* Copies `dir` + `name` into out; false when it does not fit. */
+static bool join_path(char *out, size_t size, const char *dir, const char *name)
+{
+	size_t d = strlen(dir), n = strlen(name);
+
+	if (d + n + 1 > size)
+		return false;
+	memcpy(out, dir, d);
+	memcpy(out + d, name, n + 1);
+	return true;
+}
+
 /* The runtime beside the tool (build tree) or in ../lib (installed), else the configured libdir. */
 static int find_runtime(char *out, size_t size)
 {
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], found[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	const char *candidates[] = { "%s/libcallprof.so", "%s/../lib/libcallprof.so" };
+	const char *candidates[] = { "/libcallprof.so", "/../lib/libcallprof.so" };
 
 	if (n > 0) {
 		exe[n] = '\0';
 		*strrchr(exe, '/') = '\0';
-		for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
-			snprintf(out, size, candidates[i], exe);
-			if (file_exists(out))
-				return realpath(out, out) ? 0 : -1;
-		}
+		for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++)
+			if (join_path(found, sizeof(found), exe, candidates[i]) && file_exists(found))
+				return realpath(found, out) && strlen(out) < size ? 0 : -1;
 	}
-	snprintf(out, size, "%s/libcallprof.so", CALLPROF_LIBDIR);
+	if (!join_path(out, size, CALLPROF_LIBDIR, "/libcallprof.so"))
+		return -1;
 	return file_exists(out) ? 0 : -1;
 }
 

@@ -193,6 +193,18 @@ struct cct_node *cct_child_get_slow(struct cct *tree, struct cct_node *parent, u
 	return child_find_or_add(tree, fold, fn, call_site);
 }
 
+void cct_node_rekey(struct cct_node *node, uintptr_t key)
+{
+	struct cct_node *parent = node->parent;
+
+	for (unsigned i = 0; parent && i < CCT_SLOTS; i++)
+		if (parent->slot_child[i] == node)
+			parent->slot_fn[i] = key;
+	/* An overflow entry stays where the old key hashed: lookups of the old
+	 * key now pass over it, and ovf_grow rehashes it under the new one. */
+	node->fn = key;
+}
+
 void cct_clear_counts(struct cct *tree)
 {
 	for (struct cct_node *n = &tree->root; n; n = cct_next_preorder(n, &tree->root)) {

@@ -42,7 +42,6 @@ struct cct_node {
 	uint64_t min_ticks, max_ticks;   /* shortest and longest finished activation */
 	uintptr_t call_site;             /* return address in the caller, first call seen */
 	uint64_t dump_id;                /* scratch for the dump; the probes never touch it */
-	uint32_t fold_active;            /* folded activations of this node open now (see tstate.c) */
 	uintptr_t slot_fn[CCT_SLOTS];    /* inline child table: key ... */
 	struct cct_node *slot_child[CCT_SLOTS]; /* ... and child; slot_fn 0 = empty */
 };
@@ -68,6 +67,31 @@ static inline CP_NOINSTR unsigned cct_slot_hash(uintptr_t fn)
 	/* Fibonacci hashing: the top bits of the product mix every address bit. */
 	return (unsigned)(((uint64_t)fn * 0x9E3779B97F4A7C15ull) >> 62);
 }
+
+/*
+ * Functions of a library that was unloaded keep their nodes under a retired
+ * key, so a library later mapped at the same address gets nodes of its own:
+ * the top bit (never set in a user-space address), a generation, the address.
+ */
+#define CCT_RETIRED_BIT ((uintptr_t)1 << 63)
+#define CCT_ADDRESS_BITS 47
+#define CCT_ADDRESS_MASK (((uintptr_t)1 << CCT_ADDRESS_BITS) - 1)
+
+static inline CP_NOINSTR uintptr_t cct_retired_key(uintptr_t address, uint64_t generation)
+{
+	return CCT_RETIRED_BIT | (uintptr_t)(generation & 0xFFFF) << CCT_ADDRESS_BITS |
+	       (address & CCT_ADDRESS_MASK);
+}
+
+/* The code address a node key stands for. */
+static inline CP_NOINSTR uintptr_t cct_key_address(uintptr_t key)
+{
+	return key & CCT_RETIRED_BIT ? key & CCT_ADDRESS_MASK : key;
+}
+
+/* Gives `node` the key `key` in place, in its parent's slots too.  Only for
+ * the functions of a library being unloaded: no thread is calling them. */
+void cct_node_rekey(struct cct_node *node, uintptr_t key);
 
 /* Creates `tree` empty, with a node budget (0 = unlimited). */
 void cct_init(struct cct *tree, uint64_t max_nodes);

@@ -46,11 +46,20 @@ static bool in_span(const struct module_span *m, uintptr_t addr)
 	return false;
 }
 
-/* The profiled function addresses, on every thread, that lie in `m`; malloc'ed. */
-static uintptr_t *functions_in(const struct module_span *m, size_t *count)
+/* Bumped at each unload, so a library loaded again at the same place gets new keys. */
+static uint64_t unload_generation;
+
+/*
+ * Names the profiled functions of the library `m` on every thread, then
+ * retires their keys: a library loaded later at the same address must not
+ * merge into these nodes.  Runs under the registry lock, so no dump reads the
+ * trees meanwhile; no thread calls into a library being unloaded.
+ */
+static void retire_functions(const struct module_span *m)
 {
 	size_t n = 0, cap = 0;
-	uintptr_t *addrs = NULL;
+	uintptr_t *addrs = NULL, *keys = NULL;
+	uint64_t generation = __atomic_add_fetch(&unload_generation, 1, __ATOMIC_RELAXED);
 
 	for (struct tstate *t = tstate_lock_all(); t; t = t->next)
 		for (struct cct_node *c = cct_next_preorder(&t->tree.root, &t->tree.root); c;
@@ -58,35 +67,44 @@ static uintptr_t *functions_in(const struct module_span *m, size_t *count)
 			if (!in_span(m, c->fn))
 				continue;
 			if (n == cap) {
-				uintptr_t *more = realloc(addrs, (cap = cap ? cap * 2 : 64) * sizeof(*addrs));
-				if (!more)
+				cap = cap ? cap * 2 : 64;
+				uintptr_t *a = realloc(addrs, cap * sizeof(*a));
+				uintptr_t *k = a ? realloc(keys, cap * sizeof(*k)) : NULL;
+				if (a)
+					addrs = a;
+				if (!k)
 					goto out;
-				addrs = more;
+				keys = k;
 			}
-			addrs[n++] = c->fn;
+			addrs[n] = c->fn;
+			keys[n] = cct_retired_key(c->fn, generation);
+			n++;
 		}
+	if (n)
+		symbols_remember(m->name, m->base, addrs, keys, n);
+	for (struct tstate *t = tstate_lock_all_held(); t; t = t->next)
+		for (struct cct_node *c = cct_next_preorder(&t->tree.root, &t->tree.root); c;
+		     c = cct_next_preorder(c, &t->tree.root))
+			if (in_span(m, c->fn))
+				cct_node_rekey(c, cct_retired_key(c->fn, generation));
 out:
 	tstate_unlock_all();
-	*count = n;
-	return addrs;
+	free(addrs);
+	free(keys);
 }
 
 static void remember_library(void *handle)
 {
 	struct link_map *lm = NULL;
 	struct module_span m = { 0 };
-	uintptr_t *addrs;
-	size_t n;
 
 	if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm || !lm->l_name || !lm->l_name[0])
 		return;
 	m.name = lm->l_name;
 	m.base = lm->l_addr;
 	dl_iterate_phdr(find_segments, &m);
-	addrs = functions_in(&m, &n);
-	if (n)
-		symbols_remember(lm->l_name, lm->l_addr, addrs, n);
-	free(addrs);
+	if (m.n)
+		retire_functions(&m);
 }
 
 CP_EXPORT int dlclose(void *handle);

@@ -31,6 +31,13 @@ struct idmap {
 	size_t mask, used;
 };
 
+/* One thread's tree as read for the dump. */
+struct thread_snap {
+	struct tstate *t;
+	struct node_fig *fig;  /* rows in preorder */
+	size_t n;
+};
+
 /* Everything the dump of one process needs across threads. */
 struct dump_ctx {
 	struct jsonw w;
@@ -51,7 +58,6 @@ struct node_fig {
 	uint32_t edge;
 	uint64_t calls, child_calls, subtree_calls;
 	double incl, self, raw_incl, raw_self; /* ticks */
-	bool open_counted;          /* an open activation was added (folded nodes open more than once) */
 };
 
 struct agg {
@@ -151,17 +157,6 @@ static int64_t fn_id(struct dump_ctx *d, uintptr_t addr)
 	}
 	d->fn_addr[d->nfns++] = addr;
 	return id;
-}
-
-/* Gives every function of every thread an id, in first-seen order. */
-static int collect_functions(struct dump_ctx *d, struct tstate *threads)
-{
-	for (struct tstate *t = threads; t; t = t->next)
-		for (const struct cct_node *n = cct_next_preorder(&t->tree.root, &t->tree.root); n;
-		     n = cct_next_preorder(n, &t->tree.root))
-			if (fn_id(d, n->fn) < 0)
-				return -1;
-	return 0;
 }
 
 static uint64_t ns(const struct dump_ctx *d, double ticks)
@@ -342,7 +337,7 @@ static void write_symbols(struct dump_ctx *d)
 			jsonw_uint(w, (uint64_t)f[i].module);
 		else
 			jsonw_null(w);
-		write_hex_member(w, "address", d->fn_addr[i]);
+		write_hex_member(w, "address", cct_key_address(d->fn_addr[i]));
 		write_hex_member(w, "offset", f ? f[i].offset : 0);
 		write_string_member(w, "file", f ? f[i].file : NULL);
 		jsonw_key(w, "line");
@@ -358,7 +353,7 @@ static void write_symbols(struct dump_ctx *d)
 	free(f);
 }
 
-/* Lists the thread's nodes in preorder with raw figures; open frames count up to now. */
+/* Lists the thread's nodes in preorder with their raw figures, as they are now. */
 static struct node_fig *thread_nodes(struct dump_ctx *d, struct tstate *t, size_t *count)
 {
 	size_t n = 0, cap = 1024;
@@ -368,6 +363,11 @@ static struct node_fig *thread_nodes(struct dump_ctx *d, struct tstate *t, size_
 	for (const struct cct_node *c = cct_next_preorder(root, root); fig && c;
 	     c = cct_next_preorder(c, root)) {
 		struct node_fig *x;
+		int64_t fn = fn_id(d, c->fn);
+		if (fn < 0) {
+			free(fig);
+			return NULL;
+		}
 		if (n == cap) {
 			struct node_fig *more = realloc(fig, (cap *= 2) * sizeof(*fig));
 			if (!more) {
@@ -381,27 +381,41 @@ static struct node_fig *thread_nodes(struct dump_ctx *d, struct tstate *t, size_
 		x->node = c;
 		((struct cct_node *)c)->dump_id = n;
 		x->parent = c->parent == root ? NO_FN : (uint32_t)c->parent->dump_id;
-		x->fn = (uint32_t)fn_id(d, c->fn);
+		x->fn = (uint32_t)fn;
 		x->calls = c->calls;
 		x->raw_incl = (double)c->incl_ticks;
-		x->raw_self = (double)c->child_ticks; /* becomes self below */
+		x->raw_self = (double)c->child_ticks; /* becomes self in thread_compensate */
 		n++;
-	}
-	if (!fig)
-		return NULL;
-	for (uint32_t i = 1; i < t->stack.depth; i++) {
-		const struct frame *f = &t->stack.base[i];
-		const struct cct_node *caller = f[-1].node; /* nearest recorded frame below */
-		double open = d->now_ticks > f->t_enter_ticks ? (double)(d->now_ticks - f->t_enter_ticks) : 0;
-		if (frame_is_transparent(f) || fig[f->node->dump_id].open_counted)
-			continue;
-		fig[f->node->dump_id].open_counted = true;
-		fig[f->node->dump_id].raw_incl += open;
-		if (caller != root)
-			fig[caller->dump_id].raw_self += open; /* child time, until turned into self */
 	}
 	*count = n;
 	return fig;
+}
+
+/* The row of `node` in a snapshot, or -1 if the node was made after it. */
+static int64_t snapshot_row(const struct node_fig *fig, size_t n, const struct cct_node *node)
+{
+	return node->dump_id < n && fig[node->dump_id].node == node ? (int64_t)node->dump_id : -1;
+}
+
+/* Counts the thread's open activations up to now: a call still running has a
+ * duration so far, charged to its node and as child time to its caller's. */
+static void thread_add_open(struct dump_ctx *d, const struct tstate *t, struct node_fig *fig, size_t n)
+{
+	const struct frame *base = __atomic_load_n(&t->stack.base, __ATOMIC_ACQUIRE);
+	uint32_t depth = t->stack.depth;
+	const struct cct_node *root = &t->tree.root;
+
+	for (uint32_t i = 1; i < depth; i++) {
+		const struct frame *f = &base[i];
+		int64_t row = snapshot_row(fig, n, f->node);
+		int64_t caller = f[-1].node == root ? -1 : snapshot_row(fig, n, f[-1].node);
+		double open = d->now_ticks > f->t_enter_ticks ? (double)(d->now_ticks - f->t_enter_ticks) : 0;
+		if (frame_is_marked(f) || row < 0)
+			continue;
+		fig[row].raw_incl += open;
+		if (caller >= 0)
+			fig[caller].raw_self += open; /* child time, until turned into self */
+	}
 }
 
 /* Self times, call counts of children and descendants, and compensation, per node. */
@@ -641,16 +655,17 @@ static void write_thread_health(struct dump_ctx *d, const struct tstate *t)
 	}
 }
 
-static int write_thread(struct dump_ctx *d, struct tstate *t)
+static int write_thread(struct dump_ctx *d, const struct thread_snap *snap)
 {
-	size_t n = 0, ne = 0;
-	struct node_fig *fig = thread_nodes(d, t, &n);
+	struct tstate *t = snap->t;
+	struct node_fig *fig = snap->fig;
+	size_t n = snap->n, ne = 0;
 	struct agg *fns = calloc(d->nfns ? d->nfns : 1, sizeof(*fns));
 	struct agg *edges = NULL;
 	char name[64];
 	uint64_t end = t->finished ? t->t_end_ticks : d->now_ticks;
 
-	if (!fig || !fns)
+	if (!fns)
 		goto out_free;
 	for (size_t i = 0; i < d->nfns; i++)
 		fns[i].min_ticks = UINT64_MAX;
@@ -672,12 +687,10 @@ static int write_thread(struct dump_ctx *d, struct tstate *t)
 	jsonw_object_end(&d->w);
 	free(edges);
 	free(fns);
-	free(fig);
 	return 0;
 out_free:
 	free(edges);
 	free(fns);
-	free(fig);
 	return -1;
 }
 
@@ -733,15 +746,15 @@ static struct tstate *reverse(struct tstate *list)
 	return out;
 }
 
-static int write_profile(struct dump_ctx *d, struct tstate *threads)
+static int write_profile(struct dump_ctx *d, const struct thread_snap *snaps, size_t nsnaps)
 {
 	jsonw_object_begin(&d->w);
 	write_header(d);
 	write_symbols(d);
 	jsonw_key(&d->w, "threads");
 	jsonw_array_begin(&d->w);
-	for (struct tstate *t = threads; t; t = t->next)
-		if (write_thread(d, t) < 0)
+	for (size_t i = 0; i < nsnaps; i++)
+		if (write_thread(d, &snaps[i]) < 0)
 			return -1;
 	jsonw_array_end(&d->w);
 	/* Known only once the threads are written, so it comes last. */
@@ -751,16 +764,52 @@ static int write_profile(struct dump_ctx *d, struct tstate *threads)
 	return 0;
 }
 
+static void snapshots_free(struct thread_snap *snaps, size_t n)
+{
+	for (size_t i = 0; snaps && i < n; i++)
+		free(snaps[i].fig);
+	free(snaps);
+}
+
+/*
+ * Reads every thread's tree first and only then takes the time, so calls that
+ * finish while the dump reads a running thread are never later than `now`.
+ */
+static struct thread_snap *snapshot_threads(struct dump_ctx *d, struct tstate *threads, size_t *count)
+{
+	size_t n = 0;
+	struct thread_snap *snaps;
+
+	for (struct tstate *t = threads; t; t = t->next)
+		n++;
+	snaps = calloc(n ? n : 1, sizeof(*snaps));
+	n = 0;
+	for (struct tstate *t = threads; snaps && t; t = t->next, n++) {
+		snaps[n].t = t;
+		snaps[n].fig = thread_nodes(d, t, &snaps[n].n);
+		if (!snaps[n].fig) {
+			snapshots_free(snaps, n);
+			*count = 0;
+			return NULL;
+		}
+	}
+	d->now_ticks = clock_now();
+	for (size_t i = 0; snaps && i < n; i++)
+		thread_add_open(d, snaps[i].t, snaps[i].fig, snaps[i].n);
+	*count = n;
+	return snaps;
+}
+
 int dump_write(const char *path, bool only_if_data)
 {
 	struct dump_ctx d = { 0 };
 	char final[PATH_MAX], tmp[PATH_MAX + 32];
 	struct tstate *threads;
+	struct thread_snap *snaps = NULL;
+	size_t nsnaps = 0;
 	FILE *f;
 	int rc = -1, err = 0;
 
-	d.now_ticks = clock_now();
-	d.tps = clock_ticks_per_second();
 	output_path(path ? path : options.output, final, sizeof(final));
 	threads = tstate_lock_all();
 	if (only_if_data && !any_data(threads)) {
@@ -768,8 +817,10 @@ int dump_write(const char *path, bool only_if_data)
 		return 0;
 	}
 	threads = reverse(threads);
+	snaps = snapshot_threads(&d, threads, &nsnaps);
+	d.tps = clock_ticks_per_second();
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid());
-	if (collect_functions(&d, threads) < 0) {
+	if (!snaps) {
 		err = ENOMEM;
 		goto out_unlock;
 	}
@@ -780,7 +831,7 @@ int dump_write(const char *path, bool only_if_data)
 	setvbuf(f, NULL, _IOFBF, 1 << 20);
 	jsonw_init(&d.w, f);
 	d.syms = symbols_open();
-	if (write_profile(&d, threads) < 0)
+	if (write_profile(&d, snaps, nsnaps) < 0)
 		err = ENOMEM;
 	symbols_free(d.syms);
 	putc('\n', f);
@@ -799,6 +850,7 @@ out_unlock:
 	tstate_unlock_all();
 	if (rc < 0)
 		fprintf(stderr, "callprof: cannot write profile '%s': %s\n", final, strerror(err));
+	snapshots_free(snaps, nsnaps);
 	free(d.fn_addr);
 	idmap_release(&d.fn_ids);
 	return rc;

@@ -3,6 +3,8 @@
 
 #include <dlfcn.h>
 #include <setjmp.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "arch.h"
@@ -46,12 +48,46 @@ static void unwind_to(uintptr_t sp)
 	t->busy = 0;
 }
 
+/*
+ * A jump out of a signal handler running on the alternate stack: the
+ * handler's frames (on that stack) end, then those the target is above.
+ * Returns false when we are not on the alternate stack.
+ */
+static bool leave_alt_stack(uintptr_t target)
+{
+	struct tstate *t = tstate_self;
+	stack_t ss;
+	uintptr_t lo, hi;
+	uint32_t keep;
+
+	if (sigaltstack(NULL, &ss) != 0 || !(ss.ss_flags & SS_ONSTACK))
+		return false;
+	lo = (uintptr_t)ss.ss_sp;
+	hi = lo + ss.ss_size;
+	if (target >= lo && target < hi) { /* a jump within the handler */
+		unwind_to(target);
+		return true;
+	}
+	if (!t || t->busy)
+		return true;
+	t->busy = 1;
+	cp_barrier();
+	for (keep = t->stack.depth - 1; keep > 0; keep--)
+		if (t->stack.base[keep].sp < lo || t->stack.base[keep].sp >= hi)
+			break;
+	t->resyncs += shadow_close_above(&t->stack, keep, clock_now());
+	t->resyncs += shadow_unwind_to(&t->stack, target, clock_now());
+	cp_barrier();
+	t->busy = 0;
+	return true;
+}
+
 static __attribute__((noreturn)) void jump(jump_fn real, struct __jmp_buf_tag *env, int val)
 {
 	uintptr_t target = arch_jmpbuf_sp(env);
 
 	/* A target below us is no jump up the stack (another stack: a coroutine); leave it. */
-	if (target > (uintptr_t)__builtin_frame_address(0))
+	if (target && !leave_alt_stack(target) && target > (uintptr_t)__builtin_frame_address(0))
 		unwind_to(target);
 	if (!real)
 		real = real_longjmp ? real_longjmp : real_siglongjmp;

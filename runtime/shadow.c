@@ -10,14 +10,7 @@
 
 void frame_close_any(const struct frame *f, const struct frame *parent, uint64_t now_ticks)
 {
-	if (!frame_is_marked(f)) {
-		frame_close(f, parent, now_ticks);
-		return;
-	}
-	if (frame_is_transparent(f))
-		return;
-	/* Folded: nested activations of the node add calls (at entry) but no time. */
-	if (--f->node->fold_active == 0)
+	if (!frame_is_marked(f))
 		frame_close(f, parent, now_ticks);
 }
 
@@ -103,6 +96,14 @@ uint32_t shadow_unwind_to(struct shadow *s, uintptr_t sp, uint64_t now_ticks)
 	while (keep > 0 && s->base[keep].sp + SHADOW_PROBE_FRAME < sp)
 		keep--;
 	return shadow_close_above(s, keep, now_ticks);
+}
+
+bool shadow_has_open(const struct shadow *s, uintptr_t fn, uint32_t limit)
+{
+	for (uint32_t i = s->depth - 1; i > 0 && limit; i--, limit--)
+		if (frame_fn(&s->base[i]) == fn)
+			return true;
+	return false;
 }
 
 uint32_t shadow_find(const struct shadow *s, uintptr_t fn)

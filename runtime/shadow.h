@@ -38,24 +38,29 @@ struct shadow {
 };
 
 /*
- * Marked frames: calls the fast exit path must not close.  Bit 0 of `sp` is
- * set (probe frame addresses are 8-byte aligned) and `fn` holds ~fn, so no
- * exit matches them on the fast path.  Two kinds:
+ * Marked frames: calls the fast exit path must not close.  Low bits of `sp`
+ * say the kind (probe frame addresses are 8-byte aligned) and `fn` holds
+ * ~fn, so no exit matches them on the fast path.
  * - transparent: a call that is not recorded (an excluded function, or one
  *   deeper than CALLPROF_MAX_DEPTH).  It carries its caller's node, so its
  *   callees attach to the caller and its time stays there;
- * - folded: a call whose path was folded past the node budget.  A folded node
- *   can be open several times at once (recursion), so only its outermost open
- *   activation adds time (cct_node.fold_active counts them).
+ * - untimed: a call folded past the node budget while its function is already
+ *   open lower on the stack.  A folded row sits under the root, where the
+ *   tree cannot show that nesting, so this call adds its count but no time:
+ *   recursion never counts the same time twice.
  */
+#define FRAME_TRANSPARENT ((uintptr_t)1)
+#define FRAME_UNTIMED ((uintptr_t)2)
+#define FRAME_MARKS (FRAME_TRANSPARENT | FRAME_UNTIMED)
+
 static inline CP_NOINSTR bool frame_is_marked(const struct frame *f)
 {
-	return f->sp & 1;
+	return f->sp & FRAME_MARKS;
 }
 
 static inline CP_NOINSTR bool frame_is_transparent(const struct frame *f)
 {
-	return frame_is_marked(f) && f->node == f[-1].node;
+	return f->sp & FRAME_TRANSPARENT;
 }
 
 /* The function of any frame, marked or not. */
@@ -80,7 +85,7 @@ static inline CP_NOINSTR void frame_close(const struct frame *f, const struct fr
 	parent->node->child_ticks += d;
 }
 
-/* Closes any frame, plain or marked (cold). */
+/* Closes any frame: a marked one adds no time (cold). */
 void frame_close_any(const struct frame *f, const struct frame *parent, uint64_t now_ticks);
 
 /* Maps the stack with room for `cap` frames, growable up to `max_cap`,
@@ -103,6 +108,9 @@ uint32_t shadow_pop_dead(struct shadow *s, uintptr_t sp);
 /* Closes, at `now_ticks`, the frames of functions whose stack pointer was
  * below `sp`: where a longjmp or a caught exception resumes.  Returns how many. */
 uint32_t shadow_unwind_to(struct shadow *s, uintptr_t sp, uint64_t now_ticks);
+
+/* True if `fn` is open among the `limit` frames under the top one. */
+bool shadow_has_open(const struct shadow *s, uintptr_t fn, uint32_t limit);
 
 /* The index of the innermost frame of `fn`, or 0 if none is open. */
 uint32_t shadow_find(const struct shadow *s, uintptr_t fn);

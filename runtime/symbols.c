@@ -1,6 +1,8 @@
 /* symbols.c: libdw symbolization of this process's own function addresses. */
 #include "symbols.h"
 
+#include "cct.h"
+
 #include <dlfcn.h>
 #include <dwarf.h>
 #include <pthread.h>
@@ -321,10 +323,11 @@ void symbols_resolve(struct symbols *s, uintptr_t addr, struct sym_function *out
 		resolve_in_module(s, mod, addr, (uintptr_t)start, out);
 	}
 	if (!out->name)
-		name_unknown(addr, out);
+		name_unknown(cct_key_address(addr), out);
 }
 
-void symbols_remember(const char *path, uintptr_t base, const uintptr_t *addrs, size_t n)
+void symbols_remember(const char *path, uintptr_t base, const uintptr_t *addrs,
+		      const uintptr_t *keys, size_t n)
 {
 	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
 	Dwfl_Module *mod;
@@ -339,7 +342,7 @@ void symbols_remember(const char *path, uintptr_t base, const uintptr_t *addrs, 
 	pthread_mutex_lock(&remembered_lock);
 	for (size_t i = 0; mod && i < n; i++) {
 		struct remembered *r;
-		if (remembered_find(addrs[i]))
+		if (remembered_find(keys[i]))
 			continue;
 		if (n_remembered == cap_remembered) {
 			size_t cap = cap_remembered ? cap_remembered * 2 : 64;
@@ -351,7 +354,7 @@ void symbols_remember(const char *path, uintptr_t base, const uintptr_t *addrs, 
 		}
 		r = &remembered[n_remembered++];
 		memset(r, 0, sizeof(*r));
-		r->addr = addrs[i];
+		r->addr = keys[i];
 		r->fn.module = -1;
 		resolve_in_module(NULL, mod, addrs[i], base, &r->fn);
 		if (!r->fn.name)

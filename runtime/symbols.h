@@ -50,9 +50,11 @@ const struct sym_module *symbols_modules(const struct symbols *s, size_t *count)
 void symbols_free(struct symbols *s);
 
 /* Names now the functions at `addrs` (n of them) of the module `path` loaded
- * at `base`, and keeps the names for symbols_resolve: for a library about to
- * be unloaded, whose addresses will mean nothing at dump time. */
-void symbols_remember(const char *path, uintptr_t base, const uintptr_t *addrs, size_t n);
+ * at `base`, and keeps the names for symbols_resolve under `keys` (the keys
+ * their tree nodes will have): for a library about to be unloaded, whose
+ * addresses will mean nothing, or something else, at dump time. */
+void symbols_remember(const char *path, uintptr_t base, const uintptr_t *addrs,
+		      const uintptr_t *keys, size_t n);
 
 /* The demangled form of `name`, malloc'ed; a copy of it when it is not mangled. */
 char *symbols_demangle(const char *name);

@@ -13,7 +13,8 @@
 #include "options.h"
 #include "process.h"
 
-#define STACK_INITIAL_FRAMES 4096
+#define STACK_INITIAL_FRAMES 4096u
+#define FOLD_NESTING_LOOK 1024 /* frames searched for an open call of a folded function */
 
 __thread struct tstate *tstate_self __attribute__((tls_model("initial-exec")));
 
@@ -35,7 +36,9 @@ struct tstate *tstate_create(void)
 	if (t == MAP_FAILED)
 		return NULL;
 	cct_init(&t->tree, options.max_nodes);
-	if (shadow_init(&t->stack, &t->tree.root, STACK_INITIAL_FRAMES, options.max_stack) < 0) {
+	if (shadow_init(&t->stack, &t->tree.root,
+			STACK_INITIAL_FRAMES < options.max_stack ? STACK_INITIAL_FRAMES : options.max_stack,
+			options.max_stack) < 0) {
 		munmap(t, sizeof(*t));
 		return NULL;
 	}
@@ -105,13 +108,13 @@ void tstate_enter_general(struct tstate *t, uintptr_t fn, uintptr_t call_site, u
 	top = &s->base[s->depth - 1];
 	if ((filter_on && !filter_admits(fn)) || (options.max_depth && s->depth > options.max_depth)) {
 		node = top->node; /* a transparent frame: see shadow.h */
-		mark = 1;
+		mark = FRAME_TRANSPARENT;
 	} else if ((node = cct_child_get(&t->tree, top->node, fn, call_site))) {
 		node->calls++;
-		if (node->parent != top->node) { /* folded past the budget */
-			node->fold_active++;
-			mark = 1;
-		}
+		/* Folded past the budget, inside an open call of the same function.
+		 * The look is bounded: deeper nesting still counts its time. */
+		if (node->parent != top->node && shadow_has_open(s, fn, FOLD_NESTING_LOOK))
+			mark = FRAME_UNTIMED;
 	} else {
 		drop_enter(t, sp);
 		goto out;
@@ -172,6 +175,11 @@ struct tstate *tstate_lock_all(void)
 	return registry;
 }
 
+struct tstate *tstate_lock_all_held(void)
+{
+	return registry;
+}
+
 void tstate_unlock_all(void)
 {
 	pthread_mutex_unlock(&registry_lock);
@@ -202,24 +210,21 @@ static void tstate_restart(struct tstate *t)
 {
 	struct cct old = t->tree;
 	uint64_t now = clock_now();
-	struct cct_node *parent, *prev_old;
+	struct cct_node *parent;
 
 	cct_init(&t->tree, options.max_nodes);
 	parent = &t->tree.root;
-	prev_old = t->stack.base[0].node;
 	t->stack.base[0].node = parent;
 	for (uint32_t i = 1; i < t->stack.depth; i++) {
 		struct frame *f = &t->stack.base[i];
-		bool transparent = frame_is_marked(f) && f->node == prev_old; /* as in shadow.h, on the old tree */
 		struct cct_node *n;
-		prev_old = f->node;
-		if (transparent) {
+		if (frame_is_transparent(f)) {
 			f->node = parent;
 			continue;
 		}
-		/* A folded frame becomes plain: the fresh tree has room for its path. */
+		/* An untimed frame becomes plain: the fresh tree has room for its path. */
 		f->fn = frame_fn(f);
-		f->sp &= ~(uintptr_t)1;
+		f->sp &= ~FRAME_MARKS;
 		n = cct_child_get(&t->tree, parent, f->fn, f->node->call_site);
 		if (!n) {
 			t->stack.depth = i;

@@ -65,6 +65,8 @@ void tstate_destroy(struct tstate *t);
 /* The registry of every state, locked while walked. */
 struct tstate *tstate_lock_all(void);
 void tstate_unlock_all(void);
+/* The registry's head while the caller already holds the lock. */
+struct tstate *tstate_lock_all_held(void);
 
 /* Process set-up: the thread-exit key and the fork handlers.  Called once by process_init. */
 void tstate_setup(void);

@@ -8,6 +8,7 @@
  *                 waits inside instrumented code
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,14 +51,20 @@ NOINLINE static void a(void)
 	sink++;
 }
 
+/* Set once main is inside wait_forever, so the exit lands while that call is open. */
+static volatile int main_waiting;
+
 NOINLINE static void *exiting_thread(void *arg)
 {
+	while (!main_waiting)
+		sched_yield();
 	a();
 	return arg;
 }
 
 NOINLINE static void wait_forever(void)
 {
+	main_waiting = 1;
 	for (;;)
 		pause();
 }
