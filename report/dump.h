@@ -124,6 +124,12 @@ struct dump {
  */
 int dump_load(struct dump *d, const char *path, struct buf *err);
 
+/*
+ * dump_parse does the same for a dump already in memory: len bytes of text
+ * (NUL-terminated; the text is modified), named path in messages.
+ */
+int dump_parse(struct dump *d, const char *path, char *text, size_t len, struct buf *err);
+
 /* dump_release frees what d holds. */
 void dump_release(struct dump *d);
 

@@ -836,12 +836,49 @@ static void set_date_from_mtime(struct dump *d, int fd)
 	d->date = xstrdup(when);
 }
 
-int dump_load(struct dump *d, const char *path, struct buf *err)
+/*
+ * parse_text: the document in text (len bytes, NUL-terminated, modified) into
+ * d; 0, or -1 after fail().  owner, when not NULL, holds the text and is
+ * released once json-c has read it, before the structs are built.
+ */
+static int parse_text(struct load_ctx *c, struct dump *d, char *text, size_t len, struct buf *owner)
 {
 	struct rowscan rows;
-	struct load_ctx c = { path, err, &rows };
-	struct buf text = BUF_INIT;
+	struct buf view = { text, len, len + 1 };
 	struct json_object *root;
+	int rc = -1;
+
+	c->rows = &rows;
+	rowscan_extract(&rows, text, len);
+	root = parse_json(c, &view);
+	if (owner)
+		buf_release(owner);
+	if (root) {
+		rc = load_document(c, d, root);
+		json_object_put(root);
+	}
+	rowscan_release(&rows);
+	c->rows = NULL;
+	return rc;
+}
+
+int dump_parse(struct dump *d, const char *path, char *text, size_t len, struct buf *err)
+{
+	struct load_ctx c = { path, err, NULL };
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	d->path = xstrdup(path);
+	rc = parse_text(&c, d, text, len, NULL);
+	if (rc < 0)
+		dump_release(d);
+	return rc;
+}
+
+int dump_load(struct dump *d, const char *path, struct buf *err)
+{
+	struct load_ctx c = { path, err, NULL };
+	struct buf text = BUF_INIT;
 	int fd, rc = -1;
 
 	memset(d, 0, sizeof(*d));
@@ -853,16 +890,8 @@ int dump_load(struct dump *d, const char *path, struct buf *err)
 	}
 	if (read_whole(&c, fd, &text) < 0)
 		goto out_close;
-	rowscan_extract(&rows, text.data, text.len);
-	root = parse_json(&c, &text);
-	buf_release(&text);
-	if (!root)
-		goto out_rows;
 	d->path = xstrdup(path);
-	rc = load_document(&c, d, root);
-	json_object_put(root);
-out_rows:
-	rowscan_release(&rows);
+	rc = parse_text(&c, d, text.data, text.len, &text);
 	if (rc == 0 && !d->date)
 		set_date_from_mtime(d, fd);
 out_close:

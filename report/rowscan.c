@@ -24,7 +24,8 @@ struct scan {
 	size_t len, pos;
 	struct level stack[SCAN_DEPTH];
 	int depth;          /* open containers; -1 before the document */
-	int dup;            /* a followed key appeared twice: json-c keeps the last, so give up */
+	int dup;            /* a followed key appeared twice (json-c keeps the last) or a key
+			       was escaped: the tables may not be json-c's, so give up */
 };
 
 static void skip_ws(struct scan *sc)
@@ -57,6 +58,12 @@ static int skip_string(struct scan *sc, size_t *b, size_t *e)
 		i++;
 	}
 	return -1;
+}
+
+/* is_delim: ch ends a number or literal (a NUL does not: strchr would match its terminator). */
+static int is_delim(char ch)
+{
+	return ch && strchr(",]} \t\r\n", ch);
 }
 
 static enum key key_of(const char *s, size_t n)
@@ -201,6 +208,9 @@ static int scan_key(struct scan *sc)
 	if (sc->pos >= sc->len || sc->s[sc->pos] != '"' || skip_string(sc, &b, &e) < 0)
 		return -1;
 	l->key = key_of(sc->s + b, e - b);
+	/* An escaped key may spell a followed one ("tr\u0065e"): json-c would see it, not us. */
+	if (memchr(sc->s + b, '\\', e - b))
+		sc->dup = 1;
 	if (l->key != K_OTHER) {
 		if (l->seen & (1u << l->key))
 			sc->dup = 1;
@@ -270,9 +280,13 @@ static void scan(struct scan *sc, struct rowscan *rs)
 				return;
 			continue;
 		}
-		/* A number, true, false or null: up to the next delimiter. */
-		while (sc->pos < sc->len && !strchr(",]} \t\r\n", sc->s[sc->pos]))
+		/* A number, true, false or null: up to the next delimiter (or give up on none). */
+		size_t start = sc->pos;
+
+		while (sc->pos < sc->len && !is_delim(sc->s[sc->pos]))
 			sc->pos++;
+		if (sc->pos == start)
+			return;
 	}
 }
 
