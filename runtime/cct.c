@@ -64,25 +64,12 @@ static struct cct_node *node_alloc(struct cct *tree)
 	return n; /* fresh mmap'ed memory is zero */
 }
 
-/* Mixes every bit of (parent, fn) into the low bits the table mask keeps. */
-static size_t ovf_hash(const struct cct_node *parent, uintptr_t fn)
+/* The overflow entry holding (parent, fn), or the empty one where it belongs. */
+static struct cct_ovf_entry *ovf_entry(struct cct *tree, const struct cct_node *parent, uintptr_t fn)
 {
-	uint64_t k = (uint64_t)(uintptr_t)parent * 0x9E3779B97F4A7C15ull ^ (uint64_t)fn;
+	size_t i = (size_t)(cct_ovf_hash(parent, fn) >> tree->ovf_shift);
 
-	k ^= k >> 31;
-	k *= 0xBF58476D1CE4E5B9ull;
-	k ^= k >> 29;
-	k *= 0x94D049BB133111EBull;
-	k ^= k >> 32;
-	return (size_t)k;
-}
-
-/* The overflow slot holding (parent, fn), or the empty slot where it belongs. */
-static struct cct_node **ovf_slot(struct cct *tree, const struct cct_node *parent, uintptr_t fn)
-{
-	size_t i = ovf_hash(parent, fn) & tree->ovf_mask;
-
-	while (tree->ovf[i] && !(tree->ovf[i]->parent == parent && tree->ovf[i]->fn == fn))
+	while (tree->ovf[i].parent && !(tree->ovf[i].parent == parent && tree->ovf[i].fn == fn))
 		i = (i + 1) & tree->ovf_mask;
 	return &tree->ovf[i];
 }
@@ -92,16 +79,20 @@ static int ovf_grow(struct cct *tree)
 {
 	size_t old_slots = tree->ovf ? tree->ovf_mask + 1 : 0;
 	size_t slots = old_slots ? old_slots * 2 : OVF_MIN_SLOTS;
-	struct cct_node **old = tree->ovf;
-	struct cct_node **table = map_bytes(slots * sizeof(*table));
+	struct cct_ovf_entry *old = tree->ovf;
+	struct cct_ovf_entry *table = map_bytes(slots * sizeof(*table));
+	unsigned bits = 0;
 
 	if (!table)
 		return -1;
+	while (((size_t)1 << bits) < slots)
+		bits++;
 	tree->ovf = table;
 	tree->ovf_mask = slots - 1;
+	tree->ovf_shift = 64 - bits;
 	for (size_t i = 0; i < old_slots; i++)
-		if (old[i])
-			*ovf_slot(tree, old[i]->parent, old[i]->fn) = old[i];
+		if (old[i].parent)
+			*ovf_entry(tree, old[i].parent, old[i].fn) = old[i];
 	if (old)
 		munmap(old, old_slots * sizeof(*old));
 	return 0;
@@ -132,7 +123,7 @@ static struct cct_node *child_find_or_add(struct cct *tree, struct cct_node *par
 					  uintptr_t call_site)
 {
 	unsigned h = cct_slot_hash(fn);
-	struct cct_node **slot;
+	struct cct_ovf_entry *e;
 	struct cct_node *n;
 
 	for (unsigned i = 0; i < CCT_SLOTS; i++) {
@@ -142,8 +133,8 @@ static struct cct_node *child_find_or_add(struct cct *tree, struct cct_node *par
 		if (!parent->slot_fn[s])
 			break;
 	}
-	if (tree->ovf && (slot = ovf_slot(tree, parent, fn), *slot))
-		return *slot;
+	if ((n = cct_ovf_find(tree, parent, fn)))
+		return n;
 	n = node_new(tree, parent, fn, call_site);
 	if (!n) {
 		tree->failed_allocs++;
@@ -161,7 +152,11 @@ static struct cct_node *child_find_or_add(struct cct *tree, struct cct_node *par
 		tree->failed_allocs++;
 		return NULL; /* the node stays allocated but unreachable: harmless */
 	}
-	*ovf_slot(tree, parent, fn) = n;
+	e = ovf_entry(tree, parent, fn);
+	e->fn = fn;
+	e->node = n;
+	/* Release: the key becomes visible last, so a reader never sees half an entry. */
+	__atomic_store_n(&e->parent, parent, __ATOMIC_RELEASE);
 	tree->ovf_used++;
 	return n;
 }
@@ -176,11 +171,10 @@ static struct cct_node *child_find_or_add(struct cct *tree, struct cct_node *par
 struct cct_node *cct_child_get_slow(struct cct *tree, struct cct_node *parent, uintptr_t fn,
 				    uintptr_t call_site)
 {
-	struct cct_node **slot;
-	struct cct_node *fold;
+	struct cct_node *fold, *n;
 
-	if (tree->ovf && (slot = ovf_slot(tree, parent, fn), *slot))
-		return *slot;
+	if ((n = cct_ovf_find(tree, parent, fn)))
+		return n;
 	if (!tree->max_nodes || tree->nodes < tree->max_nodes || parent == &tree->root ||
 	    parent->parent == &tree->root)
 		return child_find_or_add(tree, parent, fn, call_site);
@@ -193,15 +187,18 @@ struct cct_node *cct_child_get_slow(struct cct *tree, struct cct_node *parent, u
 	return child_find_or_add(tree, fold, fn, call_site);
 }
 
-void cct_node_rekey(struct cct_node *node, uintptr_t key)
+void cct_node_rekey(struct cct *tree, struct cct_node *node, uintptr_t key)
 {
 	struct cct_node *parent = node->parent;
+	struct cct_ovf_entry *e;
 
 	for (unsigned i = 0; parent && i < CCT_SLOTS; i++)
 		if (parent->slot_child[i] == node)
 			parent->slot_fn[i] = key;
 	/* An overflow entry stays where the old key hashed: lookups of the old
 	 * key now pass over it, and ovf_grow rehashes it under the new one. */
+	if (parent && tree->ovf && (e = ovf_entry(tree, parent, node->fn))->parent)
+		e->fn = key;
 	node->fn = key;
 }
 

@@ -46,14 +46,22 @@ struct cct_node {
 	struct cct_node *slot_child[CCT_SLOTS]; /* ... and child; slot_fn 0 = empty */
 };
 
+/* An overflow entry: the key inline, so a probe compares without touching the node. */
+struct cct_ovf_entry {
+	const struct cct_node *parent; /* NULL: empty */
+	uintptr_t fn;
+	struct cct_node *node;
+};
+
 struct cct {
 	struct cct_node root;     /* virtual root: the thread's root calls are its children */
 	void *chunks;             /* arena: newest mapped chunk, each links the one before */
 	char *chunk_next;         /* arena: next free byte of the newest chunk */
 	char *chunk_end;
 	size_t chunk_bytes;       /* size of the next chunk to map; doubles up to a cap */
-	struct cct_node **ovf;    /* overflow children, open addressing on (parent, fn) */
+	struct cct_ovf_entry *ovf;/* overflow children, linear probing on (parent, fn) */
 	size_t ovf_mask;          /* slots - 1; 0 while ovf is unallocated */
+	unsigned ovf_shift;       /* 64 - log2(slots): the hash's top bits index the table */
 	size_t ovf_used;
 	uint64_t nodes;           /* nodes allocated, root excluded */
 	uint64_t max_nodes;       /* budget; past it new paths fold to one level of context */
@@ -89,9 +97,35 @@ static inline CP_NOINSTR uintptr_t cct_key_address(uintptr_t key)
 	return key & CCT_RETIRED_BIT ? key & CCT_ADDRESS_MASK : key;
 }
 
-/* Gives `node` the key `key` in place, in its parent's slots too.  Only for
- * the functions of a library being unloaded: no thread is calling them. */
-void cct_node_rekey(struct cct_node *node, uintptr_t key);
+/* Gives `node` of `tree` the key `key` in place, in its parent's slots or the
+ * overflow table too.  Only for the functions of a library being unloaded: no
+ * thread is calling them. */
+void cct_node_rekey(struct cct *tree, struct cct_node *node, uintptr_t key);
+
+/* The overflow table's hash of (parent, fn): the top bits are used. */
+static inline CP_NOINSTR uint64_t cct_ovf_hash(const struct cct_node *parent, uintptr_t fn)
+{
+	return ((uint64_t)(uintptr_t)parent * 0x9E3779B97F4A7C15ull ^ (uint64_t)fn) *
+	       0xD6E8FEB86659FD93ull;
+}
+
+/* The overflow entry for (parent, fn), or NULL.  For nodes with more children
+ * than their inline slots hold; the probe calls it without leaving the fast path. */
+static inline CP_NOINSTR struct cct_node *cct_ovf_find(const struct cct *tree,
+							const struct cct_node *parent, uintptr_t fn)
+{
+	const struct cct_ovf_entry *table = tree->ovf;
+	size_t i;
+
+	if (!table)
+		return NULL;
+	for (i = (size_t)(cct_ovf_hash(parent, fn) >> tree->ovf_shift);; i = (i + 1) & tree->ovf_mask) {
+		if (table[i].parent == parent && table[i].fn == fn)
+			return table[i].node;
+		if (!table[i].parent)
+			return NULL;
+	}
+}
 
 /* Creates `tree` empty, with a node budget (0 = unlimited). */
 void cct_init(struct cct *tree, uint64_t max_nodes);

@@ -86,7 +86,7 @@ static void retire_functions(const struct module_span *m)
 		for (struct cct_node *c = cct_next_preorder(&t->tree.root, &t->tree.root); c;
 		     c = cct_next_preorder(c, &t->tree.root))
 			if (in_span(m, c->fn))
-				cct_node_rekey(c, cct_retired_key(c->fn, generation));
+				cct_node_rekey(&t->tree, c, cct_retired_key(c->fn, generation));
 out:
 	tstate_unlock_all();
 	free(addrs);

@@ -39,16 +39,20 @@ void __cyg_profile_func_enter(void *fn, void *call_site)
 	if (unlikely(top->sp < sp || s->depth == s->cap || t->dropped_depth))
 		goto slow;
 	for (unsigned i = 0; i < CCT_SLOTS; i++, h = (h + 1) & (CCT_SLOTS - 1)) {
-		if (likely(parent->slot_fn[h] == (uintptr_t)fn))
+		if (likely(parent->slot_fn[h] == (uintptr_t)fn)) {
+			node = parent->slot_child[h];
 			goto found;
+		}
 		if (!parent->slot_fn[h])
-			break;
+			goto slow;
 	}
+	/* Every slot taken: a node with many children keeps the rest in the overflow table. */
+	if ((node = cct_ovf_find(&t->tree, parent, (uintptr_t)fn)))
+		goto found;
 slow:
 	tstate_enter_general(t, (uintptr_t)fn, (uintptr_t)call_site, sp);
 	return;
 found:
-	node = parent->slot_child[h];
 	node->calls++;
 	top[1].fn = (uintptr_t)fn;
 	top[1].node = node;

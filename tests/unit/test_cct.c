@@ -144,7 +144,7 @@ static uint64_t longest_run(const struct cct *tree)
 	uint64_t run = 0, best = 0;
 
 	for (size_t i = 0; i <= 2 * tree->ovf_mask + 1; i++) { /* twice round: runs wrap */
-		run = tree->ovf[i & tree->ovf_mask] ? run + 1 : 0;
+		run = tree->ovf[i & tree->ovf_mask].parent ? run + 1 : 0;
 		if (run > best)
 			best = run;
 	}
