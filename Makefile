@@ -99,6 +99,7 @@ help:
 	@echo "make demo       profile examples/demo and write its report"
 	@echo "make check      build and run every test (ends with 'N passed, N failed')"
 	@echo "make bench      overhead, accuracy and scale benchmarks -> bench/RESULTS.md"
+	@echo "make fuzz       fuzz the dump reader for FUZZ_SECONDS (default 300) with libFuzzer"
 	@echo "make install    install into \$$DESTDIR\$$PREFIX (PREFIX=$(PREFIX)); make uninstall"
 	@echo "knobs: V=1, SAN=address,undefined, CC=clang"
 

@@ -30,6 +30,9 @@ if [ "$what" = test ]; then
 	[ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.a ] ||
 		[ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.asan-x86_64.a 2>/dev/null)" ] ||
 		need_pkg libclang-rt-dev
+	# libFuzzer (tests/fuzz) comes in the same package as clang's ASan runtime.
+	[ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] ||
+		need_pkg libclang-rt-dev
 fi
 [ -z "$missing" ] && exit 0
 

@@ -107,3 +107,40 @@ E2E_BINS := $(foreach v,$(E2E_VARIANTS),$(foreach p,$(E2E_PROGS),$(E2E)/$(v)/$(p
             $(E2E_STATIC:%=$(E2E)/static/%)
 
 tests-e2e: $(E2E_BINS) $(T)/dumpcheck $(B)/callprof
+
+# ---- fuzz target: the dump reader under libFuzzer (clang), ASan+UBSan ------------
+# build/tests/fuzz/fuzz-load reads each input as a dump and renders what loads into
+# a site kept in memory (tests/fuzz/fuzz_load.c replaces site.c).  `make fuzz` runs it
+# for FUZZ_SECONDS from tests/fuzz/corpus/; tests/fuzz/t-fuzz.sh runs it briefly.
+FUZZ         := $(T)/fuzz
+FUZZ_CC      := clang
+FUZZ_SECONDS ?= 300
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS  := $(filter-out -Wconversion,$(TOOL_CFLAGS)) -gline-tables-only -O1
+FUZZ_SRC     := $(filter-out report/main.c report/site.c,$(TOOL_SRC))
+FUZZ_OBJ     := $(FUZZ_SRC:report/%.c=$(FUZZ)/obj/%.o) $(FUZZ)/obj/fuzz_load.o $(B)/gen/assets.o
+
+.PHONY: tests-fuzz
+tests-fuzz: $(FUZZ)/fuzz-load
+
+$(FUZZ)/obj/%.o: report/%.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ)/obj/fuzz_load.o: tests/fuzz/fuzz_load.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ)/fuzz-load: $(FUZZ_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $(FUZZ_OBJ) $(TOOL_LIBS)
+
+# make fuzz: FUZZ_SECONDS of fuzzing; new inputs collect in build/tests/fuzz/corpus,
+# a crash lands in build/tests/fuzz/ as crash-* (add it to tests/fuzz/regressions/).
+fuzz: test-deps $(FUZZ)/fuzz-load
+	$(Q)mkdir -p $(FUZZ)/corpus
+	$(Q)$(FUZZ)/fuzz-load -max_total_time=$(FUZZ_SECONDS) -timeout=5 -rss_limit_mb=2048 \
+	    -max_len=65536 -dict=tests/fuzz/dump.dict -artifact_prefix=$(FUZZ)/ -print_final_stats=1 \
+	    $(FUZZ)/corpus tests/fuzz/corpus
