@@ -120,10 +120,11 @@ void render_td_time(struct buf *out, uint64_t ns)
 
 void render_bar(struct buf *out, uint64_t part, uint64_t whole)
 {
+	/* Broken dumps can make a part larger than its whole: cap before the cast. */
 	double share = fmt_share(part, whole);
-	unsigned w = (unsigned)(share * 100.0 + 0.5);
+	unsigned w = share < 1.0 ? (unsigned)(share * 100.0 + 0.5) : 100;
 
-	buf_printf(out, "<span class=\"bar\"><i class=\"w%u\"></i></span>", w > 100 ? 100 : w);
+	buf_printf(out, "<span class=\"bar\"><i class=\"w%u\"></i></span>", w);
 }
 
 void render_td_pct(struct buf *out, uint64_t part, uint64_t whole)
