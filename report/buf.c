@@ -135,6 +135,12 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+void buf_put_printable(struct buf *b, const char *s)
+{
+	for (; *s; s++)
+		buf_putc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+}
+
 char *buf_detach(struct buf *b, size_t *len)
 {
 	char *s;

@@ -34,6 +34,9 @@ void buf_puts(struct buf *b, const char *s);
 void buf_putc(struct buf *b, char c);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* buf_put_printable appends s with control characters replaced by '?', for a terminal. */
+void buf_put_printable(struct buf *b, const char *s);
+
 /* buf_detach hands the string to the caller (free() it) and empties the buffer. */
 char *buf_detach(struct buf *b, size_t *len);
 

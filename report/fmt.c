@@ -1,5 +1,8 @@
 /* fmt.c: human-readable times, counts and percentages. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "fmt.h"
 
@@ -74,4 +77,63 @@ char *fmt_pct(char *out, uint64_t part, uint64_t whole)
 	else
 		snprintf(out, FMT_SIZE, "%.1f%%", pct);
 	return out;
+}
+
+char *fmt_ns_delta(char *out, uint64_t before, uint64_t after)
+{
+	char abs[FMT_SIZE];
+
+	if (before == after)
+		return fmt_ns(out, 0);
+	fmt_ns(abs, after > before ? after - before : before - after);
+	snprintf(out, FMT_SIZE, "%c%s", after > before ? '+' : '-', abs);
+	return out;
+}
+
+double fmt_change_ratio(uint64_t before, uint64_t after)
+{
+	if (!before)
+		return after ? HUGE_VAL : 0.0;
+	return (double)after / (double)before - 1.0;
+}
+
+char *fmt_change(char *out, uint64_t before, uint64_t after)
+{
+	double pct = 100.0 * fmt_change_ratio(before, after);
+
+	if (!before)
+		snprintf(out, FMT_SIZE, after ? "new" : "-");
+	else if (before == after)
+		snprintf(out, FMT_SIZE, "0%%");
+	else if (fabs(pct) < 0.05)
+		snprintf(out, FMT_SIZE, "%s<0.1%%", after > before ? "+" : "-");
+	else
+		snprintf(out, FMT_SIZE, "%+.1f%%", pct);
+	return out;
+}
+
+int fmt_parse_ns(const char *s, uint64_t *ns)
+{
+	static const struct {
+		const char *unit;
+		double ns;
+	} units[] = { { "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+	char *end;
+	double v;
+
+	if (!*s || !strchr("0123456789.", *s))
+		return -1;
+	v = strtod(s, &end);
+	while (*end == ' ')
+		end++;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].unit))
+			continue;
+		v *= units[i].ns;
+		if (!(v >= 0 && v < 1.8e19))
+			return -1;
+		*ns = (uint64_t)(v + 0.5);
+		return 0;
+	}
+	return -1;
 }

@@ -23,4 +23,22 @@ char *fmt_pct(char *out, uint64_t part, uint64_t whole);
 /* fmt_share: part / whole as a fraction in [0, 1] (0 when whole is 0). */
 double fmt_share(uint64_t part, uint64_t whole);
 
+/*
+ * For diffs.  fmt_ns_delta: after - before as a signed time, "+1.23 ms",
+ * "-812 ns", "0 ns".  fmt_change: the relative change from before to after,
+ * "+12.3%", "-4.5%", "0%", "new" (before 0, after not), "-" (both 0);
+ * fmt_change_ratio is that change as a number (after / before - 1; HUGE_VAL
+ * for "new", 0 for "-"), which is what tables sort by.
+ */
+char *fmt_ns_delta(char *out, uint64_t before, uint64_t after);
+char *fmt_change(char *out, uint64_t before, uint64_t after);
+double fmt_change_ratio(uint64_t before, uint64_t after);
+
+/*
+ * fmt_parse_ns reads a time as the command line gives it: a number with an
+ * optional unit, "ns" (the default), "us" or "µs", "ms", "s": "1ms", "2.5 ms",
+ * "250us", "1500".  Returns 0 with *ns set, or -1 if s is not such a time.
+ */
+int fmt_parse_ns(const char *s, uint64_t *ns);
+
 #endif

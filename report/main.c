@@ -15,6 +15,7 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "run a program with the profiler preloaded and write its dump" },
 	{ "report", cmd_report, "turn one or more dumps into a static HTML site" },
 	{ "top", cmd_top, "print the flat profile of one or more dumps as text" },
+	{ "diff", cmd_diff, "compare two profiles: a site of what changed, and a gate for CI" },
 };
 
 static void usage(FILE *out)

@@ -16,14 +16,26 @@ static const struct page_kind page_kinds[] = {
 	{ "tree", render_tree },
 	{ "flame", render_flame },
 	{ "thread", render_thread },
+	{ "coverage", render_coverage },
+};
+
+/* The page kinds of a diff site (callprof diff). */
+static const struct page_kind diff_page_kinds[] = {
+	{ "static", render_static },
+	{ "summary", render_diff_summary },
+	{ "index", render_diff_index },
+	{ "function", render_diff_function },
 };
 
 #define RENDER_MAX_TABS 64 /* thread links above a tree or flame graph */
 
-/* The header navigation: {key, label, path from the site root}. */
-static const struct {
+/* One entry of the header navigation: key (what render_page's nav names), label, path from the root. */
+struct nav_item {
 	const char *key, *label, *path;
-} nav_items[] = {
+};
+
+/* The header navigation of a report. */
+static const struct nav_item nav_items[] = {
 	{ "index", "Overview", "index.html" },
 	{ "functions", "Functions", "index.html#flat" },
 	{ "tree", "Call tree", "tree/all.html" },
@@ -32,12 +44,55 @@ static const struct {
 	{ "summary", "summary.md", "summary.md" },
 };
 
-int render_site(struct render_ctx *ctx)
+/* The header navigation of a diff. */
+static const struct nav_item diff_nav_items[] = {
+	{ "index", "Overview", "index.html" },
+	{ "functions", "Functions", "index.html#functions" },
+	{ "edges", "Calls", "index.html#edges" },
+	{ "changes", "Appeared and vanished", "index.html#changes" },
+	{ "summary", "summary.md", "summary.md" },
+};
+
+static int render_kinds(struct render_ctx *ctx, const struct page_kind *kinds, size_t n)
 {
-	for (size_t i = 0; i < sizeof(page_kinds) / sizeof(page_kinds[0]); i++)
-		if (page_kinds[i].render(ctx) < 0)
+	for (size_t i = 0; i < n; i++)
+		if (kinds[i].render(ctx) < 0)
 			return -1;
 	return 0;
+}
+
+int render_site(struct render_ctx *ctx)
+{
+	return render_kinds(ctx, page_kinds, sizeof(page_kinds) / sizeof(page_kinds[0]));
+}
+
+int render_diff_site(struct render_ctx *ctx)
+{
+	return render_kinds(ctx, diff_page_kinds, sizeof(diff_page_kinds) / sizeof(diff_page_kinds[0]));
+}
+
+int render_write(struct render_ctx *ctx, const char *dir, int (*render)(struct render_ctx *ctx))
+{
+	struct site site;
+	int rc;
+
+	if (site_begin(&site, dir) < 0)
+		return 1;
+	ctx->site = &site;
+	buf_init(&ctx->summary_md);
+	buf_init(&ctx->page);
+	buf_init(&ctx->body);
+	rc = render(ctx);
+	if (rc == 0)
+		rc = site_commit(&site);
+	else
+		site_abort(&site);
+	buf_release(&ctx->summary_md);
+	buf_release(&ctx->page);
+	buf_release(&ctx->body);
+	tmpl_release_cache();
+	ctx->site = NULL;
+	return rc < 0 ? 2 : 0;
 }
 
 const char *render_title(const struct render_ctx *ctx)
@@ -53,12 +108,16 @@ const char *render_title(const struct render_ctx *ctx)
 	return title;
 }
 
-static void render_nav(struct buf *out, const char *root, const char *here)
+static void render_nav(struct buf *out, const struct render_ctx *ctx, const char *root, const char *here)
 {
-	for (size_t i = 0; i < sizeof(nav_items) / sizeof(nav_items[0]); i++)
-		buf_printf(out, "<a href=\"%s%s\"%s>%s</a>", root, nav_items[i].path,
-			   !strcmp(here, nav_items[i].key) ? " class=\"here\" aria-current=\"page\"" : "",
-			   nav_items[i].label);
+	const struct nav_item *items = ctx->diff ? diff_nav_items : nav_items;
+	size_t n = ctx->diff ? sizeof(diff_nav_items) / sizeof(diff_nav_items[0])
+			     : sizeof(nav_items) / sizeof(nav_items[0]);
+
+	for (size_t i = 0; i < n; i++)
+		buf_printf(out, "<a href=\"%s%s\"%s>%s</a>", root, items[i].path,
+			   !strcmp(here, items[i].key) ? " class=\"here\" aria-current=\"page\"" : "",
+			   items[i].label);
 }
 
 int render_page(struct render_ctx *ctx, const char *path, const char *root, const char *nav,
@@ -73,7 +132,7 @@ int render_page(struct render_ctx *ctx, const char *path, const char *root, cons
 	if (rc == 0) {
 		html_escape(&esc_title, title);
 		html_escape(&esc_site, render_title(ctx));
-		render_nav(&navs, root, nav);
+		render_nav(&navs, ctx, root, nav);
 		struct tmpl_var page_vars[] = {
 			{ "title", esc_title.data },
 			{ "site_title", esc_site.data },
@@ -116,6 +175,24 @@ void render_td_time(struct buf *out, uint64_t ns)
 	char s[FMT_SIZE];
 
 	buf_printf(out, "<td class=\"num\" data-v=\"%llu\">%s</td>", (unsigned long long)ns, fmt_ns(s, ns));
+}
+
+void render_td_site(struct buf *out, const char *file, uint64_t line)
+{
+	const char *base;
+
+	if (!file) {
+		buf_puts(out, "<td class=\"site muted\">\xe2\x80\x94</td>");
+		return;
+	}
+	base = strrchr(file, '/');
+	buf_puts(out, "<td class=\"site\"><span title=\"");
+	html_escape(out, file);
+	buf_puts(out, "\">");
+	html_escape(out, base ? base + 1 : file);
+	if (line)
+		buf_printf(out, ":%llu", (unsigned long long)line);
+	buf_puts(out, "</span></td>");
 }
 
 void render_bar(struct buf *out, uint64_t part, uint64_t whole)

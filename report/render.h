@@ -21,14 +21,24 @@
  *   tree/all.html         the merged calling-context tree; tree/t<k>.html per thread
  *   flame/all.html        the merged flame graph; flame/t<k>.html per thread
  *   thread/t<k>.html      one thread's flat profile (k = index in profile.threads)
+ *   coverage.html         per module, the functions never called, counted per source file
  *   summary.md            key figures and top functions in Markdown
  *   static/...            style sheet and scripts
+ *
+ * A diff site (callprof diff) is the pages of diff_page_kinds[] instead:
+ *
+ *   index.html            what was compared, the gate, every function and edge by change
+ *   fn/<i>.html           one page per diff function (i = index in diff.funcs)
+ *   summary.md            top regressions and improvements in Markdown
  *
  * Every link is relative: pages one folder down use root "../".
  */
 
+struct diff;
+
 struct render_ctx {
-	const struct profile *prof;
+	const struct profile *prof;  /* the profile shown; for a diff, its new side */
+	const struct diff *diff;     /* the diff shown (callprof diff), or NULL */
 	struct site *site;
 	const char *title;      /* --title, or NULL for one made from the program name */
 	const char *notes_md;   /* --notes Markdown, or NULL */
@@ -52,9 +62,25 @@ int render_function(struct render_ctx *ctx);
 int render_tree(struct render_ctx *ctx);
 int render_flame(struct render_ctx *ctx);
 int render_thread(struct render_ctx *ctx);
+int render_coverage(struct render_ctx *ctx);
+int render_diff_summary(struct render_ctx *ctx);
+int render_diff_index(struct render_ctx *ctx);
+int render_diff_function(struct render_ctx *ctx);
 
 /* render_site runs every page kind in order.  Returns 0, or -1 (message printed). */
 int render_site(struct render_ctx *ctx);
+
+/* render_diff_site does the same for the pages of a diff (ctx->diff set). */
+int render_diff_site(struct render_ctx *ctx);
+
+/*
+ * render_write writes a whole site to dir: site_begin, then render
+ * (render_site or render_diff_site) with ctx->site and ctx's buffers set up
+ * here, then site_commit, or site_abort if anything failed, so dir is either
+ * the new site or as it was.  Returns an exit status: 0, 1 when dir cannot
+ * be used (it is not a site, say), 2 when writing failed; one line printed.
+ */
+int render_write(struct render_ctx *ctx, const char *dir, int (*render)(struct render_ctx *ctx));
 
 /* render_title: the site title (--title, else "callprof: <program base name>"), not escaped. */
 const char *render_title(const struct render_ctx *ctx);
@@ -77,6 +103,9 @@ void render_td_count(struct buf *out, uint64_t n);
 void render_td_time(struct buf *out, uint64_t ns);
 void render_td_pct(struct buf *out, uint64_t part, uint64_t whole); /* with a bar */
 
+/* render_td_site: a call site cell, "file.c:42" (the full path on hover), or a dash when unknown. */
+void render_td_site(struct buf *out, const char *file, uint64_t line);
+
 /* render_bar: a horizontal bar of part / whole (CSS classes, no inline style: the CSP forbids it). */
 void render_bar(struct buf *out, uint64_t part, uint64_t whole);
 
@@ -97,5 +126,18 @@ void render_view_tabs(struct buf *out, const struct profile *p, int64_t here);
  */
 void render_flat_table(struct buf *out, const struct profile *p, const struct pfstat *rows,
 		       size_t nrows, uint64_t run_ns, const char *root, const char *id, size_t limit);
+
+/*
+ * Pieces of diff pages (render_diff.c).  render_diff_fn_link: a link to a diff
+ * function's page, like render_fn_link.  render_diff_head and render_diff_cells:
+ * the columns every table of a diff shares, for one pair of figures st[2]
+ * (base, new): calls before and after, self before, after, change and relative
+ * change, the same for inclusive time.  Changes carry class "up" (grew) or
+ * "down" (shrank) and the signed exact value in data-v.
+ */
+void render_diff_fn_link(struct buf *out, const struct diff *d, uint32_t fn, const char *root);
+void render_diff_head(struct buf *out);
+void render_diff_cells(struct buf *out, const struct pstat *st);
+#define RENDER_DIFF_COLS 10 /* columns render_diff_cells writes */
 
 #endif

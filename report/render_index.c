@@ -177,40 +177,6 @@ static void warnings(struct buf *out, const struct profile *p)
 		buf_puts(out, "</ul>\n");
 }
 
-/* uncalled: the functions each module has but no thread called (when the dump lists them). */
-static void uncalled(struct buf *out, const struct profile *p)
-{
-	size_t total = 0;
-
-	for (size_t d = 0; d < p->ndumps; d++)
-		for (size_t m = 0; m < p->dumps[d].nmodules; m++)
-			total += p->dumps[d].modules[m].nuncalled;
-	if (!total)
-		return;
-	buf_printf(out, "<section id=\"uncalled\">\n<details>\n<summary>%zu function%s of the program never "
-		   "called</summary>\n<ul class=\"uncalled\">\n", total, total == 1 ? "" : "s");
-	for (size_t d = 0; d < p->ndumps; d++) {
-		for (size_t m = 0; m < p->dumps[d].nmodules; m++) {
-			const struct dump_module *mod = &p->dumps[d].modules[m];
-
-			for (size_t i = 0; i < mod->nuncalled; i++) {
-				buf_puts(out, "<li><code>");
-				html_escape(out, mod->uncalled[i].name);
-				buf_puts(out, "</code>");
-				if (mod->uncalled[i].file) {
-					buf_puts(out, " <span class=\"muted\">");
-					html_escape(out, mod->uncalled[i].file);
-					if (mod->uncalled[i].line)
-						buf_printf(out, ":%llu", (unsigned long long)mod->uncalled[i].line);
-					buf_puts(out, "</span>");
-				}
-				buf_puts(out, "</li>\n");
-			}
-		}
-	}
-	buf_puts(out, "</ul>\n</details>\n</section>\n");
-}
-
 /* top_list: the hottest functions by one figure, as a compact table with bars. */
 static void top_list(struct buf *out, const struct profile *p, const uint32_t *order, int by_self)
 {
@@ -272,12 +238,12 @@ static void flat(struct buf *out, const struct profile *p)
 int render_index(struct render_ctx *ctx)
 {
 	const struct profile *p = ctx->prof;
-	struct buf parts[9];
-	enum { HEADING, FACTS, WARN, NOTES, TOP_SELF, TOP_INCL, THREADS, FLAT, UNCALLED };
+	struct buf parts[8];
+	enum { HEADING, FACTS, WARN, NOTES, TOP_SELF, TOP_INCL, THREADS, FLAT };
 	struct buf summary = BUF_INIT;
 	int rc;
 
-	for (size_t i = 0; i < 9; i++)
+	for (size_t i = 0; i < 8; i++)
 		buf_init(&parts[i]);
 	html_escape(&parts[HEADING], render_title(ctx));
 	facts(&parts[FACTS], p);
@@ -291,7 +257,6 @@ int render_index(struct render_ctx *ctx)
 	top_list(&parts[TOP_INCL], p, p->by_incl, 0);
 	thread_table(&parts[THREADS], p);
 	flat(&parts[FLAT], p);
-	uncalled(&parts[UNCALLED], p);
 	md_render_html(&summary, ctx->summary_md.data, ctx->summary_md.len);
 	{
 		char nfuncs[FMT_SIZE];
@@ -306,12 +271,11 @@ int render_index(struct render_ctx *ctx)
 			{ "flat", parts[FLAT].data },
 			{ "nfuncs", fmt_count(nfuncs, p->nfuncs) },
 			{ "summary", summary.data },
-			{ "uncalled", parts[UNCALLED].data },
 		};
 		rc = render_page(ctx, "index.html", "", "index", "Overview", "index.html", vars,
 				 sizeof(vars) / sizeof(vars[0]));
 	}
-	for (size_t i = 0; i < 9; i++)
+	for (size_t i = 0; i < 8; i++)
 		buf_release(&parts[i]);
 	buf_release(&summary);
 	return rc;

@@ -12,8 +12,6 @@
 #include "dump.h"
 #include "profile.h"
 #include "render.h"
-#include "site.h"
-#include "tmpl.h"
 
 static const char report_usage[] =
 	"usage: callprof report [-o DIR] [--title T] [--notes NOTES.md] [--templates DIR] DUMP...\n"
@@ -39,8 +37,7 @@ struct report_opts {
 	size_t ndumps;
 };
 
-/* opt_value: the value of option name at argv[*i] ("--name V" or "--name=V"), or NULL. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name)
+const char *cmd_opt_value(int argc, char **argv, int *i, const char *name)
 {
 	size_t len = strlen(name);
 
@@ -68,13 +65,13 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(report_usage, stdout);
 			return -1;
-		} else if ((v = opt_value(argc, argv, &i, "-o")) || (v = opt_value(argc, argv, &i, "--output"))) {
+		} else if ((v = cmd_opt_value(argc, argv, &i, "-o")) || (v = cmd_opt_value(argc, argv, &i, "--output"))) {
 			o->dir = v;
-		} else if ((v = opt_value(argc, argv, &i, "--title"))) {
+		} else if ((v = cmd_opt_value(argc, argv, &i, "--title"))) {
 			o->title = v;
-		} else if ((v = opt_value(argc, argv, &i, "--notes"))) {
+		} else if ((v = cmd_opt_value(argc, argv, &i, "--notes"))) {
 			o->notes = v;
-		} else if ((v = opt_value(argc, argv, &i, "--templates"))) {
+		} else if ((v = cmd_opt_value(argc, argv, &i, "--templates"))) {
 			o->templates = v;
 		} else {
 			fprintf(stderr, "callprof report: unknown option or missing value '%s'\n%s", argv[i],
@@ -128,8 +125,7 @@ static int check_templates(const char *dir)
 	return 0;
 }
 
-/* print_index: the absolute path of the new index.html, for a terminal to open. */
-static void print_index(const char *dir)
+void cmd_print_index(const char *dir)
 {
 	char abs[PATH_MAX];
 
@@ -142,31 +138,14 @@ static void print_index(const char *dir)
 /* write_site: renders every page into a new site at o->dir; 0, or the exit status. */
 static int write_site(const struct report_opts *o, const struct profile *prof, const struct buf *notes)
 {
-	struct site site;
 	struct render_ctx ctx = {
 		.prof = prof,
-		.site = &site,
 		.title = o->title,
 		.notes_md = o->notes ? notes->data : NULL,
 		.notes_len = notes->len,
 	};
-	int rc;
 
-	buf_init(&ctx.summary_md);
-	buf_init(&ctx.page);
-	buf_init(&ctx.body);
-	if (site_begin(&site, o->dir) < 0)
-		return 1;
-	rc = render_site(&ctx);
-	if (rc == 0)
-		rc = site_commit(&site);
-	else
-		site_abort(&site);
-	buf_release(&ctx.summary_md);
-	buf_release(&ctx.page);
-	buf_release(&ctx.body);
-	tmpl_release_cache();
-	return rc < 0 ? 2 : 0;
+	return render_write(&ctx, o->dir, render_site);
 }
 
 int cmd_report(int argc, char **argv)
@@ -195,7 +174,7 @@ int cmd_report(int argc, char **argv)
 		profile_release(&prof);
 	}
 	if (rc == 0)
-		print_index(o.dir);
+		cmd_print_index(o.dir);
 	dumps_free(dumps, o.ndumps);
 	buf_release(&notes);
 	return rc;

@@ -29,20 +29,13 @@ static void put_right(struct buf *out, const char *s, size_t width)
 	buf_puts(out, "  ");
 }
 
-/* put_text: s with control characters replaced, so none reaches the terminal. */
-static void put_text(struct buf *out, const char *s)
-{
-	for (; *s; s++)
-		buf_putc(out, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
-}
-
 /* put_name: the function's name, and its file when another function has the same name. */
 static void put_name(struct buf *out, const struct pfunc *f)
 {
-	put_text(out, f->name[0] ? f->name : "(anonymous)");
+	buf_put_printable(out, f->name[0] ? f->name : "(anonymous)");
 	if (f->same_name && f->file) {
 		buf_puts(out, " (");
-		put_text(out, pfunc_file_base(f));
+		buf_put_printable(out, pfunc_file_base(f));
 		buf_putc(out, ')');
 	}
 	buf_putc(out, '\n');

@@ -1,0 +1,384 @@
+/* diff_analyze.c: matches the functions and edges of two profiles and orders them by change
+ * (see diff.h).  Matching sorts keys rather than hashing them: each list is sorted once. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+
+/* One function of one side, as the matching sees it. */
+struct fkey {
+	const char *module, *name, *file_base, *file; /* "" where unknown */
+	uint32_t side;
+	uint32_t fn;        /* index into that side's functions */
+};
+
+/* One edge of one side, with its functions already mapped to diff functions. */
+struct ekey {
+	int64_t caller;     /* diff function, -1 for a root call */
+	uint32_t callee;
+	uint32_t side;
+	uint32_t edge;      /* index into that side's edges */
+};
+
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+static uint64_t abs_delta(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+int diff_cmp_change(const struct pstat *x, const struct pstat *y)
+{
+	uint64_t dx = abs_delta(x[0].self_ns, x[1].self_ns), dy = abs_delta(y[0].self_ns, y[1].self_ns);
+
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	dx = abs_delta(x[0].incl_ns, x[1].incl_ns);
+	dy = abs_delta(y[0].incl_ns, y[1].incl_ns);
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	dx = abs_delta(x[0].calls, x[1].calls);
+	dy = abs_delta(y[0].calls, y[1].calls);
+	return dx > dy ? -1 : dx < dy;
+}
+
+/* ---- functions ---- */
+
+static int cmp_fkey_name(const struct fkey *x, const struct fkey *y)
+{
+	int c = strcmp(x->module, y->module);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+static int cmp_fkey(const void *a, const void *b)
+{
+	const struct fkey *x = a, *y = b;
+	int c = cmp_fkey_name(x, y);
+
+	if (!c)
+		c = strcmp(x->file_base, y->file_base);
+	if (!c && x->side != y->side)
+		c = x->side < y->side ? -1 : 1;
+	if (!c)
+		c = strcmp(x->file, y->file);
+	if (!c && x->fn != y->fn)
+		c = x->fn < y->fn ? -1 : 1;
+	return c;
+}
+
+/* add_func: a diff function for base (or NULL) and new (or NULL); fills map[side][fn]. */
+static void add_func(struct diff *d, const struct fkey *base, const struct fkey *new_key, uint32_t **map)
+{
+	struct diff_func *f = &d->funcs[d->nfuncs];
+	const struct fkey *keys[2] = { base, new_key };
+
+	memset(f, 0, sizeof(*f));
+	for (int s = 0; s < 2; s++) {
+		const struct pfunc *pf;
+
+		f->fn[s] = -1;
+		if (!keys[s])
+			continue;
+		pf = &d->side[s].funcs[keys[s]->fn];
+		f->fn[s] = (int32_t)keys[s]->fn;
+		f->st[s] = pf->st;
+		f->name = pf->name;
+		f->module = pf->module;
+		f->file = pf->file;
+		f->line = pf->line;
+		map[s][keys[s]->fn] = (uint32_t)d->nfuncs;
+	}
+	d->nappeared += !base;
+	d->nvanished += !new_key;
+	d->nfuncs++;
+}
+
+/* match_file_group: keys k[0..n) share module, name and file base name; base ones come first. */
+static void match_file_group(struct diff *d, const struct fkey *k, size_t n, uint32_t **map)
+{
+	size_t nbase = 0, i;
+
+	while (nbase < n && k[nbase].side == DIFF_BASE)
+		nbase++;
+	for (i = 0; i < nbase || i < n - nbase; i++)
+		add_func(d, i < nbase ? &k[i] : NULL, i < n - nbase ? &k[nbase + i] : NULL, map);
+}
+
+/* match_name_group: keys k[0..n) share module and name. */
+static void match_name_group(struct diff *d, const struct fkey *k, size_t n, uint32_t **map)
+{
+	size_t nside[2] = { 0, 0 }, i, j;
+	const struct fkey *one[2] = { NULL, NULL };
+
+	for (i = 0; i < n; i++) {
+		nside[k[i].side]++;
+		one[k[i].side] = &k[i];
+	}
+	if (nside[DIFF_BASE] <= 1 && nside[DIFF_NEW] <= 1) {
+		/* The common case: one function of that name on each side, wherever its file. */
+		add_func(d, one[DIFF_BASE], one[DIFF_NEW], map);
+		return;
+	}
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && !strcmp(k[i].file_base, k[j].file_base); j++)
+			;
+		match_file_group(d, k + i, j - i, map);
+	}
+}
+
+static void match_functions(struct diff *d, uint32_t **map)
+{
+	size_t n = d->side[0].nfuncs + d->side[1].nfuncs, k = 0, i, j;
+	struct fkey *keys = xmalloc((n + 1) * sizeof(*keys));
+
+	for (uint32_t s = 0; s < 2; s++) {
+		for (size_t fn = 0; fn < d->side[s].nfuncs; fn++) {
+			const struct pfunc *pf = &d->side[s].funcs[fn];
+
+			keys[k++] = (struct fkey){ .module = or_empty(pf->module), .name = pf->name,
+						   .file_base = or_empty(pfunc_file_base(pf)),
+						   .file = or_empty(pf->file), .side = s, .fn = (uint32_t)fn };
+		}
+	}
+	qsort(keys, n, sizeof(*keys), cmp_fkey);
+	d->funcs = xmalloc((n + 1) * sizeof(*d->funcs));
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && !cmp_fkey_name(&keys[i], &keys[j]); j++)
+			;
+		match_name_group(d, keys + i, j - i, map);
+	}
+	free(keys);
+}
+
+static int cmp_func_name(const void *a, const void *b, void *ctx)
+{
+	const struct diff_func *f = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return strcmp(f[x].name, f[y].name);
+}
+
+/* mark_same_names flags functions whose name another function shares (static helpers). */
+static void mark_same_names(struct diff *d)
+{
+	uint32_t *idx = xmalloc((d->nfuncs + 1) * sizeof(*idx));
+	size_t i, j;
+
+	for (i = 0; i < d->nfuncs; i++)
+		idx[i] = (uint32_t)i;
+	qsort_r(idx, d->nfuncs, sizeof(*idx), cmp_func_name, d->funcs);
+	for (i = 0; i < d->nfuncs; i = j) {
+		for (j = i + 1; j < d->nfuncs && !strcmp(d->funcs[idx[i]].name, d->funcs[idx[j]].name); j++)
+			;
+		for (size_t k = i; j - i > 1 && k < j; k++)
+			d->funcs[idx[k]].same_name = 1;
+	}
+	free(idx);
+}
+
+/* ---- edges ---- */
+
+static int cmp_ekey(const void *a, const void *b)
+{
+	const struct ekey *x = a, *y = b;
+
+	if (x->caller != y->caller)
+		return x->caller < y->caller ? -1 : 1;
+	if (x->callee != y->callee)
+		return x->callee < y->callee ? -1 : 1;
+	return x->side < y->side ? -1 : x->side > y->side;
+}
+
+static void edge_add(struct diff_edge *e, const struct pedge *pe, uint32_t side)
+{
+	e->st[side].calls += pe->calls;
+	e->st[side].incl_ns += pe->incl_ns;
+	e->st[side].self_ns += pe->self_ns;
+	if (pe->call_file && (!e->call_file || side == DIFF_NEW)) {
+		e->call_file = pe->call_file;
+		e->call_line = pe->call_line;
+	}
+}
+
+/* match_edges: the edges of both sides, merged; they come out sorted by caller, then callee. */
+static void match_edges(struct diff *d, uint32_t **map)
+{
+	size_t n = d->side[0].nedges + d->side[1].nedges, k = 0;
+	struct ekey *keys = xmalloc((n + 1) * sizeof(*keys));
+
+	for (uint32_t s = 0; s < 2; s++) {
+		for (size_t i = 0; i < d->side[s].nedges; i++) {
+			const struct pedge *pe = &d->side[s].edges[i];
+
+			keys[k++] = (struct ekey){ .caller = pe->caller >= 0 ? (int64_t)map[s][pe->caller] : -1,
+						   .callee = map[s][pe->callee], .side = s, .edge = (uint32_t)i };
+		}
+	}
+	qsort(keys, n, sizeof(*keys), cmp_ekey);
+	d->edges = xcalloc(n + 1, sizeof(*d->edges));
+	for (size_t i = 0; i < n; i++) {
+		struct diff_edge *e;
+
+		if (!i || keys[i].caller != keys[i - 1].caller || keys[i].callee != keys[i - 1].callee) {
+			e = &d->edges[d->nedges++];
+			e->caller = (int32_t)keys[i].caller;
+			e->callee = keys[i].callee;
+		}
+		e = &d->edges[d->nedges - 1];
+		edge_add(e, &d->side[keys[i].side].edges[keys[i].edge], keys[i].side);
+	}
+	free(keys);
+}
+
+/* ---- orderings ---- */
+
+static int cmp_func_change(const void *a, const void *b, void *ctx)
+{
+	const struct diff_func *f = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = diff_cmp_change(f[x].st, f[y].st);
+
+	return c ? c : x < y ? -1 : x > y;
+}
+
+static int cmp_edge_change(const void *a, const void *b, void *ctx)
+{
+	const struct diff_edge *e = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = diff_cmp_change(e[x].st, e[y].st);
+
+	return c ? c : x < y ? -1 : x > y;
+}
+
+static int cmp_edge_callee(const void *a, const void *b, void *ctx)
+{
+	const struct diff_edge *e = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (e[x].callee != e[y].callee)
+		return e[x].callee < e[y].callee ? -1 : 1;
+	return cmp_edge_change(a, b, ctx);
+}
+
+static uint32_t *iota(size_t n)
+{
+	uint32_t *v = xmalloc((n + 1) * sizeof(*v));
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = (uint32_t)i;
+	return v;
+}
+
+/* group_edges: by_caller and by_callee, with each function's range in them. */
+static void group_edges(struct diff *d)
+{
+	size_t i, j;
+
+	/* The edges are sorted by caller already: sort each caller's run by change. */
+	d->by_caller = iota(d->nedges);
+	for (i = 0; i < d->nedges; i = j) {
+		for (j = i + 1; j < d->nedges && d->edges[j].caller == d->edges[i].caller; j++)
+			;
+		qsort_r(d->by_caller + i, j - i, sizeof(*d->by_caller), cmp_edge_change, d->edges);
+		if (d->edges[i].caller >= 0) {
+			d->funcs[d->edges[i].caller].callees = i;
+			d->funcs[d->edges[i].caller].ncallees = j - i;
+		}
+	}
+	d->by_callee = iota(d->nedges);
+	qsort_r(d->by_callee, d->nedges, sizeof(*d->by_callee), cmp_edge_callee, d->edges);
+	for (i = 0; i < d->nedges; i = j) {
+		uint32_t callee = d->edges[d->by_callee[i]].callee;
+
+		for (j = i + 1; j < d->nedges && d->edges[d->by_callee[j]].callee == callee; j++)
+			;
+		d->funcs[callee].callers = i;
+		d->funcs[callee].ncallers = j - i;
+	}
+}
+
+int diff_build(struct diff *d, const struct dump *base, size_t nbase, const struct dump *new_dumps,
+	       size_t nnew, uint64_t min_ns)
+{
+	uint32_t *map[2];
+
+	memset(d, 0, sizeof(*d));
+	d->min_ns = min_ns;
+	if (profile_build(&d->side[DIFF_BASE], base, nbase) < 0)
+		return -1;
+	if (profile_build(&d->side[DIFF_NEW], new_dumps, nnew) < 0) {
+		profile_release(&d->side[DIFF_BASE]);
+		return -1;
+	}
+	for (int s = 0; s < 2; s++)
+		map[s] = xmalloc((d->side[s].nfuncs + 1) * sizeof(*map[s]));
+	match_functions(d, map);
+	mark_same_names(d);
+	match_edges(d, map);
+	group_edges(d);
+	d->order = iota(d->nfuncs);
+	qsort_r(d->order, d->nfuncs, sizeof(*d->order), cmp_func_change, d->funcs);
+	d->edge_order = iota(d->nedges);
+	qsort_r(d->edge_order, d->nedges, sizeof(*d->edge_order), cmp_edge_change, d->edges);
+	free(map[0]);
+	free(map[1]);
+	return 0;
+}
+
+/* grows_past: after exceeds before by more than min_ns and by more than pct percent. */
+static int grows_past(uint64_t before, uint64_t after, double pct, uint64_t min_ns)
+{
+	if (after <= before || after - before <= min_ns)
+		return 0;
+	return before == 0 || 100.0 * (double)(after - before) / (double)before > pct;
+}
+
+static int cmp_growth(const void *a, const void *b, void *ctx)
+{
+	const struct diff_func *f = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t gx = f[x].st[1].incl_ns - f[x].st[0].incl_ns, gy = f[y].st[1].incl_ns - f[y].st[0].incl_ns;
+
+	if (gx != gy)
+		return gx > gy ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+size_t diff_gate(struct diff *d, double pct)
+{
+	d->gated = 1;
+	d->fail_above_pct = pct;
+	d->ntripped = 0;
+	free(d->tripped);
+	d->tripped = xmalloc((d->nfuncs + 1) * sizeof(*d->tripped));
+	for (size_t i = 0; i < d->nfuncs; i++) {
+		struct diff_func *f = &d->funcs[i];
+
+		f->tripped = f->fn[DIFF_BASE] >= 0 && f->fn[DIFF_NEW] >= 0 &&
+			     grows_past(f->st[0].incl_ns, f->st[1].incl_ns, pct, d->min_ns);
+		if (f->tripped)
+			d->tripped[d->ntripped++] = (uint32_t)i;
+	}
+	qsort_r(d->tripped, d->ntripped, sizeof(*d->tripped), cmp_growth, d->funcs);
+	return d->ntripped;
+}
+
+void diff_release(struct diff *d)
+{
+	profile_release(&d->side[DIFF_BASE]);
+	profile_release(&d->side[DIFF_NEW]);
+	free(d->funcs);
+	free(d->order);
+	free(d->edges);
+	free(d->edge_order);
+	free(d->by_caller);
+	free(d->by_callee);
+	free(d->tripped);
+	memset(d, 0, sizeof(*d));
+}

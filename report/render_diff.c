@@ -1,0 +1,68 @@
+/* render_diff.c: the pieces every page of a diff site shares: function links and the
+ * before / after / change columns (see render.h). */
+#include <math.h>
+#include <stdio.h>
+
+#include "diff.h"
+#include "fmt.h"
+#include "html.h"
+#include "render.h"
+
+void render_diff_fn_link(struct buf *out, const struct diff *d, uint32_t fn, const char *root)
+{
+	const struct diff_func *f = &d->funcs[fn];
+	int side = f->fn[DIFF_NEW] >= 0 ? DIFF_NEW : DIFF_BASE;
+
+	buf_printf(out, "<a class=\"fn\" href=\"%sfn/%u.html\">", root, fn);
+	html_escape(out, f->name[0] ? f->name : "(anonymous)");
+	buf_puts(out, "</a>");
+	if (f->same_name && f->file) {
+		buf_puts(out, " <span class=\"fn-file\">");
+		html_escape(out, pfunc_file_base(&d->side[side].funcs[f->fn[side]]));
+		buf_puts(out, "</span>");
+	}
+	if (f->fn[DIFF_BASE] < 0)
+		buf_puts(out, " <span class=\"tag new\">new</span>");
+	else if (f->fn[DIFF_NEW] < 0)
+		buf_puts(out, " <span class=\"tag gone\">gone</span>");
+}
+
+void render_diff_head(struct buf *out)
+{
+	buf_puts(out, "<th data-sort=\"num\">Calls before</th><th data-sort=\"num\">Calls after</th>"
+		      "<th data-sort=\"num\">Self before</th><th data-sort=\"num\">Self after</th>"
+		      "<th data-sort=\"num\">Self change</th><th data-sort=\"num\">Self %</th>"
+		      "<th data-sort=\"num\">Incl. before</th><th data-sort=\"num\">Incl. after</th>"
+		      "<th data-sort=\"num\">Incl. change</th><th data-sort=\"num\">Incl. %</th>");
+}
+
+static const char *direction(uint64_t before, uint64_t after)
+{
+	return after > before ? " up" : after < before ? " down" : "";
+}
+
+/* td_change: the absolute and the relative change from before to after, two cells. */
+static void td_change(struct buf *out, uint64_t before, uint64_t after)
+{
+	char a[FMT_SIZE];
+	long long delta = after >= before ? (long long)(after - before) : -(long long)(before - after);
+	double ratio = fmt_change_ratio(before, after);
+
+	buf_printf(out, "<td class=\"num%s\" data-v=\"%lld\">%s</td>", direction(before, after), delta,
+		   fmt_ns_delta(a, before, after));
+	/* Sorting wants a number: "new" sorts above any growth. */
+	buf_printf(out, "<td class=\"num%s\" data-v=\"%.6g\">%s</td>", direction(before, after),
+		   isinf(ratio) ? 1e300 : ratio, fmt_change(a, before, after));
+}
+
+void render_diff_cells(struct buf *out, const struct pstat *st)
+{
+	render_td_count(out, st[DIFF_BASE].calls);
+	render_td_count(out, st[DIFF_NEW].calls);
+	render_td_time(out, st[DIFF_BASE].self_ns);
+	render_td_time(out, st[DIFF_NEW].self_ns);
+	td_change(out, st[DIFF_BASE].self_ns, st[DIFF_NEW].self_ns);
+	render_td_time(out, st[DIFF_BASE].incl_ns);
+	render_td_time(out, st[DIFF_NEW].incl_ns);
+	td_change(out, st[DIFF_BASE].incl_ns, st[DIFF_NEW].incl_ns);
+}

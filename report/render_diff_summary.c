@@ -1,0 +1,145 @@
+/* render_diff_summary.c: summary.md of a diff: what was compared, the gate, the top
+ * regressions and improvements, what appeared or vanished (for CI job summaries). */
+#include <stdio.h>
+#include <string.h>
+
+#include "diff.h"
+#include "fmt.h"
+#include "markdown.h"
+#include "render.h"
+
+#define DIFF_SUMMARY_TOP 10   /* regressions and improvements listed */
+#define DIFF_SUMMARY_NAMES 10 /* appeared or vanished functions named */
+
+static void md_name(struct buf *md, const struct diff *d, uint32_t fn)
+{
+	const struct diff_func *f = &d->funcs[fn];
+
+	md_code(md, f->name[0] ? f->name : "(anonymous)");
+	if (f->same_name && f->file) {
+		buf_puts(md, " (");
+		md_text(md, f->file);
+		buf_puts(md, ")");
+	}
+}
+
+/* md_side: "`prog args` (pid 42)" or "`prog` (3 dumps merged)" for one side. */
+static void md_side(struct buf *md, const struct profile *p)
+{
+	const struct dump *dp = &p->dumps[0];
+	struct buf cmd = BUF_INIT;
+	char a[FMT_SIZE], b[FMT_SIZE];
+
+	for (size_t i = 0; i < dp->argc; i++)
+		buf_printf(&cmd, "%s%s", i ? " " : "", dp->argv[i]);
+	md_code(md, dp->argc ? cmd.data : dp->program ? dp->program : dp->path);
+	if (p->ndumps > 1)
+		buf_printf(md, " (%zu dumps merged)", p->ndumps);
+	buf_printf(md, ": %s profiled, %s calls\n", fmt_ns(a, p->run_ns), fmt_count(b, p->calls));
+	buf_release(&cmd);
+}
+
+static void md_figures(struct buf *md, const struct diff *d)
+{
+	const struct profile *b = &d->side[DIFF_BASE], *n = &d->side[DIFF_NEW];
+	char x[FMT_SIZE], y[FMT_SIZE], z[FMT_SIZE], w[FMT_SIZE];
+
+	buf_puts(md, "- Base: ");
+	md_side(md, b);
+	buf_puts(md, "- New: ");
+	md_side(md, n);
+	buf_printf(md, "- Profiled time: %s \xe2\x86\x92 %s (%s, %s)\n", fmt_ns(x, b->run_ns), fmt_ns(y, n->run_ns),
+		   fmt_ns_delta(z, b->run_ns, n->run_ns), fmt_change(w, b->run_ns, n->run_ns));
+	buf_printf(md, "- Functions: %zu in both, %zu appeared, %zu vanished\n",
+		   d->nfuncs - d->nappeared - d->nvanished, d->nappeared, d->nvanished);
+	if (!d->gated)
+		return;
+	buf_printf(md, "- Gate (inclusive time up by more than %g%% and %s): ", d->fail_above_pct,
+		   fmt_ns(x, d->min_ns));
+	if (!d->ntripped) {
+		buf_puts(md, "passed\n");
+		return;
+	}
+	buf_printf(md, "**%zu function%s tripped it**: ", d->ntripped, d->ntripped == 1 ? "" : "s");
+	for (size_t i = 0; i < d->ntripped && i < DIFF_SUMMARY_NAMES; i++) {
+		buf_puts(md, i ? ", " : "");
+		md_name(md, d, d->tripped[i]);
+	}
+	if (d->ntripped > DIFF_SUMMARY_NAMES)
+		buf_printf(md, " and %zu more", d->ntripped - DIFF_SUMMARY_NAMES);
+	buf_puts(md, "\n");
+}
+
+/* md_change: one function's line in a list of regressions or improvements. */
+static void md_change(struct buf *md, const struct diff *d, uint32_t fn, size_t rank)
+{
+	const struct pstat *st = d->funcs[fn].st;
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], e[FMT_SIZE];
+
+	buf_printf(md, "%zu. ", rank);
+	md_name(md, d, fn);
+	buf_printf(md, " \xe2\x80\x94 self %s \xe2\x86\x92 %s (%s, %s)", fmt_ns(a, st[0].self_ns),
+		   fmt_ns(b, st[1].self_ns), fmt_ns_delta(c, st[0].self_ns, st[1].self_ns),
+		   fmt_change(e, st[0].self_ns, st[1].self_ns));
+	buf_printf(md, "; inclusive %s \xe2\x86\x92 %s (%s)", fmt_ns(a, st[0].incl_ns), fmt_ns(b, st[1].incl_ns),
+		   fmt_change(c, st[0].incl_ns, st[1].incl_ns));
+	buf_printf(md, "; calls %s \xe2\x86\x92 %s\n", fmt_count(a, st[0].calls), fmt_count(b, st[1].calls));
+}
+
+/* md_changes: the functions whose self time grew (up) or shrank by more than min_ns, biggest first. */
+static void md_changes(struct buf *md, const struct diff *d, int up)
+{
+	size_t n = 0;
+	char a[FMT_SIZE];
+
+	for (size_t i = 0; i < d->nfuncs && n < DIFF_SUMMARY_TOP; i++) {
+		const struct pstat *st = d->funcs[d->order[i]].st;
+		uint64_t before = st[DIFF_BASE].self_ns, after = st[DIFF_NEW].self_ns;
+
+		if (up ? after > before && after - before > d->min_ns : before > after && before - after > d->min_ns)
+			md_change(md, d, d->order[i], ++n);
+	}
+	if (!n)
+		buf_printf(md, "No function's self time %s by more than %s.\n", up ? "grew" : "shrank",
+			   fmt_ns(a, d->min_ns));
+}
+
+/* md_names: the functions only one side has (side: the one that has them). */
+static void md_names(struct buf *md, const struct diff *d, int side, size_t count)
+{
+	size_t n = 0;
+
+	buf_printf(md, "- %s (%zu): ", side == DIFF_NEW ? "Appeared" : "Vanished", count);
+	for (size_t i = 0; i < d->nfuncs && n < DIFF_SUMMARY_NAMES; i++) {
+		const struct diff_func *f = &d->funcs[d->order[i]];
+
+		if (f->fn[!side] >= 0)
+			continue;
+		buf_puts(md, n++ ? ", " : "");
+		md_name(md, d, d->order[i]);
+	}
+	if (count > n)
+		buf_printf(md, " and %zu more", count - n);
+	buf_puts(md, count ? "\n" : "none\n");
+}
+
+int render_diff_summary(struct render_ctx *ctx)
+{
+	const struct diff *d = ctx->diff;
+	struct buf *md = &ctx->summary_md;
+
+	buf_reset(md);
+	buf_puts(md, "# ");
+	md_text(md, render_title(ctx));
+	buf_puts(md, "\n\n");
+	md_figures(md, d);
+	buf_puts(md, "\n## Top regressions (self time)\n\n");
+	md_changes(md, d, 1);
+	buf_puts(md, "\n## Top improvements (self time)\n\n");
+	md_changes(md, d, 0);
+	buf_puts(md, "\n## Appeared and vanished\n\n");
+	md_names(md, d, DIFF_NEW, d->nappeared);
+	md_names(md, d, DIFF_BASE, d->nvanished);
+	buf_puts(md, "\nThe full diff is in `index.html` beside this file.\n");
+	return site_write(ctx->site, "summary.md", md->data, md->len);
+}
