@@ -86,7 +86,7 @@ char *fmt_ns_delta(char *out, uint64_t before, uint64_t after)
 	if (before == after)
 		return fmt_ns(out, 0);
 	fmt_ns(abs, after > before ? after - before : before - after);
-	snprintf(out, FMT_SIZE, "%c%s", after > before ? '+' : '-', abs);
+	snprintf(out, FMT_SIZE, "%c%.*s", after > before ? '+' : '-', FMT_SIZE - 2, abs);
 	return out;
 }
 
