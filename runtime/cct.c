@@ -98,6 +98,25 @@ static int ovf_grow(struct cct *tree)
 	return 0;
 }
 
+/* Adds (parent, fn) -> node to the overflow table.  0, or -1 without memory
+ * (the node then stays allocated but unreachable: harmless). */
+static int ovf_add(struct cct *tree, const struct cct_node *parent, uintptr_t fn, struct cct_node *node)
+{
+	struct cct_ovf_entry *e;
+
+	if ((!tree->ovf || 2 * (tree->ovf_used + 1) > tree->ovf_mask + 1) && ovf_grow(tree) < 0) {
+		tree->failed_allocs++;
+		return -1;
+	}
+	e = ovf_entry(tree, parent, fn);
+	e->fn = fn;
+	e->node = node;
+	/* Release: the key becomes visible last, so a reader never sees half an entry. */
+	__atomic_store_n(&e->parent, parent, __ATOMIC_RELEASE);
+	tree->ovf_used++;
+	return 0;
+}
+
 static struct cct_node *node_new(struct cct *tree, struct cct_node *parent, uintptr_t fn,
 				 uintptr_t call_site)
 {
@@ -123,17 +142,9 @@ static struct cct_node *child_find_or_add(struct cct *tree, struct cct_node *par
 					  uintptr_t call_site)
 {
 	unsigned h = cct_slot_hash(fn);
-	struct cct_ovf_entry *e;
-	struct cct_node *n;
+	struct cct_node *n = cct_child_find(tree, parent, fn);
 
-	for (unsigned i = 0; i < CCT_SLOTS; i++) {
-		unsigned s = (h + i) & (CCT_SLOTS - 1);
-		if (parent->slot_fn[s] == fn)
-			return parent->slot_child[s];
-		if (!parent->slot_fn[s])
-			break;
-	}
-	if ((n = cct_ovf_find(tree, parent, fn)))
+	if (n)
 		return n;
 	n = node_new(tree, parent, fn, call_site);
 	if (!n) {
@@ -148,17 +159,15 @@ static struct cct_node *child_find_or_add(struct cct *tree, struct cct_node *par
 			return n;
 		}
 	}
-	if ((!tree->ovf || 2 * (tree->ovf_used + 1) > tree->ovf_mask + 1) && ovf_grow(tree) < 0) {
-		tree->failed_allocs++;
-		return NULL; /* the node stays allocated but unreachable: harmless */
+	if (!parent->many) {
+		/* The first child past the slots: the slot children join the overflow
+		 * table, so lookups under this node go to one place. */
+		for (unsigned i = 0; i < CCT_SLOTS; i++)
+			if (ovf_add(tree, parent, parent->slot_fn[i], parent->slot_child[i]) < 0)
+				return NULL;
+		__atomic_store_n(&parent->many, 1, __ATOMIC_RELEASE);
 	}
-	e = ovf_entry(tree, parent, fn);
-	e->fn = fn;
-	e->node = n;
-	/* Release: the key becomes visible last, so a reader never sees half an entry. */
-	__atomic_store_n(&e->parent, parent, __ATOMIC_RELEASE);
-	tree->ovf_used++;
-	return n;
+	return ovf_add(tree, parent, fn, n) < 0 ? NULL : n;
 }
 
 /*

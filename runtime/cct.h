@@ -16,7 +16,8 @@
  * node holds a small open-addressing table of CCT_SLOTS children keyed by
  * function address (hashed, since ASLR leaves the low bits nearly constant);
  * a node with more children falls back to a per-tree hash keyed by
- * (parent, fn).  Nodes come from a per-thread arena of mmap'ed chunks, never
+ * (parent, fn), which then holds all of its children, so its lookups go
+ * straight there (`many`).  Nodes come from a per-thread arena of mmap'ed chunks, never
  * from malloc, and are never freed before the process ends.
  *
  * Only the owning thread writes a tree; the dump reads it.
@@ -41,7 +42,8 @@ struct cct_node {
 	uint64_t child_ticks;            /* summed duration of its children's activations */
 	uint64_t min_ticks, max_ticks;   /* shortest and longest finished activation */
 	uintptr_t call_site;             /* return address in the caller, first call seen */
-	uint64_t dump_id;                /* scratch for the dump; the probes never touch it */
+	uint32_t dump_id;                /* scratch for the dump; the probes never touch it */
+	uint32_t many;                   /* slots full: every child is in the overflow table too */
 	uintptr_t slot_fn[CCT_SLOTS];    /* inline child table: key ... */
 	struct cct_node *slot_child[CCT_SLOTS]; /* ... and child; slot_fn 0 = empty */
 };
@@ -127,6 +129,25 @@ static inline CP_NOINSTR struct cct_node *cct_ovf_find(const struct cct *tree,
 	}
 }
 
+/* The existing child of `parent` for `fn`, or NULL: the probe's lookup. */
+static inline CP_NOINSTR struct cct_node *cct_child_find(const struct cct *tree,
+							 const struct cct_node *parent, uintptr_t fn)
+{
+	unsigned h = cct_slot_hash(fn);
+
+	if (unlikely(parent->many))
+		return cct_ovf_find(tree, parent, fn);
+#pragma GCC unroll 4
+	for (unsigned i = 0; i < CCT_SLOTS; i++) {
+		unsigned s = (h + i) & (CCT_SLOTS - 1);
+		if (likely(parent->slot_fn[s] == fn))
+			return parent->slot_child[s];
+		if (!parent->slot_fn[s])
+			return NULL;
+	}
+	return NULL;
+}
+
 /* Creates `tree` empty, with a node budget (0 = unlimited). */
 void cct_init(struct cct *tree, uint64_t max_nodes);
 
@@ -144,16 +165,9 @@ struct cct_node *cct_child_get_slow(struct cct *tree, struct cct_node *parent, u
 static inline CP_NOINSTR struct cct_node *cct_child_get(struct cct *tree, struct cct_node *parent,
 							uintptr_t fn, uintptr_t call_site)
 {
-	unsigned h = cct_slot_hash(fn);
+	struct cct_node *n = cct_child_find(tree, parent, fn);
 
-	for (unsigned i = 0; i < CCT_SLOTS; i++) {
-		unsigned s = (h + i) & (CCT_SLOTS - 1);
-		if (likely(parent->slot_fn[s] == fn))
-			return parent->slot_child[s];
-		if (parent->slot_fn[s] == 0)
-			break;
-	}
-	return cct_child_get_slow(tree, parent, fn, call_site);
+	return likely(n != NULL) ? n : cct_child_get_slow(tree, parent, fn, call_site);
 }
 
 /* The node after `n` in a preorder walk of the subtree under `root`, or NULL

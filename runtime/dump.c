@@ -379,7 +379,7 @@ static struct node_fig *thread_nodes(struct dump_ctx *d, struct tstate *t, size_
 		x = &fig[n];
 		memset(x, 0, sizeof(*x));
 		x->node = c;
-		((struct cct_node *)c)->dump_id = n;
+		((struct cct_node *)c)->dump_id = (uint32_t)n;
 		x->parent = c->parent == root ? NO_FN : (uint32_t)c->parent->dump_id;
 		x->fn = (uint32_t)fn;
 		x->calls = c->calls;

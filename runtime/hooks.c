@@ -24,7 +24,6 @@ void __cyg_profile_func_enter(void *fn, void *call_site)
 	struct shadow *s;
 	struct frame *top;
 	struct cct_node *parent, *node;
-	unsigned h;
 
 	if (unlikely(!t || t->busy)) {
 		tstate_enter_unready(t, (uintptr_t)fn, (uintptr_t)call_site, sp);
@@ -35,19 +34,10 @@ void __cyg_profile_func_enter(void *fn, void *call_site)
 	s = &t->stack;
 	top = &s->base[s->depth - 1];
 	parent = top->node;
-	h = cct_slot_hash((uintptr_t)fn);
 	if (unlikely(top->sp < sp || s->depth == s->cap || t->dropped_depth))
 		goto slow;
-	for (unsigned i = 0; i < CCT_SLOTS; i++, h = (h + 1) & (CCT_SLOTS - 1)) {
-		if (likely(parent->slot_fn[h] == (uintptr_t)fn)) {
-			node = parent->slot_child[h];
-			goto found;
-		}
-		if (!parent->slot_fn[h])
-			goto slow;
-	}
-	/* Every slot taken: a node with many children keeps the rest in the overflow table. */
-	if ((node = cct_ovf_find(&t->tree, parent, (uintptr_t)fn)))
+	node = cct_child_find(&t->tree, parent, (uintptr_t)fn);
+	if (likely(node != NULL))
 		goto found;
 slow:
 	tstate_enter_general(t, (uintptr_t)fn, (uintptr_t)call_site, sp);
