@@ -161,11 +161,11 @@ static void pstat_add(struct pstat *to, const struct pstat *from)
 			to->max_ns = from->max_ns;
 		to->has_minmax = 1;
 	}
-	to->calls += from->calls;
-	to->incl_ns += from->incl_ns;
-	to->self_ns += from->self_ns;
-	to->raw_incl_ns += from->raw_incl_ns;
-	to->raw_self_ns += from->raw_self_ns;
+	to->calls = u64_add(to->calls, from->calls);
+	to->incl_ns = u64_add(to->incl_ns, from->incl_ns);
+	to->self_ns = u64_add(to->self_ns, from->self_ns);
+	to->raw_incl_ns = u64_add(to->raw_incl_ns, from->raw_incl_ns);
+	to->raw_self_ns = u64_add(to->raw_self_ns, from->raw_self_ns);
 }
 
 static struct pstat pstat_from(const struct dump_fstat *s)
@@ -272,7 +272,8 @@ static int cmp_nodes(const void *a, const void *b, void *ctx)
 /* tree_index builds the children lists and the roots of t, heaviest first. */
 static void tree_index(struct ptree *t)
 {
-	size_t *cursor, i, time_total = 0;
+	size_t *cursor, i;
+	uint64_t time_total = 0;
 
 	t->kid_off = xcalloc(t->n + 1, sizeof(*t->kid_off));
 	t->nroots = 0;
@@ -280,7 +281,7 @@ static void tree_index(struct ptree *t)
 		if (t->nodes[i].parent >= 0)
 			t->kid_off[t->nodes[i].parent + 1]++;
 		else
-			t->nroots++, time_total += t->nodes[i].incl_ns;
+			t->nroots++, time_total = u64_add(time_total, t->nodes[i].incl_ns);
 	}
 	for (i = 0; i < t->n; i++)
 		t->kid_off[i + 1] += t->kid_off[i];
@@ -305,7 +306,7 @@ static void tree_index(struct ptree *t)
 	qsort_r(t->roots, t->nroots, sizeof(*t->roots), cmp_nodes, t);
 	t->total = 0;
 	for (i = 0; i < t->nroots; i++)
-		t->total += ptree_weight(t, t->roots[i]);
+		t->total = u64_add(t->total, ptree_weight(t, t->roots[i]));
 }
 
 static void tree_release(struct ptree *t)
@@ -352,9 +353,9 @@ static void merge_trees(struct profile *p)
 					m->nodes = xreallocarray(m->nodes, cap *= 2, sizeof(*m->nodes));
 				m->nodes[m->n++] = (struct pnode){ .parent = (int32_t)parent, .fn = n->fn };
 			}
-			m->nodes[k].calls += n->calls;
-			m->nodes[k].incl_ns += n->incl_ns;
-			m->nodes[k].self_ns += n->self_ns;
+			m->nodes[k].calls = u64_add(m->nodes[k].calls, n->calls);
+			m->nodes[k].incl_ns = u64_add(m->nodes[k].incl_ns, n->incl_ns);
+			m->nodes[k].self_ns = u64_add(m->nodes[k].self_ns, n->self_ns);
 			to[i] = k;
 		}
 		free(to);
@@ -393,9 +394,9 @@ static void build_thread(struct profile *p, struct pthread *pt, size_t d,
 	for (size_t i = 0; i < t->nfuncs; i++) {
 		pt->funcs[i].fn = map[t->funcs[i].fn];
 		pt->funcs[i].st = pstat_from(&t->funcs[i]);
-		pt->calls += t->funcs[i].calls;
-		self_total += t->funcs[i].self_ns;
-		raw_total += t->funcs[i].raw_self_ns;
+		pt->calls = u64_add(pt->calls, t->funcs[i].calls);
+		self_total = u64_add(self_total, t->funcs[i].self_ns);
+		raw_total = u64_add(raw_total, t->funcs[i].raw_self_ns);
 		/* Without calibration.compensated, raw figures that differ tell the same. */
 		if (p->dumps[d].compensated < 0 && (t->funcs[i].raw_self_ns != t->funcs[i].self_ns ||
 						    t->funcs[i].raw_incl_ns != t->funcs[i].incl_ns))
@@ -442,9 +443,9 @@ static void merge_edges(struct profile *p, uint32_t **map)
 						.caller = (int32_t)caller, .callee = callee,
 						.call_file = e->call_file, .call_line = e->call_line };
 				}
-				p->edges[k].calls += e->calls;
-				p->edges[k].incl_ns += e->incl_ns;
-				p->edges[k].self_ns += e->self_ns;
+				p->edges[k].calls = u64_add(p->edges[k].calls, e->calls);
+				p->edges[k].incl_ns = u64_add(p->edges[k].incl_ns, e->incl_ns);
+				p->edges[k].self_ns = u64_add(p->edges[k].self_ns, e->self_ns);
 			}
 		}
 	}
@@ -593,12 +594,12 @@ static void totals(struct profile *p)
 		double cost;
 
 		for (size_t i = 0; i < dump->nthreads; i++, t++) {
-			calls += p->threads[t].calls;
-			p->run_ns += p->threads[t].run_ns;
-			p->raw_run_ns += p->threads[t].raw_run_ns;
+			calls = u64_add(calls, p->threads[t].calls);
+			p->run_ns = u64_add(p->run_ns, p->threads[t].run_ns);
+			p->raw_run_ns = u64_add(p->raw_run_ns, p->threads[t].raw_run_ns);
 		}
-		p->calls += calls;
-		p->clamped += dump->clamped_figures;
+		p->calls = u64_add(p->calls, calls);
+		p->clamped = u64_add(p->clamped, dump->clamped_figures);
 		if (dump->compensated > 0)
 			p->compensated = 1;
 		if (dump->wall_ns > p->wall_ns)
@@ -612,6 +613,9 @@ static void totals(struct profile *p)
 		p->overhead_ns += (double)calls * cost;
 		p->has_overhead = 1;
 	}
+	/* Absurd calibration figures must not overflow the conversions to whole nanoseconds. */
+	if (p->overhead_ns > PROFILE_MAX_NS)
+		p->overhead_ns = PROFILE_MAX_NS;
 }
 
 int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +138,37 @@ static const char *type_name(struct json_object *v)
 	return v ? type_words(json_object_get_type(v)) : "null";
 }
 
+/* A JSON value as a message quotes it: at most BRIEF_MAX bytes of its text, then "...". */
+#define BRIEF_MAX 40
+struct brief {
+	char text[BRIEF_MAX + 4];
+};
+
+static const char *brief(struct brief *b, struct json_object *v)
+{
+	const char *s = v ? json_object_to_json_string(v) : "null";
+	size_t n = strlen(s);
+
+	if (n <= BRIEF_MAX)
+		return memcpy(b->text, s, n + 1);
+	n = BRIEF_MAX;
+	while (n && ((unsigned char)s[n] & 0xc0) == 0x80) /* not inside a UTF-8 sequence */
+		n--;
+	memcpy(b->text, s, n);
+	memcpy(b->text + n, "...", 4);
+	return b->text;
+}
+
+/* int_in_range: v is a JSON integer json-c holds exactly (it clamps past the int64 range). */
+static int int_in_range(struct json_object *v)
+{
+	int64_t x = json_object_get_int64(v);
+
+	if (x == INT64_MAX)
+		return json_object_get_uint64(v) == (uint64_t)INT64_MAX;
+	return 1;
+}
+
 /* TOP is the "where" of top-level keys; at() joins a where and a key into a JSON path. */
 static const char TOP[] = "the top level";
 
@@ -170,12 +202,16 @@ static struct json_object *want(struct load_ctx *c, struct json_object *obj, con
 	return v;
 }
 
-/* as_u64: v is a non-negative integer; stores it in out. */
+/*
+ * as_u64: v is a non-negative integer below 2^63; stores it in out.  No real
+ * figure comes near 2^63 (292 years in nanoseconds), and past it json-c's
+ * values are no longer exact.
+ */
 static int as_u64(struct json_object *v, uint64_t *out)
 {
 	int64_t x;
 
-	if (!v || !json_object_is_type(v, json_type_int))
+	if (!v || !json_object_is_type(v, json_type_int) || !int_in_range(v))
 		return -1;
 	x = json_object_get_int64(v);
 	if (x < 0)
@@ -197,9 +233,11 @@ static int want_u64(struct load_ctx *c, struct json_object *obj, const char *key
 	}
 	if (as_u64(v, out) < 0) {
 		char path[256];
+		struct brief b;
 
-		return fail(c, "expected a non-negative integer, not %s, at %s",
-			    json_object_to_json_string(v), at(path, sizeof(path), where, key));
+		return fail(c, "expected a non-negative integer%s, not %s, at %s",
+			    json_object_is_type(v, json_type_int) && !int_in_range(v) ? " below 2^63" : "",
+			    brief(&b, v), at(path, sizeof(path), where, key));
 	}
 	return 1;
 }
@@ -217,6 +255,8 @@ static int want_id(struct load_ctx *c, struct json_object *obj, const char *key,
 	}
 	if (!json_object_is_type(v, json_type_int))
 		return fail(c, "expected an integer id, not %s, at %s.%s", type_name(v), where, key);
+	if (!int_in_range(v))
+		return fail(c, "id out of range at %s.%s", where, key);
 	*out = json_object_get_int64(v);
 	return 1;
 }
@@ -232,8 +272,11 @@ static int want_num(struct load_ctx *c, struct json_object *obj, const char *key
 	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
 		return fail(c, "expected a number, not %s, at %s.%s", type_name(v), where, key);
 	*out = json_object_get_double(v);
-	if (!(*out >= 0))
-		return fail(c, "expected a non-negative number at %s.%s", where, key);
+	if (!(*out >= 0) || !isfinite(*out)) {
+		struct brief b;
+
+		return fail(c, "expected a finite non-negative number, not %s, at %s.%s", brief(&b, v), where, key);
+	}
 	return 1;
 }
 
@@ -330,8 +373,10 @@ static int load_warnings(struct load_ctx *c, struct dump *d, struct json_object 
 	for (size_t i = 0; i < d->nwarnings; i++) {
 		struct json_object *s = json_object_array_get_idx(w, i);
 
+		struct brief b;
+
 		d->warnings[i] = xstrdup(s && json_object_is_type(s, json_type_string) ?
-					 json_object_get_string(s) : json_object_to_json_string(s));
+					 json_object_get_string(s) : brief(&b, s));
 	}
 	return 0;
 }
@@ -591,11 +636,17 @@ static int tree_row_json(struct load_ctx *c, struct json_object *row, size_t r, 
 		if (!x) {
 			v[k] = ROWSCAN_NULL;
 		} else if (json_object_is_type(x, json_type_int)) {
+			if (!int_in_range(x))
+				return fail(c, "integer out of range (2^63 or more) at %s.rows[%zu][%zu] (%s)",
+					    where, r, pos[k], tree_cols[k]);
 			v[k] = json_object_get_int64(x);
 			if (v[k] == ROWSCAN_NULL)
 				v[k]++;
 		} else {
-			return fail(c, "expected an integer, not %s, at %s.rows[%zu][%zu] (%s)", type_name(x),
+			struct brief b;
+
+			return fail(c, "expected an integer, not %s, at %s.rows[%zu][%zu] (%s)",
+				    json_object_is_type(x, json_type_double) ? brief(&b, x) : type_name(x),
 				    where, r, pos[k], tree_cols[k]);
 		}
 	}
@@ -714,17 +765,17 @@ static int load_threads(struct load_ctx *c, struct dump *d, struct json_object *
 static int load_header(struct load_ctx *c, struct dump *d, struct json_object *root)
 {
 	struct json_object *fmt = get(root, "format"), *ver = get(root, "version");
+	struct brief b;
 	int rc;
 
 	if (!fmt)
 		return fail(c, "not a callprof dump (no \"format\" key)");
 	if (!json_object_is_type(fmt, json_type_string) || strcmp(json_object_get_string(fmt), "callprof"))
-		return fail(c, "not a callprof dump (format is %s)", json_object_to_json_string(fmt));
+		return fail(c, "not a callprof dump (format is %s)", brief(&b, fmt));
 	if (!ver)
 		return fail(c, "missing key \"version\" at the top level");
 	if (!json_object_is_type(ver, json_type_int) || json_object_get_int64(ver) != 1)
-		return fail(c, "unsupported dump version %s (this callprof reads version 1)",
-			    json_object_to_json_string(ver));
+		return fail(c, "unsupported dump version %s (this callprof reads version 1)", brief(&b, ver));
 	if ((rc = want_u64(c, root, "wall_ns", TOP, OPTIONAL, &d->wall_ns)) < 0)
 		return -1;
 	d->has_wall = rc > 0;

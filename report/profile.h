@@ -25,6 +25,19 @@
  * dumps, which must outlive the profile.
  */
 
+/*
+ * u64_add: a + b, saturating at UINT64_MAX.  Every figure is below 2^63 as
+ * loaded, but sums over functions, threads and dumps of a hostile dump are
+ * not: they stop at the largest value rather than wrap to a small one.
+ */
+static inline uint64_t u64_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* The largest time a double may hold and still convert to uint64_t (just under 2^64). */
+#define PROFILE_MAX_NS 1.8e19
+
 /* Figures of one function over some set of calls. */
 struct pstat {
 	uint64_t calls;

@@ -94,8 +94,8 @@ static void rest_line(struct buf *out, const struct profile *p, const uint32_t *
 	if (n <= FN_MAX_ROWS)
 		return;
 	for (size_t i = FN_MAX_ROWS; i < n; i++) {
-		calls += p->edges[list[i]].calls;
-		incl += p->edges[list[i]].incl_ns;
+		calls = u64_add(calls, p->edges[list[i]].calls);
+		incl = u64_add(incl, p->edges[list[i]].incl_ns);
 	}
 	buf_printf(out, "<tfoot><tr><td colspan=\"%d\" class=\"hidden-note\">%zu more %s, lighter: "
 		   "%s calls, %s inclusive in all</td></tr></tfoot>\n", cols, n - FN_MAX_ROWS, what,

@@ -71,7 +71,7 @@ static void hidden_line(struct buf *out, const struct ptree *t, uint32_t i, uint
 
 		if (deep || ptree_weight(t, kid) < cut) {
 			count++;
-			weight += ptree_weight(t, kid);
+			weight = u64_add(weight, ptree_weight(t, kid));
 		}
 	}
 	if (!count)

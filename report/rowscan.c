@@ -106,11 +106,14 @@ static int read_int(struct scan *sc, int64_t *v)
 		neg = 1, i++;
 	start = i;
 	while (i < sc->len && s[i] >= '0' && s[i] <= '9') {
-		if (x > (UINT64_C(1) << 62))
+		uint64_t digit = (uint64_t)(s[i++] - '0');
+
+		/* Past INT64_MAX json-c reads it (and load.c refuses it with the row's path). */
+		if (x > ((uint64_t)INT64_MAX - digit) / 10)
 			return -1;
-		x = x * 10 + (uint64_t)(s[i++] - '0');
+		x = x * 10 + digit;
 	}
-	if (i == start || (s[start] == '0' && i - start > 1) || x > (uint64_t)INT64_MAX)
+	if (i == start || (s[start] == '0' && i - start > 1))
 		return -1;
 	if (i < sc->len && (s[i] == '.' || s[i] == 'e' || s[i] == 'E'))
 		return -1;
