@@ -151,10 +151,28 @@ int render_page(struct render_ctx *ctx, const char *path, const char *root, cons
 	return rc;
 }
 
+void render_name(struct buf *out, const char *name)
+{
+	size_t len = strlen(name), cut = RENDER_NAME_MAX;
+
+	if (!len) {
+		buf_puts(out, "(anonymous)");
+		return;
+	}
+	if (len <= RENDER_NAME_MAX) {
+		html_escape_n(out, name, len);
+		return;
+	}
+	while (cut && ((unsigned char)name[cut] & 0xc0) == 0x80)
+		cut--;
+	html_escape_n(out, name, cut);
+	buf_printf(out, "\xe2\x80\xa6 (%zu bytes more)", len - cut);
+}
+
 void render_fn_link(struct buf *out, const struct profile *p, uint32_t fn, const char *root)
 {
 	buf_printf(out, "<a class=\"fn\" href=\"%sfn/%u.html\">", root, fn);
-	html_escape(out, p->funcs[fn].name[0] ? p->funcs[fn].name : "(anonymous)");
+	render_name(out, p->funcs[fn].name);
 	buf_puts(out, "</a>");
 	if (p->funcs[fn].same_name && p->funcs[fn].file) {
 		buf_puts(out, " <span class=\"fn-file\">");

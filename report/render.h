@@ -95,7 +95,15 @@ const char *render_title(const struct render_ctx *ctx);
 int render_page(struct render_ctx *ctx, const char *path, const char *root, const char *nav,
 		const char *title, const char *tmpl, const struct tmpl_var *vars, size_t nvars);
 
-/* render_fn_link: <a href="ROOTfn/I.html">name</a> with the name escaped. */
+/*
+ * render_name appends a function name escaped, cut after RENDER_NAME_MAX bytes
+ * (on a character boundary, with an ellipsis): a name may be a megabyte and
+ * appear on a page thousands of times.  Its own page shows it whole.
+ */
+#define RENDER_NAME_MAX 2000
+void render_name(struct buf *out, const char *name);
+
+/* render_fn_link: <a href="ROOTfn/I.html">name</a> with the name escaped (render_name). */
 void render_fn_link(struct buf *out, const struct profile *p, uint32_t fn, const char *root);
 
 /* Table cells: numbers right-aligned, the exact value in data-v for sorting and tests. */

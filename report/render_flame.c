@@ -42,7 +42,7 @@ static void flame_rect(struct buf *out, const struct profile *p, const struct pt
 
 	flame_colour(colour, name);
 	buf_printf(out, "<a href=\"../fn/%u.html\"><title>", n->fn);
-	html_escape(out, name);
+	render_name(out, name);
 	buf_printf(out, " \xe2\x80\x94 %s inclusive, %s, %s call%s</title>"
 		   "<rect x=\"%.2f\" y=\"%zu\" width=\"%.2f\" height=\"%d\" fill=\"%s\"/>",
 		   fmt_ns(a, n->incl_ns), fmt_pct(b, ptree_weight(t, i), whole), fmt_count(c, n->calls),
