@@ -46,7 +46,7 @@ static inline CP_NOINSTR uint64_t clock_now(void)
  * records the start reference points.  Returns the source chosen. */
 enum clock_source clock_init(const char *requested);
 
-/* Ticks per second, measured between clock_init() and now (at least 20 ms apart). */
+/* Ticks per second, measured between clock_init() and now (at least 2 ms apart). */
 double clock_ticks_per_second(void);
 
 /* Converts a tick count to nanoseconds with the rate from clock_ticks_per_second(). */

@@ -562,10 +562,11 @@ static void write_thread_edges(struct dump_ctx *d, const struct agg *edges, size
 		write_uint_member(&d->w, "callee", edges[i].callee);
 		write_times(d, &edges[i]);
 		if (site && site[i]) {
-			char *file;
+			char *file = NULL;
 			int line;
 			write_hex_member(&d->w, "call_site", site[i]);
-			symbols_call_line(d->syms, site[i], &file, &line);
+			if (edges[i].caller != NO_FN)
+				symbols_call_line(d->syms, site[i], d->fn_addr[edges[i].caller], &file, &line);
 			if (file) {
 				write_string_member(&d->w, "call_file", file);
 				write_uint_member(&d->w, "call_line", (uint64_t)line);
@@ -830,7 +831,7 @@ int dump_write(const char *path, bool only_if_data)
 	}
 	setvbuf(f, NULL, _IOFBF, 1 << 20);
 	jsonw_init(&d.w, f);
-	d.syms = symbols_open();
+	d.syms = symbols_open_for(d.fn_addr, d.nfns);
 	if (write_profile(&d, snaps, nsnaps) < 0)
 		err = ENOMEM;
 	symbols_free(d.syms);

@@ -4,8 +4,11 @@
 #include "cct.h"
 
 #include <dlfcn.h>
+#include <limits.h>
+#include <link.h>
 #include <dwarf.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,12 +21,32 @@ struct cu_range {
 	Dwarf_Die cu;
 };
 
-/* The sorted CU ranges of one module, built on first need. */
+/* A function symbol with code. */
+struct sym_entry {
+	uintptr_t addr;       /* process address */
+	uintptr_t size;
+	const char *name;     /* in libdw's string table: lives as long as the Dwfl */
+};
+
+/* A subprogram's code range and declaration, from one pass over the DWARF. */
+struct sub_entry {
+	Dwarf_Addr low, high; /* module-relative, [low, high) */
+	const char *file;     /* libdw's, or NULL */
+	int line;
+};
+
+/* Per-module indexes, built on first need, so naming n functions costs
+ * O(n log n) instead of a scan of the symbol table and of the compile
+ * unit's DIEs per function. */
 struct cu_index {
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
-	struct cu_range *ranges;
+	struct cu_range *ranges;   /* compile units (for modules without .debug_aranges) */
 	size_t n;
+	struct sym_entry *syms;    /* sorted by address */
+	size_t nsyms;
+	struct sub_entry *subs;    /* sorted by low */
+	size_t nsubs;
 };
 
 struct symbols {
@@ -118,6 +141,89 @@ out_free:
 	return NULL;
 }
 
+/* What report_module needs: the sorted addresses whose modules to report. */
+struct report_ctx {
+	Dwfl *dwfl;
+	const uintptr_t *addrs;
+	size_t n;
+};
+
+static bool any_in(const uintptr_t *sorted, size_t n, uintptr_t lo, uintptr_t hi)
+{
+	size_t a = 0, b = n;
+
+	while (a < b) { /* the first address at or above lo */
+		size_t mid = (a + b) / 2;
+		if (sorted[mid] < lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a < n && sorted[a] < hi;
+}
+
+/* dl_iterate_phdr callback: reports the module if one of the addresses is in it. */
+static int report_module(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct report_ctx *r = arg;
+	char exe[PATH_MAX];
+	const char *path = info->dlpi_name;
+	bool used = false;
+
+	(void)size;
+	for (size_t i = 0; i < info->dlpi_phnum && !used; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && any_in(r->addrs, r->n, lo, lo + ph->p_memsz))
+			used = true;
+	}
+	if (!used)
+		return 0;
+	if (!path || !path[0]) { /* the main program */
+		ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (len <= 0)
+			return 0;
+		exe[len] = '\0';
+		path = exe;
+	}
+	dwfl_report_elf(r->dwfl, path, path, -1, info->dlpi_addr, false);
+	return 0;
+}
+
+static int cmp_uintptr(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+	return (x > y) - (x < y);
+}
+
+struct symbols *symbols_open_for(const uintptr_t *addrs, size_t n)
+{
+	struct symbols *s = calloc(1, sizeof(*s));
+	uintptr_t *sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	struct report_ctx r;
+
+	if (!s || !sorted)
+		goto out_free;
+	memcpy(sorted, addrs, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_uintptr);
+	s->dwfl = dwfl_begin(&offline_callbacks);
+	if (!s->dwfl)
+		goto out_free;
+	r = (struct report_ctx){ s->dwfl, sorted, n };
+	dwfl_report_begin(s->dwfl);
+	dl_iterate_phdr(report_module, &r);
+	if (dwfl_report_end(s->dwfl, NULL, NULL) != 0) {
+		dwfl_end(s->dwfl);
+		goto out_free;
+	}
+	free(sorted);
+	return s;
+out_free:
+	free(sorted);
+	free(s);
+	return NULL;
+}
+
 static char *hex_build_id(Dwfl_Module *mod)
 {
 	const unsigned char *bits;
@@ -168,13 +274,89 @@ static int cmp_cu_range(const void *a, const void *b)
 	return (x->low > y->low) - (x->low < y->low);
 }
 
+static int cmp_sym_entry(const void *a, const void *b)
+{
+	const struct sym_entry *x = a, *y = b;
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static int cmp_sub_entry(const void *a, const void *b)
+{
+	const struct sub_entry *x = a, *y = b;
+	return (x->low > y->low) - (x->low < y->low);
+}
+
+static void index_symbols(struct cu_index *ix, Dwfl_Module *mod)
+{
+	int n = dwfl_module_getsymtab(mod);
+	GElf_Sym sym;
+	GElf_Addr addr;
+	GElf_Word shndx;
+
+	if (n <= 0 || !(ix->syms = calloc((size_t)n, sizeof(*ix->syms))))
+		return;
+	for (int i = 1; i < n; i++) {
+		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, NULL, NULL);
+		if (name && GELF_ST_TYPE(sym.st_info) == STT_FUNC && shndx != SHN_UNDEF)
+			ix->syms[ix->nsyms++] = (struct sym_entry){ (uintptr_t)addr, sym.st_size, name };
+	}
+	qsort(ix->syms, ix->nsyms, sizeof(*ix->syms), cmp_sym_entry);
+}
+
+/* Adds the code ranges of the subprogram `die` to the index. */
+static void index_subprogram(struct cu_index *ix, Dwarf_Die *die, size_t *cap)
+{
+	Dwarf_Addr base, low, high;
+	ptrdiff_t off = 0;
+	const char *file = dwarf_decl_file(die);
+	int line = 0;
+
+	if (dwarf_decl_line(die, &line) != 0)
+		line = 0;
+	while ((off = dwarf_ranges(die, off, &base, &low, &high)) > 0) {
+		if (ix->nsubs == *cap) {
+			struct sub_entry *more = realloc(ix->subs, (*cap = *cap ? *cap * 2 : 256) * sizeof(*more));
+			if (!more)
+				return;
+			ix->subs = more;
+		}
+		ix->subs[ix->nsubs++] = (struct sub_entry){ low, high, file, file ? line : 0 };
+	}
+}
+
+/* Every subprogram with code under `die`, at any depth (namespaces, classes),
+ * without recursion on the C stack: walks siblings and children. */
+static void index_subprograms(struct cu_index *ix, Dwarf_Die *cu, size_t *cap)
+{
+	Dwarf_Die stack[64];
+	int depth = 0;
+
+	if (dwarf_child(cu, &stack[0]) != 0)
+		return;
+	for (;;) {
+		Dwarf_Die *die = &stack[depth];
+		Dwarf_Die child;
+		if (dwarf_tag(die) == DW_TAG_subprogram)
+			index_subprogram(ix, die, cap);
+		if (depth + 1 < 64 && dwarf_child(die, &child) == 0) {
+			stack[++depth] = child;
+			continue;
+		}
+		while (dwarf_siblingof(&stack[depth], &stack[depth]) != 0)
+			if (--depth < 0)
+				return;
+	}
+}
+
 static struct cu_index *cu_index_build(struct cu_index *ix, Dwfl_Module *mod)
 {
 	Dwarf_Die *cu = NULL;
-	size_t cap = 0;
+	size_t cap = 0, sub_cap = 0;
 
 	ix->mod = mod;
+	index_symbols(ix, mod);
 	while ((cu = dwfl_module_nextcu(mod, cu, &ix->bias))) {
+		index_subprograms(ix, cu, &sub_cap);
 		Dwarf_Addr base, low, high;
 		ptrdiff_t off = 0;
 		while ((off = dwarf_ranges(cu, off, &base, &low, &high)) > 0) {
@@ -189,27 +371,87 @@ static struct cu_index *cu_index_build(struct cu_index *ix, Dwfl_Module *mod)
 	}
 	if (ix->n)
 		qsort(ix->ranges, ix->n, sizeof(*ix->ranges), cmp_cu_range);
+	if (ix->nsubs)
+		qsort(ix->subs, ix->nsubs, sizeof(*ix->subs), cmp_sub_entry);
 	return ix;
+}
+
+/* The index of `mod`, built on first need; NULL without memory. */
+static struct cu_index *module_index_of(struct symbols *s, Dwfl_Module *mod)
+{
+	struct cu_index *ix;
+
+	for (size_t i = 0; i < s->n_cu_indexes; i++)
+		if (s->cu_indexes[i].mod == mod)
+			return &s->cu_indexes[i];
+	ix = realloc(s->cu_indexes, (s->n_cu_indexes + 1) * sizeof(*ix));
+	if (!ix)
+		return NULL;
+	s->cu_indexes = ix;
+	ix = &s->cu_indexes[s->n_cu_indexes++];
+	memset(ix, 0, sizeof(*ix));
+	return cu_index_build(ix, mod);
+}
+
+/* The last entry of a sorted array whose key is at or below `key`: binary search. */
+#define LAST_AT_OR_BELOW(array, n, field, key)                                          \
+	({                                                                              \
+		size_t lo_ = 0, hi_ = (n);                                              \
+		while (lo_ < hi_) {                                                     \
+			size_t mid_ = (lo_ + hi_) / 2;                                  \
+			if ((array)[mid_].field <= (key))                               \
+				lo_ = mid_ + 1;                                         \
+			else                                                            \
+				hi_ = mid_;                                             \
+		}                                                                       \
+		lo_;                                                                    \
+	})
+
+/* The name of the function symbol covering `addr`, or NULL. */
+static const char *indexed_name(struct symbols *s, Dwfl_Module *mod, uintptr_t addr)
+{
+	struct cu_index *ix = s ? module_index_of(s, mod) : NULL;
+	size_t i;
+
+	if (!ix || !ix->nsyms)
+		return NULL;
+	i = LAST_AT_OR_BELOW(ix->syms, ix->nsyms, addr, addr);
+	if (i && (addr < ix->syms[i - 1].addr + ix->syms[i - 1].size || addr == ix->syms[i - 1].addr))
+		return ix->syms[i - 1].name;
+	return NULL;
+}
+
+/* The declaration of the subprogram whose code holds `addr`; false if none is indexed. */
+static bool indexed_source(struct symbols *s, Dwfl_Module *mod, uintptr_t addr, struct sym_function *out)
+{
+	struct cu_index *ix = s ? module_index_of(s, mod) : NULL;
+	Dwarf_Addr rel;
+	size_t i;
+
+	if (!ix || !ix->nsubs)
+		return false;
+	rel = addr - ix->bias;
+	i = LAST_AT_OR_BELOW(ix->subs, ix->nsubs, low, rel);
+	/* Ranges may nest (a subprogram inside another's range): look back a little. */
+	for (size_t k = i; k-- > 0 && i - k <= 16;)
+		if (rel >= ix->subs[k].low && rel < ix->subs[k].high) {
+			if (!ix->subs[k].file)
+				return false;
+			out->file = strdup(ix->subs[k].file);
+			out->line = ix->subs[k].line;
+			return true;
+		}
+	return false;
 }
 
 /* The compile unit holding `addr` when the module has no .debug_aranges. */
 static Dwarf_Die *cu_lookup(struct symbols *s, Dwfl_Module *mod, uintptr_t addr, Dwarf_Addr *bias)
 {
-	struct cu_index *ix = NULL;
+	struct cu_index *ix = module_index_of(s, mod);
 	size_t lo = 0, hi;
 
-	for (size_t i = 0; i < s->n_cu_indexes; i++)
-		if (s->cu_indexes[i].mod == mod)
-			ix = &s->cu_indexes[i];
-	if (!ix) {
-		struct cu_index *more = realloc(s->cu_indexes, (s->n_cu_indexes + 1) * sizeof(*more));
-		if (!more)
-			return NULL;
-		s->cu_indexes = more;
-		ix = &s->cu_indexes[s->n_cu_indexes++];
-		memset(ix, 0, sizeof(*ix));
-		cu_index_build(ix, mod);
-	}
+	if (!ix)
+		return NULL;
 	*bias = ix->bias;
 	hi = ix->n;
 	while (lo < hi) { /* the last range starting at or below addr */
@@ -233,6 +475,8 @@ static void find_source(struct symbols *s, Dwfl_Module *mod, uintptr_t addr, str
 	Dwarf_Die *scopes = NULL;
 	int n;
 
+	if (indexed_source(s, mod, addr, out))
+		return;
 	if (!cu && s)
 		cu = cu_lookup(s, mod, addr, &bias);
 	if (!cu)
@@ -268,8 +512,10 @@ static void resolve_in_module(struct symbols *s, Dwfl_Module *mod, uintptr_t add
 {
 	GElf_Sym sym;
 	GElf_Off off;
-	const char *name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
+	const char *name = indexed_name(s, mod, addr);
 
+	if (!name)
+		name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
 	out->offset = addr - start;
 	if (name)
 		out->name = symbols_demangle(name);
@@ -368,11 +614,16 @@ void symbols_remember(const char *path, uintptr_t base, const uintptr_t *addrs,
 	dwfl_end(dwfl);
 }
 
-void symbols_call_line(struct symbols *s, uintptr_t ret_addr, char **file, int *line)
+void symbols_call_line(struct symbols *s, uintptr_t ret_addr, uintptr_t caller, char **file,
+		       int *line)
 {
 	/* The call instruction ends just before the return address. */
 	Dwfl_Module *mod = s && ret_addr ? dwfl_addrmodule(s->dwfl, ret_addr - 1) : NULL;
-	Dwfl_Line *l = mod ? dwfl_module_getsrc(mod, ret_addr - 1) : NULL;
+	Dwfl_Line *l;
+
+	if (mod && mod != dwfl_addrmodule(s->dwfl, caller))
+		mod = NULL;
+	l = mod ? dwfl_module_getsrc(mod, ret_addr - 1) : NULL;
 	const char *name = l ? dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL) : NULL;
 	Dwarf_Addr bias;
 	Dwarf_Die *cu;
@@ -451,8 +702,11 @@ void symbols_free(struct symbols *s)
 		free(s->mods[i].build_id);
 	}
 	free(s->mods);
-	for (size_t i = 0; i < s->n_cu_indexes; i++)
+	for (size_t i = 0; i < s->n_cu_indexes; i++) {
 		free(s->cu_indexes[i].ranges);
+		free(s->cu_indexes[i].syms);
+		free(s->cu_indexes[i].subs);
+	}
 	free(s->cu_indexes);
 	dwfl_end(s->dwfl);
 	free(s);

@@ -29,15 +29,22 @@ struct sym_function {
 /* Reports the modules mapped in this process now.  NULL if libdw fails. */
 struct symbols *symbols_open(void);
 
+/* Reports only the modules holding one of `addrs` (n of them): naming the
+ * profiled functions then opens no other library.  NULL if libdw fails. */
+struct symbols *symbols_open_for(const uintptr_t *addrs, size_t n);
+
 /* Fills `out` for `addr`; strings are malloc'ed and owned by the caller
  * (sym_function_release).  Never fails: unknown parts are left empty. */
 void symbols_resolve(struct symbols *s, uintptr_t addr, struct sym_function *out);
 
 void sym_function_release(struct sym_function *f);
 
-/* The source file and line of the call whose return address is `ret_addr`:
- * file is malloc'ed, NULL when unknown. */
-void symbols_call_line(struct symbols *s, uintptr_t ret_addr, char **file, int *line);
+/* The source file and line of the call whose return address is `ret_addr`,
+ * made from the function at `caller`: file is malloc'ed, NULL when unknown or
+ * when the call site is not in the caller's module (a callback from libc:
+ * naming a line there would load that library's debug information). */
+void symbols_call_line(struct symbols *s, uintptr_t ret_addr, uintptr_t caller, char **file,
+		       int *line);
 
 /* Calls `visit` for each function symbol with code (defined, non-zero size)
  * of module `module` (an index from symbols_modules), once per address. */
