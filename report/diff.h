@@ -13,7 +13,8 @@
  * (so several processes or runs per side merge as `callprof report` merges
  * them).  A function of one side is the same function on the other side when
  * its module's base name and its demangled name agree; addresses are never
- * compared.  Only when a side has several functions of one module and name
+ * compared.  The program's own module counts as one module even under two
+ * names (prog-old, prog-new) when each side ran a single program.  Only when a side has several functions of one module and name
  * (static functions of different files) does the source file decide: the
  * file's base name, then its full path in order.  A function only one side
  * has "appeared" (new side only) or "vanished" (base side only).

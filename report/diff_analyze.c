@@ -132,16 +132,50 @@ static void match_name_group(struct diff *d, const struct fkey *k, size_t n, uin
 	}
 }
 
+/* program_base: the base name of the program every dump of p ran, or NULL (none, or several). */
+static const char *program_base(const struct profile *p)
+{
+	const char *base = NULL;
+
+	for (size_t i = 0; i < p->ndumps; i++) {
+		const char *prog = p->dumps[i].program, *slash;
+
+		if (!prog)
+			return NULL;
+		slash = strrchr(prog, '/');
+		prog = slash ? slash + 1 : prog;
+		if (base && strcmp(base, prog))
+			return NULL;
+		base = prog;
+	}
+	return base;
+}
+
+/*
+ * module_key: what a function's module is called for matching.  The program
+ * itself is one module on both sides even when it was renamed (prog-old,
+ * prog-new), as long as each side ran one program.
+ */
+static const char *module_key(const struct pfunc *pf, const char *prog)
+{
+	if (prog && pf->module && !strcmp(pf->module, prog))
+		return "\x01program";
+	return or_empty(pf->module);
+}
+
 static void match_functions(struct diff *d, uint32_t **map)
 {
 	size_t n = d->side[0].nfuncs + d->side[1].nfuncs, k = 0, i, j;
 	struct fkey *keys = xmalloc((n + 1) * sizeof(*keys));
+	const char *prog[2] = { program_base(&d->side[0]), program_base(&d->side[1]) };
 
+	if (!prog[0] || !prog[1])
+		prog[0] = prog[1] = NULL;
 	for (uint32_t s = 0; s < 2; s++) {
 		for (size_t fn = 0; fn < d->side[s].nfuncs; fn++) {
 			const struct pfunc *pf = &d->side[s].funcs[fn];
 
-			keys[k++] = (struct fkey){ .module = or_empty(pf->module), .name = pf->name,
+			keys[k++] = (struct fkey){ .module = module_key(pf, prog[s]), .name = pf->name,
 						   .file_base = or_empty(pfunc_file_base(pf)),
 						   .file = or_empty(pf->file), .side = s, .fn = (uint32_t)fn };
 		}

@@ -102,7 +102,7 @@ char *fmt_change(char *out, uint64_t before, uint64_t after)
 	double pct = 100.0 * fmt_change_ratio(before, after);
 
 	if (!before)
-		snprintf(out, FMT_SIZE, after ? "new" : "-");
+		snprintf(out, FMT_SIZE, after ? "from 0" : "-");
 	else if (before == after)
 		snprintf(out, FMT_SIZE, "0%%");
 	else if (fabs(pct) < 0.05)

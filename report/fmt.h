@@ -26,9 +26,9 @@ double fmt_share(uint64_t part, uint64_t whole);
 /*
  * For diffs.  fmt_ns_delta: after - before as a signed time, "+1.23 ms",
  * "-812 ns", "0 ns".  fmt_change: the relative change from before to after,
- * "+12.3%", "-4.5%", "0%", "new" (before 0, after not), "-" (both 0);
+ * "+12.3%", "-4.5%", "0%", "from 0" (before 0, after not), "-" (both 0);
  * fmt_change_ratio is that change as a number (after / before - 1; HUGE_VAL
- * for "new", 0 for "-"), which is what tables sort by.
+ * from 0, 0 for "-"), which is what tables sort by.
  */
 char *fmt_ns_delta(char *out, uint64_t before, uint64_t after);
 char *fmt_change(char *out, uint64_t before, uint64_t after);

@@ -1,5 +1,6 @@
 /* render_diff.c: the pieces every page of a diff site shares: function links and the
  * before / after / change columns (see render.h). */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -45,12 +46,14 @@ static const char *direction(uint64_t before, uint64_t after)
 static void td_change(struct buf *out, uint64_t before, uint64_t after)
 {
 	char a[FMT_SIZE];
-	long long delta = after >= before ? (long long)(after - before) : -(long long)(before - after);
+	uint64_t mag = after >= before ? after - before : before - after;
+	long long delta = mag > LLONG_MAX ? LLONG_MAX : (long long)mag;
 	double ratio = fmt_change_ratio(before, after);
 
-	buf_printf(out, "<td class=\"num%s\" data-v=\"%lld\">%s</td>", direction(before, after), delta,
+	buf_printf(out, "<td class=\"num%s\" data-v=\"%lld\">%s</td>", direction(before, after),
+		   after >= before ? delta : -delta,
 		   fmt_ns_delta(a, before, after));
-	/* Sorting wants a number: "new" sorts above any growth. */
+	/* Sorting wants a number: growth from 0 sorts above any other. */
 	buf_printf(out, "<td class=\"num%s\" data-v=\"%.6g\">%s</td>", direction(before, after),
 		   isinf(ratio) ? 1e300 : ratio, fmt_change(a, before, after));
 }

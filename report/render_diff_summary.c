@@ -78,6 +78,8 @@ static void md_change(struct buf *md, const struct diff *d, uint32_t fn, size_t 
 
 	buf_printf(md, "%zu. ", rank);
 	md_name(md, d, fn);
+	if (d->funcs[fn].fn[DIFF_BASE] < 0 || d->funcs[fn].fn[DIFF_NEW] < 0)
+		buf_puts(md, d->funcs[fn].fn[DIFF_BASE] < 0 ? " (appeared)" : " (vanished)");
 	buf_printf(md, " \xe2\x80\x94 self %s \xe2\x86\x92 %s (%s, %s)", fmt_ns(a, st[0].self_ns),
 		   fmt_ns(b, st[1].self_ns), fmt_ns_delta(c, st[0].self_ns, st[1].self_ns),
 		   fmt_change(e, st[0].self_ns, st[1].self_ns));

@@ -1,0 +1,49 @@
+/* slow.c: the program t-diff.sh builds twice: with -DSLOW, target() spins 20 times longer and
+ * small() 300 times longer (a big relative change of a tiny absolute time: noise for the gate). */
+#include <stdio.h>
+
+#ifdef SLOW
+#define TARGET_SPINS 20000000UL
+#define SMALL_SPINS 300000UL
+#else
+#define TARGET_SPINS 1000000UL
+#define SMALL_SPINS 1000UL
+#endif
+
+static volatile unsigned long sink;
+
+__attribute__((noinline)) void target(void)
+{
+	for (unsigned long i = 0; i < TARGET_SPINS; i++)
+		sink += i;
+}
+
+__attribute__((noinline)) void steady(void)
+{
+	for (unsigned long i = 0; i < 4000000UL; i++)
+		sink += i;
+}
+
+__attribute__((noinline)) void small(void)
+{
+	for (unsigned long i = 0; i < SMALL_SPINS; i++)
+		sink += i;
+}
+
+__attribute__((noinline)) int tiny(int x)
+{
+	return x + 1;
+}
+
+int main(void)
+{
+	int n = 0;
+
+	steady();
+	target();
+	small();
+	for (int i = 0; i < 1000; i++)
+		n = tiny(n);
+	printf("%d\n", n);
+	return 0;
+}

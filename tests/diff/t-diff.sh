@@ -1,0 +1,280 @@
+#!/bin/sh
+# tests/diff/t-diff.sh: `callprof diff`.  A program built twice, the second time with one function
+# made 20 times slower: it ranks first, and the gate trips below its growth and not above it, while
+# a tiny function's big relative change stays under --min-time.  Hand-written dumps with exact
+# figures: renamed, added, removed, moved and same-named functions, the gate at its boundaries,
+# golden pages.  Links, escaping of hostile names, several dumps per side, bad input.
+# Runs the sanitizer build ($SAN_B/callprof).  UPDATE_GOLDEN=1 rewrites tests/diff/golden/.
+set -u
+. "$TOP/tests/lib.sh"
+cd "$TOP"
+FIX=tests/diff/fixtures
+GOLD=tests/diff/golden
+W=$B/tests/diff
+rm -rf "$W"
+mkdir -p "$W"
+
+rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
+make -s --no-print-directory B="$(rel "$B")" all >"$W/build.log" 2>&1
+make -s --no-print-directory SAN=address,undefined B="$(rel "$SAN_B")" "$(rel "$SAN_B")/callprof" \
+	>>"$W/build.log" 2>&1
+CP=$SAN_B/callprof
+if [ ! -x "$CP" ] || [ ! -x "$B/callprof" ]; then
+	fail build "cannot build the tool (see $W/build.log)"
+	exit 1
+fi
+
+# run NAME ARGS...: callprof diff -o $W/site-NAME ARGS; output in $W/NAME.out/.err, status in $rc.
+run() {
+	_n=$1
+	shift
+	"$CP" diff -o "$W/site-$_n" "$@" >"$W/$_n.out" 2>"$W/$_n.err"
+	rc=$?
+}
+
+# has NAME FILE PATTERN: FILE holds the extended regular expression PATTERN.
+has() {
+	if grep -Eq -- "$3" "$2"; then ok "$1"; else fail "$1" "no /$3/ in $2"; fi
+}
+
+# same NAME FILE EXPECTED: FILE's contents are exactly EXPECTED.
+same() {
+	if [ "$(cat "$2")" = "$3" ]; then ok "$1"; else fail "$1" "got: $(head -c 400 "$2" | tr '\n' '|')"; fi
+}
+
+# status NAME WANT: the last run exited with WANT.
+status() {
+	if [ "$rc" -eq "$2" ]; then ok "$1"; else fail "$1" "exit status $rc, not $2: $(head -c 300 "$W/$_n.err")"; fi
+}
+
+# names TABLE PAGE: the function names of a table's rows, in order, one line.
+names() {
+	sed -n "/id=\"$1\"/,/<\/table>/p" "$2" | grep '^<tr>' |
+		sed 's/^<tr><td class="name"><a class="fn" href="[^"]*">\([^<]*\)<\/a>\( <span class="fn-file">\([^<]*\)<\/span>\)\{0,1\}.*/\1\3/' |
+		tr '\n' ' '
+}
+
+# ---- a program made slower (built as fast and as slow: its module matches under both names) ----
+CFLAGS="-finstrument-functions -g -O2"
+# shellcheck disable=SC2086
+if ! cc $CFLAGS tests/diff/slow.c -o "$W/fast" 2>"$W/cc.err" || ! cc $CFLAGS -DSLOW tests/diff/slow.c -o "$W/slow" 2>>"$W/cc.err"; then
+	fail "build the slow program" "$(head -n 3 "$W/cc.err" | tr '\n' ' ')"
+	exit 1
+fi
+"$B/callprof" record -o "$W/fast.json" -- "$W/fast" >/dev/null &&
+	"$B/callprof" record -o "$W/slow.json" -- "$W/slow" >/dev/null ||
+	fail "record the slow program" "callprof record failed"
+
+run slow "$W/fast.json" "$W/slow.json"
+status "diff of a slowed program exits 0 without a gate" 0
+same "diff prints the index and nothing else" "$W/slow.out" "$(cd "$W/site-slow" 2>/dev/null && pwd)/index.html"
+first=$(names functions-table "$W/site-slow/index.html" | cut -d' ' -f1)
+if [ "$first" = target ]; then ok "the slowed function ranks first"; else
+	fail "the slowed function ranks first" "order: $(names functions-table "$W/site-slow/index.html")"; fi
+has "summary.md puts it first among the regressions" "$W/site-slow/summary.md" '^1\. `target` — self '
+has "the site shows summary.md" "$W/site-slow/index.html" '<code>target</code> — self'
+
+gate_line='^callprof diff: target: inclusive [0-9.]+ .s -> [0-9.]+ ms \(\+[0-9.]+%, \+[0-9.]+ ms\), above 1000% and 1.00 ms$'
+run gate-below "$W/fast.json" "$W/slow.json" --fail-above 1000
+status "the gate trips below the slowed function's growth (exit 3)" 3
+if [ "$(wc -l <"$W/gate-below.err")" -eq 1 ] && grep -Eq "$gate_line" "$W/gate-below.err"; then
+	ok "the gate names the slowed function, alone, on one line"
+else
+	fail "the gate names the slowed function, alone, on one line" "$(cat "$W/gate-below.err")"
+fi
+if [ -f "$W/site-gate-below/index.html" ]; then ok "a tripped gate still writes the site"; else
+	fail "a tripped gate still writes the site" "no index.html"; fi
+has "the site says the gate tripped" "$W/site-gate-below/index.html" '<section id="gate" class="gate tripped">'
+has "summary.md says the gate tripped" "$W/site-gate-below/summary.md" '^- Gate \(inclusive time up by more than 1000% and 1.00 ms\): \*\*1 function tripped it\*\*: `target`$'
+run gate-above "$W/fast.json" "$W/slow.json" --fail-above 10000
+status "the gate does not trip above the slowed function's growth" 0
+if [ -s "$W/gate-above.err" ]; then fail "a passed gate prints nothing on stderr" "$(cat "$W/gate-above.err")"; else
+	ok "a passed gate prints nothing on stderr"; fi
+has "the site says the gate passed" "$W/site-gate-above/index.html" '<section id="gate" class="gate passed">'
+# small() grows 300 times, by some 50-200 µs: under the default --min-time of 1 ms, over 5 µs.
+run min-time "$W/fast.json" "$W/slow.json" --fail-above 1000 --min-time 5us
+status "--min-time 5us lets the tiny function trip the gate too" 3
+if [ "$(sed 's/: inclusive.*//' "$W/min-time.err" | tr '\n' ' ')" = "callprof diff: target callprof diff: small " ]; then
+	ok "--min-time: both functions named, the bigger growth first"
+else
+	fail "--min-time: both functions named, the bigger growth first" "$(cat "$W/min-time.err")"
+fi
+if grep -q small "$W/gate-below.err"; then fail "the default --min-time ignores the tiny function" "it tripped"; else
+	ok "the default --min-time ignores the tiny function"; fi
+check "links of the slowed program's diff" node tests/report/linkcheck.js "$W/site-slow" 5
+
+# ---- hand-written dumps: exact figures ------------------------------------------------------
+run fx "$FIX/base.json" "$FIX/new.json"
+status "fixture diff exits 0" 0
+S=$W/site-fx
+same "functions ordered by the change in self time" /dev/stdin "$(names functions-table "$S/index.html")" <<'X'
+helperutil.c new_name parse old_name added removed helperutil.c main operator&lt;&lt;(std::ostream&amp;, Foo&lt;int&gt; const&amp;) &lt;script&gt;alert(1)&lt;/script&gt; 
+X
+has "a function that moved to another file still matches" "$S/index.html" 'fn/[0-9]+.html">parse</a></td><td class="num" data-v="2">2</td><td class="num" data-v="2">2</td><td class="num" data-v="4000000">4.00 ms</td><td class="num" data-v="6000000">6.00 ms</td><td class="num up" data-v="2000000">\+2.00 ms</td><td class="num up" data-v="0.5">\+50.0%</td>'
+same "appeared: the renamed and the added function" /dev/stdin "$(names appeared-table "$S/index.html")" <<'X'
+new_name added 
+X
+same "vanished: the old name and the removed function" /dev/stdin "$(names vanished-table "$S/index.html")" <<'X'
+old_name removed 
+X
+has "the renamed function is tagged new" "$S/index.html" '>new_name</a> <span class="tag new">new</span>'
+has "the removed function is tagged gone" "$S/index.html" '>removed</a> <span class="tag gone">gone</span>'
+has "the counts of matched, appeared, vanished" "$S/index.html" '6 in both builds, <a href="#appeared">2 appeared</a>, <a href="#vanished">2 vanished</a>'
+has "profiled time before and after" "$S/index.html" 'Profiled time</dt><dd>10.9 ms → 15.4 ms \(\+4.50 ms, \+41.3%\)'
+has "same-named functions match by file: x/util.c grew" "$S/index.html" 'helper</a> <span class="fn-file">util.c</span></td><td class="num" data-v="1">1</td><td class="num" data-v="1">1</td><td class="num" data-v="1000000">1.00 ms</td><td class="num" data-v="3500000">3.50 ms</td>'
+has "same-named functions match by file: y/util.c shrank" "$S/index.html" 'helper</a> <span class="fn-file">util.c</span></td><td class="num" data-v="1">1</td><td class="num" data-v="1">1</td><td class="num" data-v="1000000">1.00 ms</td><td class="num" data-v="500000">500 µs</td><td class="num down" data-v="-500000">-500 µs</td><td class="num down" data-v="-0.5">-50.0%</td>'
+main=$(grep -l '<h1 class="fn-name"><code>main</code>' "$S"/fn/*.html)
+parse=$(grep -l '<h1 class="fn-name"><code>parse</code>' "$S"/fn/*.html)
+has "a function page shows its figures before and after" "$parse" 'id="fig-self" data-before="4000000" data-after="6000000">4.00 ms → 6.00 ms</dd><dd class="note">\+50.0%, \+2.00 ms'
+same "main's page lists its callees of both builds, biggest change first" /dev/stdin "$(names callees "$main")" <<'X'
+helperutil.c new_name parse old_name added removed helperutil.c operator&lt;&lt;(std::ostream&amp;, Foo&lt;int&gt; const&amp;) &lt;script&gt;alert(1)&lt;/script&gt; 
+X
+has "an edge of both builds: main -> parse, with the new call site" "$main" '>parse</a></td><td class="num" data-v="2">2</td><td class="num" data-v="2">2</td>.*<td class="site"><span title="src/a.c">a.c:41</span></td></tr>'
+has "an edge only the base had: main -> old_name" "$main" '>old_name</a> <span class="tag gone">gone</span></td><td class="num" data-v="1">1</td><td class="num" data-v="0">0</td>'
+has "calls changed on an edge: main -> operator<<" "$main" 'Foo&lt;int&gt; const&amp;\)</a></td><td class="num" data-v="1">1</td><td class="num" data-v="3">3</td>'
+has "the callee's page links back to its caller" "$parse" "<a class=\"fn\" href=\"../fn/$(basename "$main")\">main</a>"
+has "a vanished function's page says so" "$(grep -l '<code>removed</code>' "$S"/fn/*.html)" 'Only the base build ran it'
+has "summary.md: the top regression" "$S/summary.md" '^1\. `helper` \(/src/x/util\\.c\) — self 1.00 ms → 3.50 ms \(\+2.50 ms, \+250.0%\); inclusive 1.00 ms → 3.50 ms \(\+250.0%\); calls 1 → 1$'
+has "summary.md: an appeared function among the regressions" "$S/summary.md" '^2\. `new_name` \(appeared\) — self 0 ns → 2.10 ms'
+has "summary.md: the top improvement" "$S/summary.md" '^1\. `old_name` \(vanished\) — self 1.90 ms → 0 ns \(-1.90 ms, -100.0%\)'
+has "summary.md: appeared and vanished" "$S/summary.md" '^- Appeared \(2\): `new_name`, `added`$'
+check "links of the fixture diff" node tests/report/linkcheck.js "$S" 10
+
+# The gate at its boundaries: main grew 41.3%, parse 50%, helper (x/util.c) 250%.
+for c in "45::helper parse" "41::main helper parse" "45:2ms:helper" "249.9::helper" "250::" "0:10ms:"; do
+	pct=${c%%:*}
+	rest=${c#*:}
+	min=${rest%%:*}
+	want=${rest#*:}
+	set -- --fail-above "$pct"
+	[ -n "$min" ] && set -- "$@" --min-time "$min"
+	run gate "$FIX/base.json" "$FIX/new.json" "$@"
+	got=$(sed -n 's/^callprof diff: \([a-z]*\).*/\1/p' "$W/gate.err" | tr '\n' ' ')
+	if [ -n "$want" ] && [ "$rc" -eq 3 ] && [ "$got" = "$want " ]; then
+		ok "gate $*: exit 3, tripped by $want"
+	elif [ -z "$want" ] && [ "$rc" -eq 0 ] && [ ! -s "$W/gate.err" ]; then
+		ok "gate $*: passes"
+	else
+		fail "gate $*" "status $rc, stderr: $(tr '\n' '|' <"$W/gate.err")"
+	fi
+done
+run gate "$FIX/base.json" "$FIX/new.json" --fail-above 45
+same "the gate's lines, exactly" "$W/gate.err" "callprof diff: helper (/src/x/util.c): inclusive 1.00 ms -> 3.50 ms (+250.0%, +2.50 ms), above 45% and 1.00 ms
+callprof diff: parse: inclusive 4.00 ms -> 6.00 ms (+50.0%, +2.00 ms), above 45% and 1.00 ms"
+
+# Golden pages of the fixture diff (dates and the version normalised, static files left out).
+normalise() {
+	rm -rf "$2"
+	mkdir -p "$2"
+	(cd "$1" && find . -type f ! -path './static/*' ! -name .callprof-report) | sort | while read -r f; do
+		mkdir -p "$2/$(dirname "$f")"
+		sed -e 's|<span class="date">[^<]*</span>|<span class="date">DATE</span>|g' \
+		    -e 's|callprof [0-9][0-9]*\.[0-9][0-9.]*|callprof VERSION|g' "$1/$f" >"$2/$f"
+	done
+}
+normalise "$S" "$W/norm-fx"
+if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+	rm -rf "${GOLD:?}/fixtures"
+	mkdir -p "$GOLD"
+	cp -r "$W/norm-fx" "$GOLD/fixtures"
+	ok "golden fixtures (updated)"
+elif diff -r "$GOLD/fixtures" "$W/norm-fx" >"$W/golden.diff" 2>&1; then
+	ok "golden fixtures"
+else
+	fail "golden fixtures" "pages differ from $GOLD/fixtures: $(head -n 4 "$W/golden.diff" | tr '\n' ' ')"
+fi
+
+# ---- hostile names ----------------------------------------------------------------------------
+pages=$(find "$S" -name '*.html' | sort)
+# shellcheck disable=SC2086
+if grep -l -e '<script>alert' -e 'Foo<int>' -e '<evil>' $pages >"$W/hostile.txt"; then
+	fail "hostile names never appear as markup" "in $(tr '\n' ' ' <"$W/hostile.txt")"
+else
+	ok "hostile names never appear as markup"
+fi
+has "<script> name escaped in the table" "$S/index.html" '>&lt;script&gt;alert\(1\)&lt;/script&gt;</a>'
+has "<script> name escaped on its page" "$(grep -l 'fn-name"><code>&lt;script' "$S"/fn/*.html)" 'src/&lt;evil&gt;.cpp:1'
+has "summary.md keeps hostile names in code spans" "$S/summary.md" '`operator<<\(std::ostream&, Foo<int> const&\)`|`<script>alert\(1\)</script>`|^- '
+# shellcheck disable=SC2086
+if grep -l -i -E 'href="javascript|<script>|<script [^>]*>[^<]| style=|<style| on[a-z]+="' $pages >"$W/inline.txt"; then
+	fail "no inline script, style or handler" "in $(tr '\n' ' ' <"$W/inline.txt")"
+else
+	ok "no inline script, style or handler"
+fi
+# shellcheck disable=SC2086
+n_csp=$(grep -l "Content-Security-Policy\" content=\"default-src 'none'; script-src 'self'" $pages | wc -l)
+if [ "$(echo "$pages" | wc -l)" -eq "$n_csp" ]; then ok "every page has the Content-Security-Policy"; else
+	fail "every page has the Content-Security-Policy" "$n_csp pages have it"; fi
+# The report's hostile fixture against itself with two figures changed.
+sed -e 's/"inclusive_ns": 1500000, "self_ns": 900000/"inclusive_ns": 2500000, "self_ns": 1900000/' \
+	tests/report/fixtures/cpp-hostile.json >"$W/hostile-new.json"
+run hostile tests/report/fixtures/cpp-hostile.json "$W/hostile-new.json" --title 'Nightly <diff> & co'
+status "hostile dumps diff" 0
+has "--title is escaped" "$W/site-hostile/index.html" '<title>Overview · Nightly &lt;diff&gt; &amp; co</title>'
+has "a hostile name's change is shown escaped" "$W/site-hostile/index.html" '&lt;script&gt;alert\(1\)&lt;/script&gt;</a></td><td class="num" data-v="3">3</td><td class="num" data-v="3">3</td><td class="num" data-v="900000">900 µs</td><td class="num" data-v="1900000">1.90 ms</td>'
+if grep -q -e '<i>x</i>' -e '<b>main</b>' -e 'href="javascript' "$W"/site-hostile/*.html "$W"/site-hostile/fn/*.html; then
+	fail "hostile program arguments and thread names stay text" "markup found"
+else
+	ok "hostile program arguments and thread names stay text"
+fi
+check "links of the hostile diff" node tests/report/linkcheck.js "$W/site-hostile" 7
+
+# ---- several dumps per side -----------------------------------------------------------------
+mkdir -p "$W/side"
+cp tests/report/fixtures/merge-a.json tests/report/fixtures/merge-b.json "$W/side/"
+run several --base tests/report/fixtures/merge-a.json --base tests/report/fixtures/merge-b.json --new "$W/side" --fail-above 0 --min-time 0
+status "--base twice against a directory of the same dumps: no change, the gate passes" 0
+has "several dumps: both sides merged" "$W/site-several/index.html" 'Base \(merged\)</dt><dd>pid 500.*pid 501'
+has "several dumps: everything matched" "$W/site-several/index.html" '5 in both builds, <a href="#appeared">0 appeared</a>, <a href="#vanished">0 vanished</a>'
+has "several dumps: work has 8 calls on each side" "$W/site-several/index.html" '>work</a></td><td class="num" data-v="8">8</td><td class="num" data-v="8">8</td>'
+run dirs "$W/side" "$W/side"
+status "BASE and NEW may be directories" 0
+
+# ---- bad input and usage ----------------------------------------------------------------------
+BAD=$W/bad
+mkdir -p "$BAD/empty"
+printf 'hello, not json\n' >"$BAD/notjson.json"
+sed 's/"format": "callprof"/"format": "gprof"/' "$FIX/base.json" >"$BAD/format.json"
+for c in "missing:$BAD/missing.json" "notjson:$BAD/notjson.json" "format:$BAD/format.json" "empty:$BAD/empty"; do
+	name=${c%%:*}
+	f=${c#*:}
+	for order in base new; do
+		if [ $order = base ]; then run "bad-$name-$order" "$f" "$FIX/new.json"; else run "bad-$name-$order" "$FIX/base.json" "$f"; fi
+		if [ "$rc" -ne 2 ]; then
+			fail "bad input $name as $order" "exit status $rc, not 2"
+		elif [ "$(wc -l <"$W/bad-$name-$order.err")" -ne 1 ] || ! grep -q "^callprof: .*'$f'" "$W/bad-$name-$order.err"; then
+			fail "bad input $name as $order" "want one line naming '$f', got: $(head -c 300 "$W/bad-$name-$order.err")"
+		elif [ -e "$W/site-bad-$name-$order" ] || ls -a "$W" | grep -q 'tmp-'; then
+			fail "bad input $name as $order" "something was written"
+		else
+			ok "bad input $name as $order: $(cat "$W/bad-$name-$order.err")"
+		fi
+	done
+done
+mkdir -p "$W/notsite"
+: >"$W/notsite/keep.txt"
+"$CP" diff -o "$W/notsite" "$FIX/base.json" "$FIX/new.json" >/dev/null 2>&1
+rc=$?
+if [ $rc -eq 1 ] && [ -e "$W/notsite/keep.txt" ] && [ ! -e "$W/notsite/index.html" ]; then
+	ok "a directory that is not a site is left alone"
+else
+	fail "a directory that is not a site is left alone" "status $rc"
+fi
+for args in "" "$FIX/base.json" "$FIX/base.json $FIX/new.json $FIX/new.json" "--fail-above x $FIX/base.json $FIX/new.json" \
+	"--fail-above -5 $FIX/base.json $FIX/new.json" "--min-time 5parsecs $FIX/base.json $FIX/new.json" \
+	"--base $FIX/base.json $FIX/base.json $FIX/new.json" "--base $FIX/base.json" "--bogus $FIX/base.json $FIX/new.json"; do
+	# shellcheck disable=SC2086
+	"$CP" diff -o "$W/usage" $args >/dev/null 2>"$W/usage.err"
+	rc=$?
+	if [ $rc -eq 1 ] && [ ! -e "$W/usage" ] && head -n 1 "$W/usage.err" | grep -q '^callprof diff: '; then
+		ok "usage error exits 1: diff $args"
+	else
+		fail "usage error exits 1: diff $args" "status $rc: $(head -n 1 "$W/usage.err")"
+	fi
+done
+if "$CP" diff --help | grep -q '^usage: callprof diff' && "$CP" help diff | grep -q '^usage: callprof diff'; then
+	ok "diff --help and help diff"
+else
+	fail "diff --help and help diff" "no usage on stdout"
+fi
+exit 0
