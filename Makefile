@@ -51,7 +51,7 @@ $(B)/runtime/%.o: runtime/%.c | $(B)/runtime
 
 $(B)/runtime/calib_target.o: runtime/calib_target.c | $(B)/runtime
 	@echo "  CC      $@"
-	$(Q)$(CC) $(RT_CFLAGS) -finstrument-functions -O1 -fno-inline -fno-optimize-sibling-calls -c $< -o $@
+	$(Q)$(CC) $(RT_CFLAGS) -finstrument-functions -O2 -fno-inline -fno-optimize-sibling-calls -c $< -o $@
 
 $(B)/libcallprof.so: $(RT_OBJ) runtime/libcallprof.map
 	@echo "  LD      $@"

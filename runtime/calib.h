@@ -27,10 +27,10 @@ extern struct calib calib;
 void calib_run(void);
 
 /* The instrumented target (calib_target.c, the one instrumented file of the
- * runtime): calls calib_leaf `n` times. */
-void calib_loop(uint32_t n);
+ * runtime): calls calib_leaf `n` times, threading `x` through. */
+uint64_t calib_loop(uint32_t n, uint64_t x);
 /* The same loop over an uninstrumented twin of the leaf: the cost without probes. */
-void calib_loop_plain(uint32_t n);
+uint64_t calib_loop_plain(uint32_t n, uint64_t x);
 
 /* The compensated times of a node (or function or edge) from its raw figures:
  *   inclusive = raw inclusive - calls * o_in - descendant_calls * (o_in + o_out)

@@ -1,15 +1,22 @@
 /* calib_target.c: the runtime's one instrumented file: what calibration drives the probes through. */
 #include "calib.h"
 
-/* Empty, not inlined: its measured interval is the probes' own cost. */
-__attribute__((noinline)) void calib_leaf(void);
-__attribute__((noinline)) void calib_leaf(void)
+/*
+ * A leaf as small as real ones get: it takes a value and returns one that the
+ * loop carries, so like any function with an argument it must keep that value
+ * alive across its enter probe.  An empty leaf would measure a cheaper probe
+ * than real code pays.  Not inlined.
+ */
+__attribute__((noinline)) uint64_t calib_leaf(uint64_t x);
+__attribute__((noinline)) uint64_t calib_leaf(uint64_t x)
 {
-	__asm__ __volatile__("");
+	__asm__ __volatile__("" : "+r"(x));
+	return x + 1;
 }
 
-void calib_loop(uint32_t n)
+uint64_t calib_loop(uint32_t n, uint64_t x)
 {
 	for (uint32_t i = 0; i < n; i++)
-		calib_leaf();
+		x = calib_leaf(x);
+	return x;
 }
