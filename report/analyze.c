@@ -309,6 +309,11 @@ static void tree_index(struct ptree *t)
 		t->total = u64_add(t->total, ptree_weight(t, t->roots[i]));
 }
 
+static void *memdup(const void *src, size_t size)
+{
+	return memcpy(xmalloc(size), src, size);
+}
+
 static void tree_release(struct ptree *t)
 {
 	free(t->nodes);
@@ -325,13 +330,14 @@ static void merge_trees(struct profile *p)
 	size_t cap = 1024, expect = 0;
 
 	if (p->nthreads == 1) {
-		/* One thread: the merged tree is that thread's tree. */
+		/* One thread: the merged tree is a copy of that thread's tree, index and all. */
 		const struct ptree *t = &p->threads[0].tree;
 
-		m->n = t->n;
-		m->nodes = xmalloc((t->n + 1) * sizeof(*m->nodes));
-		memcpy(m->nodes, t->nodes, t->n * sizeof(*m->nodes));
-		tree_index(m);
+		*m = *t;
+		m->nodes = memdup(t->nodes, (t->n + 1) * sizeof(*m->nodes));
+		m->kid_off = memdup(t->kid_off, (t->n + 1) * sizeof(*m->kid_off));
+		m->kids = memdup(t->kids, (t->kid_off[t->n] + 1) * sizeof(*m->kids));
+		m->roots = memdup(t->roots, (t->nroots + 1) * sizeof(*m->roots));
 		return;
 	}
 	for (size_t i = 0; i < p->nthreads; i++)

@@ -16,6 +16,7 @@ static const struct page_kind page_kinds[] = {
 	{ "tree", render_tree },
 	{ "flame", render_flame },
 	{ "thread", render_thread },
+	{ "flat", render_flat },
 	{ "coverage", render_coverage },
 };
 
@@ -276,7 +277,69 @@ void render_flat_table(struct buf *out, const struct profile *p, const struct pf
 	}
 	buf_puts(out, "</tbody>\n</table>\n");
 	if (n < nrows)
-		buf_printf(out, "<p class=\"hidden-note\">%zu more functions below these.</p>\n", nrows - n);
+		buf_printf(out, "<p class=\"hidden-note\">%zu more functions below these, each with less self "
+			   "time.</p>\n", nrows - n);
+}
+
+size_t render_flat_npages(size_t nrows)
+{
+	return nrows ? (nrows + RENDER_FLAT_PAGE - 1) / RENDER_FLAT_PAGE : 1;
+}
+
+/* flat_page_link: the address of page k of fp, from root. */
+static void flat_page_link(struct buf *out, const struct flat_pages *fp, size_t k, const char *root)
+{
+	if (k == 0)
+		buf_printf(out, "%s%s#flat", root, fp->host);
+	else
+		buf_printf(out, "%sflat/%s-%zu.html", root, fp->key, k + 1);
+}
+
+/* flat_pager: "Functions 1,001-2,000 of 10,000 by self time; pages: 1 2 3". */
+static void flat_pager(struct buf *out, const struct flat_pages *fp, size_t page, const char *root)
+{
+	size_t n = render_flat_npages(fp->nrows), first = page * RENDER_FLAT_PAGE;
+	size_t last = first + RENDER_FLAT_PAGE < fp->nrows ? first + RENDER_FLAT_PAGE : fp->nrows;
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+
+	buf_printf(out, "<nav class=\"pager\"><span>Functions %s\xe2\x80\x93%s of %s, by self time "
+		   "(sorting and the filter work within a page). Pages:</span>", fmt_count(a, first + 1),
+		   fmt_count(b, last), fmt_count(c, fp->nrows));
+	for (size_t k = 0; k < n; k++) {
+		if (k == page) {
+			buf_printf(out, " <strong aria-current=\"page\">%zu</strong>", k + 1);
+			continue;
+		}
+		buf_puts(out, " <a href=\"");
+		flat_page_link(out, fp, k, root);
+		buf_printf(out, "\">%zu</a>", k + 1);
+	}
+	buf_puts(out, "</nav>\n");
+}
+
+void render_flat_paged(struct buf *out, const struct profile *p, const struct flat_pages *fp,
+		       size_t page, const char *root)
+{
+	size_t first = page * RENDER_FLAT_PAGE;
+
+	if (fp->nrows <= RENDER_FLAT_PAGE) {
+		render_flat_table(out, p, fp->rows, fp->nrows, fp->run_ns, root, "flat-table", 0);
+		return;
+	}
+	flat_pager(out, fp, page, root);
+	render_flat_table(out, p, fp->rows + first, fp->nrows - first, fp->run_ns, root, "flat-table",
+			  RENDER_FLAT_PAGE);
+}
+
+struct pfstat *render_merged_rows(const struct profile *p)
+{
+	struct pfstat *rows = xmalloc((p->nfuncs + 1) * sizeof(*rows));
+
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		rows[i].fn = p->by_self[i];
+		rows[i].st = p->funcs[p->by_self[i]].st;
+	}
+	return rows;
 }
 
 /* render_view_tabs: links to the merged tree and every thread's ("here" marks the current one). */

@@ -62,6 +62,7 @@ int render_function(struct render_ctx *ctx);
 int render_tree(struct render_ctx *ctx);
 int render_flame(struct render_ctx *ctx);
 int render_thread(struct render_ctx *ctx);
+int render_flat(struct render_ctx *ctx);
 int render_coverage(struct render_ctx *ctx);
 int render_diff_summary(struct render_ctx *ctx);
 int render_diff_index(struct render_ctx *ctx);
@@ -119,6 +120,30 @@ void render_bar(struct buf *out, uint64_t part, uint64_t whole);
 
 /* render_thread_label: "thread 2 (tid 4243, worker)" escaped, for headings and links. */
 void render_thread_label(struct buf *out, const struct profile *p, size_t t);
+
+/*
+ * A flat profile too long for one page is paged, RENDER_FLAT_PAGE rows a page:
+ * page 1 sits on its host page (the index, a thread's page), the others are
+ * flat/KEY-N.html (render_flat.c), and each shows a pager linking them all.
+ */
+#define RENDER_FLAT_PAGE 1000
+struct flat_pages {
+	const struct pfstat *rows; /* every row, hottest first */
+	size_t nrows;
+	uint64_t run_ns;           /* the 100% figure */
+	const char *key;           /* "all" for the whole run, "t<k>" for a thread */
+	const char *host;          /* page 1, from the site root: "index.html", "thread/t<k>.html" */
+};
+
+/* render_flat_npages: how many pages nrows rows take (at least 1). */
+size_t render_flat_npages(size_t nrows);
+
+/* render_flat_paged: page (0-based) of fp: its table, with a pager when there are several pages. */
+void render_flat_paged(struct buf *out, const struct profile *p, const struct flat_pages *fp,
+		       size_t page, const char *root);
+
+/* render_merged_rows: every function of the profile with its merged figures, by self time (free() it). */
+struct pfstat *render_merged_rows(const struct profile *p);
 
 /*
  * render_view_tabs: links to the merged view ("all.html") and each thread's

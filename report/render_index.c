@@ -225,13 +225,10 @@ static void thread_table(struct buf *out, const struct profile *p)
 
 static void flat(struct buf *out, const struct profile *p)
 {
-	struct pfstat *rows = xmalloc((p->nfuncs + 1) * sizeof(*rows));
+	struct pfstat *rows = render_merged_rows(p);
+	struct flat_pages fp = { rows, p->nfuncs, p->run_ns, "all", "index.html" };
 
-	for (size_t i = 0; i < p->nfuncs; i++) {
-		rows[i].fn = p->by_self[i];
-		rows[i].st = p->funcs[p->by_self[i]].st;
-	}
-	render_flat_table(out, p, rows, p->nfuncs, p->run_ns, "", "flat-table", 0);
+	render_flat_paged(out, p, &fp, 0, "");
 	free(rows);
 }
 

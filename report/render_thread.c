@@ -32,7 +32,7 @@ static int thread_page(struct render_ctx *ctx, size_t t)
 	const struct profile *p = ctx->prof;
 	const struct pthread *th = &p->threads[t];
 	struct buf heading = BUF_INIT, facts = BUF_INIT, flat = BUF_INIT, title = BUF_INIT;
-	char path[48], a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+	char path[48], key[32], host[48], a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 	int rc;
 
 	render_thread_label(&heading, p, t);
@@ -47,7 +47,10 @@ static int thread_page(struct render_ctx *ctx, size_t t)
 	buf_puts(&facts, "</code></dd></div>\n");
 	buf_printf(&facts, "<div><dt>Views</dt><dd><a href=\"../tree/t%zu.html\">call tree</a> \xc2\xb7 "
 		   "<a href=\"../flame/t%zu.html\">flame graph</a></dd></div>\n", t, t);
-	render_flat_table(&flat, p, th->funcs, th->nfuncs, th->run_ns, "../", "flat-table", 0);
+	snprintf(key, sizeof(key), "t%zu", t);
+	snprintf(host, sizeof(host), "thread/t%zu.html", t);
+	render_flat_paged(&flat, p, &(struct flat_pages){ th->funcs, th->nfuncs, th->run_ns, key, host }, 0,
+			  "../");
 
 	struct tmpl_var vars[] = {
 		{ "heading", heading.data },

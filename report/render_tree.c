@@ -20,10 +20,47 @@ struct tree_frame {
 	size_t next;
 };
 
-static int cmp_u64_desc(const void *a, const void *b)
+/* heap_sift: restores the min-heap h (n weights) below position i. */
+static void heap_sift(uint64_t *h, size_t n, size_t i)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x > y ? -1 : x < y;
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		uint64_t x;
+
+		if (l < n && h[l] < h[m])
+			m = l;
+		if (l + 1 < n && h[l + 1] < h[m])
+			m = l + 1;
+		if (m == i)
+			return;
+		x = h[i], h[i] = h[m], h[m] = x;
+		i = m;
+	}
+}
+
+/*
+ * kth_weight: the (k+1)-th heaviest node weight of t (t->n > k), with a
+ * min-heap of the k+1 heaviest seen so far: a million nodes cost one pass.
+ */
+static uint64_t kth_weight(const struct ptree *t, size_t k)
+{
+	uint64_t *h = xmalloc((k + 1) * sizeof(*h)), kth;
+
+	for (size_t i = 0; i <= k; i++)
+		h[i] = ptree_weight(t, i);
+	for (size_t i = (k + 1) / 2; i-- > 0;)
+		heap_sift(h, k + 1, i);
+	for (size_t i = k + 1; i < t->n; i++) {
+		uint64_t w = ptree_weight(t, i);
+
+		if (w > h[0]) {
+			h[0] = w;
+			heap_sift(h, k + 1, 0);
+		}
+	}
+	kth = h[0];
+	free(h);
+	return kth;
 }
 
 /* tree_cutoff: the least weight a node needs to be shown (never 0: empty paths stay hidden). */
@@ -32,14 +69,10 @@ static uint64_t tree_cutoff(const struct ptree *t, uint64_t whole)
 	uint64_t cut = (uint64_t)((double)whole * TREE_MIN_SHARE);
 
 	if (t->n > TREE_MAX_NODES) {
-		uint64_t *w = xmalloc(t->n * sizeof(*w));
+		uint64_t w = kth_weight(t, TREE_MAX_NODES);
 
-		for (size_t i = 0; i < t->n; i++)
-			w[i] = ptree_weight(t, i);
-		qsort(w, t->n, sizeof(*w), cmp_u64_desc);
-		if (w[TREE_MAX_NODES] + 1 > cut)
-			cut = w[TREE_MAX_NODES] + 1;
-		free(w);
+		if (w < UINT64_MAX && w + 1 > cut)
+			cut = w + 1;
 	}
 	return cut ? cut : 1;
 }
