@@ -3,7 +3,6 @@
 
 #include "cct.h"
 #include "clock.h"
-#include "options.h"
 #include "tstate.h"
 
 #define CALIB_ROUNDS 9
@@ -100,30 +99,4 @@ void calib_run(void)
 	calib.calls_per_round = CALIB_CALLS;
 	calib.cost_ns = clock_mono_ns() - start_ns;
 	calib.done = true;
-}
-
-static double clamp(double v, bool *clamped)
-{
-	if (v >= 0)
-		return v;
-	*clamped = true;
-	return 0;
-}
-
-double calib_inclusive(double raw_ticks, uint64_t calls, uint64_t descendant_calls, bool *clamped)
-{
-	if (!calib.done || !options.compensate)
-		return raw_ticks;
-	return clamp(raw_ticks - (double)calls * calib.o_in_ticks -
-			     (double)descendant_calls * (calib.o_in_ticks + calib.o_out_ticks),
-		     clamped);
-}
-
-double calib_self(double raw_ticks, uint64_t calls, uint64_t child_calls, bool *clamped)
-{
-	if (!calib.done || !options.compensate)
-		return raw_ticks;
-	return clamp(raw_ticks - (double)calls * calib.o_in_ticks -
-			     (double)child_calls * calib.o_out_ticks,
-		     clamped);
 }

@@ -32,11 +32,4 @@ uint64_t calib_loop(uint32_t n, uint64_t x);
 /* The same loop over an uninstrumented twin of the leaf: the cost without probes. */
 uint64_t calib_loop_plain(uint32_t n, uint64_t x);
 
-/* The compensated times of a node (or function or edge) from its raw figures:
- *   inclusive = raw inclusive - calls * o_in - descendant_calls * (o_in + o_out)
- *   self      = raw self      - calls * o_in - child_calls * o_out
- * Each is clamped at zero; *clamped is set when that happened. */
-double calib_inclusive(double raw_ticks, uint64_t calls, uint64_t descendant_calls, bool *clamped);
-double calib_self(double raw_ticks, uint64_t calls, uint64_t child_calls, bool *clamped);
-
 #endif

@@ -16,13 +16,14 @@
 
 #include "calib.h"
 #include "clock.h"
+#include "compensate.h"
 #include "jsonw.h"
 #include "options.h"
 #include "process.h"
 #include "symbols.h"
 #include "tstate.h"
 
-#define NO_FN UINT32_MAX /* the caller of a thread's root calls */
+#define NO_FN COMP_NO_PARENT /* the caller of a thread's root calls; no parent row */
 
 /* A growable open-addressing map from a 64-bit key to a dense index. */
 struct idmap {
@@ -53,11 +54,9 @@ struct dump_ctx {
 /* Per-thread scratch: one entry per tree node in preorder, and the aggregates. */
 struct node_fig {
 	const struct cct_node *node;
-	uint32_t parent;            /* row of the parent; NO_FN for a root call */
 	uint32_t fn;
 	uint32_t edge;
-	uint64_t calls, child_calls, subtree_calls;
-	double incl, self, raw_incl, raw_self; /* ticks */
+	struct comp_row c;          /* parent row (NO_FN for a root call), calls, times in ticks */
 };
 
 struct agg {
@@ -380,11 +379,11 @@ static struct node_fig *thread_nodes(struct dump_ctx *d, struct tstate *t, size_
 		memset(x, 0, sizeof(*x));
 		x->node = c;
 		((struct cct_node *)c)->dump_id = (uint32_t)n;
-		x->parent = c->parent == root ? NO_FN : (uint32_t)c->parent->dump_id;
+		x->c.parent = c->parent == root ? NO_FN : (uint32_t)c->parent->dump_id;
 		x->fn = (uint32_t)fn;
-		x->calls = c->calls;
-		x->raw_incl = (double)c->incl_ticks;
-		x->raw_self = (double)c->child_ticks; /* becomes self in thread_compensate */
+		x->c.calls = c->calls;
+		x->c.raw_incl = (double)c->incl_ticks;
+		x->c.raw_child = (double)c->child_ticks;
 		n++;
 	}
 	*count = n;
@@ -412,44 +411,43 @@ static void thread_add_open(struct dump_ctx *d, const struct tstate *t, struct n
 		double open = d->now_ticks > f->t_enter_ticks ? (double)(d->now_ticks - f->t_enter_ticks) : 0;
 		if (frame_is_marked(f) || row < 0)
 			continue;
-		fig[row].raw_incl += open;
+		fig[row].c.raw_incl += open;
 		if (caller >= 0)
-			fig[caller].raw_self += open; /* child time, until turned into self */
+			fig[caller].c.raw_child += open;
 	}
 }
 
 /* Self times, call counts of children and descendants, and compensation, per node. */
 static void thread_compensate(struct dump_ctx *d, struct node_fig *fig, size_t n)
 {
-	for (size_t i = n; i-- > 0;) { /* children come after parents: walk backwards */
-		struct node_fig *x = &fig[i];
-		x->subtree_calls += x->calls;
-		if (x->parent != NO_FN) {
-			fig[x->parent].child_calls += x->calls;
-			fig[x->parent].subtree_calls += x->subtree_calls;
+	struct comp_row *rows = malloc((n ? n : 1) * sizeof(*rows));
+	bool on = calib.done && options.compensate;
+
+	if (!rows) { /* no memory for the copy: raw figures, uncompensated */
+		for (size_t i = 0; i < n; i++) {
+			struct comp_row *x = &fig[i].c;
+			x->raw_self = x->raw_incl > x->raw_child ? x->raw_incl - x->raw_child : 0;
+			x->incl = x->raw_incl;
+			x->self = x->raw_self;
 		}
+		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		struct node_fig *x = &fig[i];
-		bool clamped = false;
-		double child = x->raw_self;
-		x->raw_self = x->raw_incl > child ? x->raw_incl - child : 0;
-		x->incl = calib_inclusive(x->raw_incl, x->calls, x->subtree_calls - x->calls, &clamped);
-		x->self = calib_self(x->raw_self, x->calls, x->child_calls, &clamped);
-		if (x->self > x->incl)
-			x->self = x->incl;
-		d->clamped += clamped;
-	}
+	for (size_t i = 0; i < n; i++)
+		rows[i] = fig[i].c;
+	d->clamped += compensate_rows(rows, n, on ? calib.o_in_ticks : 0, on ? calib.o_out_ticks : 0);
+	for (size_t i = 0; i < n; i++)
+		fig[i].c = rows[i];
+	free(rows);
 }
 
 static void agg_add(struct agg *a, const struct node_fig *x, bool outermost)
 {
-	a->calls += x->calls;
-	a->self += x->self;
-	a->raw_self += x->raw_self;
+	a->calls += x->c.calls;
+	a->self += x->c.self;
+	a->raw_self += x->c.raw_self;
 	if (outermost) {
-		a->incl += x->incl;
-		a->raw_incl += x->raw_incl;
+		a->incl += x->c.incl;
+		a->raw_incl += x->c.raw_incl;
 	}
 	if (x->node->min_ticks < a->min_ticks)
 		a->min_ticks = x->node->min_ticks;
@@ -472,11 +470,11 @@ static struct agg *thread_edges(struct node_fig *fig, size_t n, struct agg *fns,
 
 	for (size_t i = 0; path && i < n; i++) {
 		struct node_fig *x = &fig[i];
-		uint32_t caller = x->parent == NO_FN ? NO_FN : fig[x->parent].fn;
+		uint32_t caller = x->c.parent == NO_FN ? NO_FN : fig[x->c.parent].fn;
 		bool added;
 		int64_t e;
 
-		while (depth && path[depth - 1] != x->parent) { /* leave finished subtrees */
+		while (depth && path[depth - 1] != x->c.parent) { /* leave finished subtrees */
 			struct node_fig *y = &fig[path[--depth]];
 			fns[y->fn].active--;
 			edges[y->edge].active--;
@@ -598,16 +596,16 @@ static void write_thread_tree(struct dump_ctx *d, const struct node_fig *fig, si
 		const struct node_fig *x = &fig[i];
 		jsonw_array_begin(w);
 		jsonw_uint(w, i);
-		if (x->parent == NO_FN)
+		if (x->c.parent == NO_FN)
 			jsonw_null(w);
 		else
-			jsonw_uint(w, x->parent);
+			jsonw_uint(w, x->c.parent);
 		jsonw_uint(w, x->fn);
-		jsonw_uint(w, x->calls);
-		jsonw_uint(w, ns(d, x->incl));
-		jsonw_uint(w, ns(d, x->self));
-		jsonw_uint(w, ns(d, x->raw_incl));
-		jsonw_uint(w, ns(d, x->raw_self));
+		jsonw_uint(w, x->c.calls);
+		jsonw_uint(w, ns(d, x->c.incl));
+		jsonw_uint(w, ns(d, x->c.self));
+		jsonw_uint(w, ns(d, x->c.raw_incl));
+		jsonw_uint(w, ns(d, x->c.raw_self));
 		jsonw_array_end(w);
 	}
 	jsonw_array_end(w);

@@ -36,7 +36,11 @@
 	T(shadow_find_innermost)          \
 	T(shadow_grow_keeps_frames)       \
 	T(shadow_grow_limit)              \
-	T(shadow_unwind_to)
+	T(shadow_unwind_to)               \
+	T(compensate_worked_example)      \
+	T(compensate_chain)               \
+	T(compensate_clamps)              \
+	T(compensate_off)
 
 #define UNIT_DECLARE(name) void test_##name(void);
 UNIT_TESTS(UNIT_DECLARE)
@@ -44,6 +48,14 @@ UNIT_TESTS(UNIT_DECLARE)
 /* Reports a failed check and ends the test's process. */
 __attribute__((noreturn, format(printf, 3, 4))) void unit_fail(const char *file, int line,
 							      const char *fmt, ...);
+
+/* Doubles compared to within `eps`. */
+#define CHECK_NEAR(a, b, eps)                                                                \
+	do {                                                                                 \
+		double a_ = (a), b_ = (b);                                                   \
+		if (a_ - b_ > (eps) || b_ - a_ > (eps))                                      \
+			unit_fail(__FILE__, __LINE__, "%s == %s: %g vs %g", #a, #b, a_, b_); \
+	} while (0)
 
 #define CHECK(cond)                                                     \
 	do {                                                            \

@@ -1,0 +1,54 @@
+#!/bin/sh
+# tests/calib: the calibration figures are present, positive and stable in order of
+# magnitude across runs; CALLPROF_COMPENSATE=0 and CALLPROF_CLOCK=none turn compensation
+# off; compensated figures never exceed raw ones.  Ratios between runs, no absolute times.
+. "$TOP/tests/lib.sh"
+set -u
+W=$B/tests/calib
+rm -rf "$W"
+mkdir -p "$W"
+command -v jq >/dev/null || { fail "calib" "jq is missing (make check installs it)"; exit 1; }
+cc -O2 -g -finstrument-functions "$TOP/tests/filters/filt.c" -L"$B" -lcallprof -Wl,-rpath,"$B" \
+	-o "$W/prog" || { fail "build" "see the log"; exit 1; }
+
+i=1
+while [ $i -le 5 ]; do
+	CALLPROF_OUTPUT="$W/run$i.json" "$W/prog" || fail "run $i" "exit status $?"
+	i=$((i + 1))
+done
+
+for i in 1 2 3 4 5; do
+	if jq -e '.calibration | .compensated == true and .o_in_ns > 0 and .o_out_ns >= 0 and
+		.per_call_ns > 0 and (.per_call_ns - .o_in_ns - .o_out_ns | fabs) < 0.01 and
+		.rounds > 0 and .calls_per_round > 0 and (.method | length) > 0' "$W/run$i.json" >/dev/null; then
+		ok "calibration present and positive (run $i)"
+	else
+		fail "calibration present and positive (run $i)" "$(jq -c .calibration "$W/run$i.json")"
+	fi
+done
+
+# Stable in order of magnitude: the largest per-call cost within 10x of the smallest.
+jq -s 'map(.calibration.per_call_ns) | (max / min) < 10' "$W"/run*.json | grep -qx true &&
+	ok "calibration stable in order of magnitude across 5 runs" ||
+	fail "calibration stable in order of magnitude across 5 runs" \
+		"$(jq -s -c 'map(.calibration.per_call_ns)' "$W"/run*.json)"
+
+# Compensation never raises a figure, anywhere.
+jq -e '[.threads[] | (.functions[], .edges[]) | select(.inclusive_ns > .raw_inclusive_ns or
+	.self_ns > .raw_self_ns)] | length == 0' "$W/run1.json" >/dev/null &&
+	ok "compensated figures never exceed raw ones" ||
+	fail "compensated figures never exceed raw ones" "see $W/run1.json"
+
+CALLPROF_COMPENSATE=0 CALLPROF_OUTPUT="$W/off.json" "$W/prog"
+jq -e '.calibration.compensated == false and ([.threads[] | (.functions[], .edges[]) |
+	select(.inclusive_ns != .raw_inclusive_ns or .self_ns != .raw_self_ns)] | length == 0) and
+	([.threads[].tree.rows[] | select(.[4] != .[6] or .[5] != .[7])] | length == 0)' \
+	"$W/off.json" >/dev/null &&
+	ok "CALLPROF_COMPENSATE=0 keeps raw figures" ||
+	fail "CALLPROF_COMPENSATE=0 keeps raw figures" "see $W/off.json"
+
+CALLPROF_CLOCK=none CALLPROF_OUTPUT="$W/none.json" "$W/prog"
+jq -e '.calibration.compensated == false and .calibration.per_call_ns == 0 and
+	.clock.source == "none"' "$W/none.json" >/dev/null &&
+	ok "CALLPROF_CLOCK=none: no calibration" ||
+	fail "CALLPROF_CLOCK=none: no calibration" "$(jq -c .calibration "$W/none.json")"

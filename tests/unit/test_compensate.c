@@ -1,0 +1,91 @@
+/* test_compensate.c: unit tests of the compensation arithmetic (runtime/compensate.h) on synthetic trees. */
+#include <stddef.h>
+
+#include "compensate.h"
+#include "unit.h"
+
+#define NONE COMP_NO_PARENT
+
+/* The example of compensate.h: one call with 10 calls under it, 4 of them its children's. */
+void test_compensate_worked_example(void)
+{
+	struct comp_row rows[] = {
+		{ .parent = NONE, .calls = 1, .raw_incl = 100, .raw_child = 60 },
+		{ .parent = 0, .calls = 4, .raw_incl = 60, .raw_child = 30 },
+		{ .parent = 1, .calls = 6, .raw_incl = 30, .raw_child = 0 },
+	};
+
+	CHECK_EQ_U64(compensate_rows(rows, 3, 2, 1), 0);
+	CHECK_EQ_U64(rows[0].child_calls, 4);
+	CHECK_EQ_U64(rows[0].subtree_calls, 11);
+	CHECK_NEAR(rows[0].raw_self, 40, 1e-9);
+	CHECK_NEAR(rows[0].incl, 100 - 1 * 2 - 10 * 3, 1e-9);
+	CHECK_NEAR(rows[0].self, 40 - 1 * 2 - 4 * 1, 1e-9);
+	/* The middle row: 4 calls, 6 under it, all its children. */
+	CHECK_NEAR(rows[1].incl, 60 - 4 * 2 - 6 * 3, 1e-9);
+	CHECK_NEAR(rows[1].self, 30 - 4 * 2 - 6 * 1, 1e-9);
+	/* A leaf pays o_in per call only. */
+	CHECK_NEAR(rows[2].incl, 30 - 6 * 2, 1e-9);
+	CHECK_NEAR(rows[2].self, 30 - 6 * 2, 1e-9);
+}
+
+/*
+ * A chain of known true times: each level does 10 ticks of its own work and
+ * calls the next once; the probes add o_in inside each call and o_out around
+ * it.  Compensation must give back exactly the true times.
+ */
+void test_compensate_chain(void)
+{
+	enum { DEPTH = 6 };
+	const double own = 10, o_in = 3, o_out = 2;
+	struct comp_row rows[DEPTH];
+	double raw_below = 0;
+
+	for (int i = DEPTH - 1; i >= 0; i--) {
+		/* Raw time of level i: its work, its own o_in, and under it the
+		 * next level's raw time plus that call's o_out. */
+		double child = i == DEPTH - 1 ? 0 : raw_below + o_out;
+		rows[i] = (struct comp_row){ .parent = i ? (uint32_t)(i - 1) : NONE, .calls = 1,
+					     .raw_incl = own + o_in + child,
+					     .raw_child = i == DEPTH - 1 ? 0 : raw_below };
+		raw_below = rows[i].raw_incl;
+	}
+	CHECK_EQ_U64(compensate_rows(rows, DEPTH, o_in, o_out), 0);
+	for (int i = 0; i < DEPTH; i++) {
+		CHECK_NEAR(rows[i].incl, own * (DEPTH - i), 1e-9);
+		CHECK_NEAR(rows[i].self, own, 1e-9);
+	}
+}
+
+/* A function cheaper than the probes: clamped at zero and counted, never negative. */
+void test_compensate_clamps(void)
+{
+	struct comp_row rows[] = {
+		{ .parent = NONE, .calls = 1, .raw_incl = 50, .raw_child = 45 },
+		{ .parent = 0, .calls = 100, .raw_incl = 45, .raw_child = 0 },
+	};
+
+	CHECK_EQ_U64(compensate_rows(rows, 2, 1, 1), 2);
+	CHECK_NEAR(rows[1].incl, 0, 0);
+	CHECK_NEAR(rows[1].self, 0, 0);
+	CHECK_NEAR(rows[0].incl, 0, 0); /* 50 - 1 - 100 * 2 */
+	CHECK_NEAR(rows[0].self, 0, 0); /* self never above inclusive */
+	CHECK_NEAR(rows[0].raw_self, 5, 1e-9);
+}
+
+/* Costs of zero (CALLPROF_COMPENSATE=0, or no clock): the raw figures as they are. */
+void test_compensate_off(void)
+{
+	struct comp_row rows[] = {
+		{ .parent = NONE, .calls = 2, .raw_incl = 80, .raw_child = 30 },
+		{ .parent = 0, .calls = 3, .raw_incl = 30, .raw_child = 0 },
+		{ .parent = NONE, .calls = 1, .raw_incl = 5, .raw_child = 9 }, /* child above parent: raw self 0 */
+	};
+
+	CHECK_EQ_U64(compensate_rows(rows, 3, 0, 0), 0);
+	CHECK_NEAR(rows[0].incl, 80, 0);
+	CHECK_NEAR(rows[0].self, 50, 0);
+	CHECK_NEAR(rows[1].self, 30, 0);
+	CHECK_NEAR(rows[2].raw_self, 0, 0);
+	CHECK_EQ_U64(rows[2].subtree_calls, 1);
+}
