@@ -18,6 +18,7 @@
 struct flame_frame {
 	uint32_t node;
 	double x;        /* left edge of the next child */
+	double end;      /* right edge of the frame: children never reach past it */
 	size_t next;
 };
 
@@ -79,11 +80,13 @@ static size_t flame_frames(struct buf *out, const struct profile *p, const struc
 		double w = (double)ptree_weight(t, root) * scale;
 		size_t depth = 0;
 
+		if (w > FLAME_WIDTH - x0) /* a broken dump's roots may outweigh their total */
+			w = FLAME_WIDTH - x0;
 		if (w < FLAME_MIN_WIDTH)
 			break;
 		flame_rect(out, p, t, root, x0, w, 0, whole);
 		drawn++;
-		stack[0] = (struct flame_frame){ root, x0, 0 };
+		stack[0] = (struct flame_frame){ root, x0, x0 + w, 0 };
 		x0 += w;
 		if (*rows < 1)
 			*rows = 1;
@@ -95,11 +98,13 @@ static size_t flame_frames(struct buf *out, const struct profile *p, const struc
 				uint32_t kid = t->kids[k];
 				double kw = (double)ptree_weight(t, kid) * scale;
 
+				if (kw > f->end - f->x) /* nor its children their parent */
+					kw = f->end - f->x;
 				if (kw >= FLAME_MIN_WIDTH) {
 					f->next++;
 					flame_rect(out, p, t, kid, f->x, kw, depth + 1, whole);
 					drawn++;
-					stack[depth + 1] = (struct flame_frame){ kid, f->x, 0 };
+					stack[depth + 1] = (struct flame_frame){ kid, f->x, f->x + kw, 0 };
 					f->x += kw;
 					depth++;
 					if (*rows < depth + 1)
