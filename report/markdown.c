@@ -17,9 +17,10 @@ void md_render_html(struct buf *out, const char *md, size_t len)
 	}
 }
 
-void md_code(struct buf *out, const char *s)
+/* md_code_n: md_code for the first len bytes of s. */
+static void md_code_n(struct buf *out, const char *s, size_t len)
 {
-	size_t run = 0, longest = 0, len = strlen(s), i;
+	size_t run = 0, longest = 0, i;
 	int pad;
 
 	for (i = 0; i < len; i++) {
@@ -39,6 +40,25 @@ void md_code(struct buf *out, const char *s)
 		buf_putc(out, ' ');
 	for (i = 0; i <= longest; i++)
 		buf_putc(out, '`');
+}
+
+void md_code(struct buf *out, const char *s)
+{
+	md_code_n(out, s, strlen(s));
+}
+
+void md_code_cut(struct buf *out, const char *s, size_t max)
+{
+	size_t len = strlen(s), cut = max;
+
+	if (len <= max) {
+		md_code_n(out, s, len);
+		return;
+	}
+	while (cut && ((unsigned char)s[cut] & 0xc0) == 0x80)
+		cut--;
+	md_code_n(out, s, cut);
+	buf_printf(out, "\xe2\x80\xa6 (%zu bytes more)", len - cut);
 }
 
 void md_text(struct buf *out, const char *s)

@@ -16,6 +16,13 @@ void md_render_html(struct buf *out, const char *md, size_t len);
 /* md_code appends s as an inline code span that shows every character of s verbatim. */
 void md_code(struct buf *out, const char *s);
 
+/*
+ * md_code_cut does the same for at most max bytes of s (cut on a character
+ * boundary), followed by "… (N bytes more)" when s is longer: a name may be a
+ * megabyte long.
+ */
+void md_code_cut(struct buf *out, const char *s, size_t max);
+
 /* md_text appends s as plain text: Markdown punctuation is backslash-escaped, newlines become spaces. */
 void md_text(struct buf *out, const char *s);
 

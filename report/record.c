@@ -18,7 +18,9 @@ static const char record_usage[] =
 	"\n"
 	"Runs PROGRAM (built with -finstrument-functions -g) with libcallprof preloaded.\n"
 	"The profile is written to FILE (default: $CALLPROF_OUTPUT, else callprof.json;\n"
-	"%p in FILE becomes the pid).  The exit status is PROGRAM's.\n";
+	"%p in FILE becomes the pid).  The exit status is PROGRAM's.  Forked children\n"
+	"write profiles of their own; the CALLPROF_* settings (filters, clock, limits)\n"
+	"pass through from the environment, see callprof(1).\n";
 
 static int file_exists(const char *path)
 {

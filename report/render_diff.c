@@ -15,7 +15,7 @@ void render_diff_fn_link(struct buf *out, const struct diff *d, uint32_t fn, con
 	int side = f->fn[DIFF_NEW] >= 0 ? DIFF_NEW : DIFF_BASE;
 
 	buf_printf(out, "<a class=\"fn\" href=\"%sfn/%u.html\">", root, fn);
-	html_escape(out, f->name[0] ? f->name : "(anonymous)");
+	render_name(out, f->name);
 	buf_puts(out, "</a>");
 	if (f->same_name && f->file) {
 		buf_puts(out, " <span class=\"fn-file\">");

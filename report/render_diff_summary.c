@@ -15,7 +15,7 @@ static void md_name(struct buf *md, const struct diff *d, uint32_t fn)
 {
 	const struct diff_func *f = &d->funcs[fn];
 
-	md_code(md, f->name[0] ? f->name : "(anonymous)");
+	md_code_cut(md, f->name[0] ? f->name : "(anonymous)", RENDER_NAME_MAX);
 	if (f->same_name && f->file) {
 		buf_puts(md, " (");
 		md_text(md, f->file);

@@ -1,8 +1,6 @@
 /* render_summary.c: summary.md, the run's key figures and top functions in Markdown
  * (for CI job summaries; the index shows it too). */
-#define _GNU_SOURCE
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "fmt.h"
@@ -45,24 +43,6 @@ static void summary_figures(struct buf *md, const struct profile *p)
 			   fmt_ns_f(a, p->overhead_ns), fmt_pct(b, (uint64_t)p->overhead_ns, p->raw_run_ns));
 }
 
-/* summary_name: the name as a code span, cut like render_name's. */
-static void summary_name(struct buf *md, const char *name)
-{
-	size_t len = strlen(name), cut = RENDER_NAME_MAX;
-	char *head;
-
-	if (len <= RENDER_NAME_MAX) {
-		md_code(md, len ? name : "(anonymous)");
-		return;
-	}
-	while (cut && ((unsigned char)name[cut] & 0xc0) == 0x80)
-		cut--;
-	head = strndup(name, cut);
-	md_code(md, head ? head : "");
-	free(head);
-	buf_printf(md, "\xe2\x80\xa6 (%zu bytes more)", len - cut);
-}
-
 static void summary_list(struct buf *md, const struct profile *p, const uint32_t *order, int by_self)
 {
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
@@ -73,7 +53,7 @@ static void summary_list(struct buf *md, const struct profile *p, const uint32_t
 		uint64_t main_ns = by_self ? f->st.self_ns : f->st.incl_ns;
 
 		buf_printf(md, "%zu. ", i + 1);
-		summary_name(md, f->name);
+		md_code_cut(md, f->name[0] ? f->name : "(anonymous)", RENDER_NAME_MAX);
 		buf_printf(md, " \xe2\x80\x94 %s %s (%s), %s calls\n", by_self ? "self" : "inclusive",
 			   fmt_ns(a, main_ns), fmt_pct(b, main_ns, p->run_ns), fmt_count(c, f->st.calls));
 	}

@@ -272,9 +272,15 @@ for args in "" "$FIX/base.json" "$FIX/base.json $FIX/new.json $FIX/new.json" "--
 		fail "usage error exits 1: diff $args" "status $rc: $(head -n 1 "$W/usage.err")"
 	fi
 done
-if "$CP" diff --help | grep -q '^usage: callprof diff' && "$CP" help diff | grep -q '^usage: callprof diff'; then
-	ok "diff --help and help diff"
-else
-	fail "diff --help and help diff" "no usage on stdout"
-fi
+# Every command's help: CMD --help, help CMD, and the list in callprof --help.
+"$CP" --help >"$W/help.txt" 2>&1
+for c in record report top diff; do
+	if "$CP" "$c" --help >"$W/help-$c.txt" 2>&1 && head -n 1 "$W/help-$c.txt" | grep -q "^usage: callprof $c " &&
+		"$CP" help "$c" 2>&1 | cmp -s - "$W/help-$c.txt" && grep -q "^  $c  " "$W/help.txt"; then
+		ok "help for $c: '$c --help', 'help $c', listed by --help"
+	else
+		fail "help for $c" "$(head -n 2 "$W/help-$c.txt" | tr '\n' ' ')"
+	fi
+done
+if "$CP" --version | grep -Eq '^callprof [0-9]+\.[0-9]+\.[0-9]+$'; then ok "--version"; else fail "--version" "$("$CP" --version 2>&1)"; fi
 exit 0

@@ -1,0 +1,108 @@
+#!/bin/sh
+# tests/ci/t-ci.sh: the CI job of docs/ci.md works.  docs/ci.md shows docs/ci-example.sh verbatim
+# and both workflows run it; the script is run here as the workflows run it, in a scratch copy of
+# the project, against examples/demo: first as on the main branch (no baseline: a report, the job
+# summary), then as on a merge request with the first run's profiles as the baseline (a diff, the
+# gate passes), then with ten times the work (the gate trips: exit 3, the functions named).
+set -u
+. "$TOP/tests/lib.sh"
+cd "$TOP"
+W=$B/tests/ci
+rm -rf "$W"
+mkdir -p "$W"
+
+rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
+if ! make -s --no-print-directory B="$(rel "$B")" all >"$W/build.log" 2>&1; then
+	fail build "cannot build (see $W/build.log)"
+	exit 1
+fi
+
+has() {
+	if grep -Eq -- "$3" "$2"; then ok "$1"; else fail "$1" "no /$3/ in $2"; fi
+}
+
+# ---- the documentation shows what is tested ------------------------------------------------
+sed -n '/^<!-- begin docs\/ci-example.sh/,/^<!-- end docs\/ci-example.sh/p' docs/ci.md | sed -e '1,2d' -e '$d' |
+	sed '$d' >"$W/doc-script.sh"
+if cmp -s "$W/doc-script.sh" docs/ci-example.sh; then
+	ok "docs/ci.md shows docs/ci-example.sh verbatim"
+else
+	fail "docs/ci.md shows docs/ci-example.sh verbatim" "$(diff docs/ci-example.sh "$W/doc-script.sh" | head -n 4 | tr '\n' ' ')"
+fi
+# The YAML blocks: both parse (where python3 has yaml), both run the script.
+awk '/^```yaml$/ { n++; out = sprintf("'"$W"'/workflow-%d.yml", n); next } /^```$/ { out = "" } out { print > out }' docs/ci.md
+for y in 1 2; do
+	f=$W/workflow-$y.yml
+	if [ ! -s "$f" ]; then
+		fail "workflow $y is in docs/ci.md" "no yaml block $y"
+		continue
+	fi
+	has "workflow $y runs docs/ci-example.sh" "$f" 'sh docs/ci-example.sh'
+	if python3 -c 'import yaml' 2>/dev/null; then
+		check "workflow $y is valid YAML" python3 -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' "$f"
+	fi
+done
+has "the GitHub workflow publishes the report" "$W/workflow-1.yml" 'callprof-out/report/'
+has "the GitHub workflow fetches the main branch's profiles" "$W/workflow-1.yml" 'gh run download'
+has "the GitLab job fetches the main branch's profiles" "$W/workflow-2.yml" 'jobs/artifacts/\$CI_DEFAULT_BRANCH/download'
+
+# ---- the script, as the workflows run it --------------------------------------------------
+P=$W/project
+mkdir -p "$P/docs" "$P/examples"
+cp -r examples/demo "$P/examples/"
+cp docs/ci-example.sh "$P/docs/"
+export CALLPROF="$B/callprof"
+# Raw times grow with the work whatever the probes' calibration says: the gate's verdicts below
+# are about the workflow, not about how well a busy machine calibrates.
+export CALLPROF_COMPENSATE=0
+unset GITLAB_CI BASELINE OUT FAIL_ABOVE MIN_TIME DEMO_WORDS
+
+# ci NAME [VAR=VALUE...]: runs the script in the project with a job summary file; status in $rc.
+ci() {
+	_n=$1
+	shift
+	: >"$W/$_n.summary"
+	(cd "$P" && env GITHUB_STEP_SUMMARY="$W/$_n.summary" "$@" sh docs/ci-example.sh) >"$W/$_n.out" 2>"$W/$_n.err"
+	rc=$?
+}
+
+ci main
+if [ $rc -eq 0 ]; then ok "main branch run: exit 0"; else fail "main branch run: exit 0" "status $rc: $(tail -n 3 "$W/main.err")"; fi
+O=$P/callprof-out
+n=$(ls "$O"/profiles/demo-*.json 2>/dev/null | wc -l)
+if [ "$n" -eq 2 ]; then ok "one profile per test process"; else fail "one profile per test process" "$n profiles"; fi
+check "the report's links" node tests/report/linkcheck.js "$O/report"
+has "the job summary is the report's summary.md" "$W/main.summary" '^# callprof\\: demo$'
+if [ -e "$O/diff" ]; then fail "no baseline, no diff" "$O/diff exists"; else ok "no baseline, no diff"; fi
+
+# A merge request: the main branch's artifact, downloaded, gives the baseline.
+mv "$O/profiles" "$P/baseline"
+ci mr MIN_TIME=10s
+if [ $rc -eq 0 ]; then ok "merge request run, generous gate: exit 0"; else
+	fail "merge request run, generous gate: exit 0" "status $rc: $(tail -n 3 "$W/mr.err")"; fi
+check "the diff's links" node tests/report/linkcheck.js "$O/diff"
+has "the diff merges the base's two runs" "$O/diff/index.html" 'Base \(merged\)</dt>'
+has "the diff merges the new side's two runs" "$O/diff/index.html" 'New \(merged\)</dt>'
+has "the diff matches every function" "$O/diff/index.html" '<a href="#appeared">0 appeared</a>, <a href="#vanished">0 vanished</a>'
+has "the job summary has the report's summary" "$W/mr.summary" '^# callprof\\: demo$'
+has "the job summary has the diff's summary" "$W/mr.summary" '^# callprof diff\\: demo$'
+has "the job summary says the gate passed" "$W/mr.summary" '^- Gate \(inclusive time up by more than 25% and 10.0 s\): passed$'
+
+ci slower DEMO_WORDS=1000000
+if [ $rc -eq 3 ]; then ok "ten times the work trips the gate: exit 3"; else
+	fail "ten times the work trips the gate: exit 3" "status $rc: $(tail -n 3 "$W/slower.err")"; fi
+has "the gate names words_count_text" "$W/slower.err" '^callprof diff: words_count_text: inclusive .* above 25% and 5.00 ms$'
+if grep -v '^callprof diff: [^ ]*: inclusive .* above 25% and 5.00 ms$' "$W/slower.err" >"$W/slower.other"; then
+	fail "the gate prints one line per function and nothing else" "$(head -n 3 "$W/slower.other")"
+else
+	ok "the gate prints one line per function and nothing else"
+fi
+has "the job summary says the gate tripped" "$W/slower.summary" '^- Gate .*: \*\*[0-9]+ functions? tripped it\*\*'
+if [ -f "$O/diff/index.html" ] && [ -f "$O/report/index.html" ]; then ok "a tripped gate still leaves both sites to publish"; else
+	fail "a tripped gate still leaves both sites to publish" "missing"; fi
+
+# GitLab: no job summary file, the summaries go to the job log.
+ci gitlab GITLAB_CI=true GITHUB_STEP_SUMMARY= MIN_TIME=10s
+if [ $rc -eq 0 ] && grep -q '^# callprof diff\\: demo$' "$W/gitlab.out"; then ok "GitLab: the summaries go to the job log"; else
+	fail "GitLab: the summaries go to the job log" "status $rc"; fi
+exit 0
