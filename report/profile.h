@@ -86,12 +86,17 @@ struct ptree {
 	uint32_t *roots;    /* root nodes, heaviest first */
 	uint64_t total;     /* summed weight of the roots */
 	int by_calls;       /* weights are calls, not time (a dump taken with the clock off) */
+	uint64_t *sub_calls; /* with by_calls: the calls of each node's subtree, itself included */
 };
 
-/* ptree_weight: what sizes node i in trees and flame graphs (time, or calls without a clock). */
+/*
+ * ptree_weight: what sizes node i in trees and flame graphs: its inclusive
+ * time, or without a clock the calls made on its subtree (so, like time, a
+ * node weighs at least as much as its children together).
+ */
 static inline uint64_t ptree_weight(const struct ptree *t, size_t i)
 {
-	return t->by_calls ? t->nodes[i].calls : t->nodes[i].incl_ns;
+	return t->by_calls ? t->sub_calls[i] : t->nodes[i].incl_ns;
 }
 
 /* A function's figures on one thread. */
