@@ -65,25 +65,6 @@ static void location(struct buf *out, const struct pfunc *f)
 	}
 }
 
-/* call_site: the source line of the edge's first call: the file's base name, the full path on hover. */
-static void call_site(struct buf *out, const struct pedge *e)
-{
-	const char *base;
-
-	if (!e->call_file) {
-		buf_puts(out, "<td class=\"site muted\">\xe2\x80\x94</td>");
-		return;
-	}
-	base = strrchr(e->call_file, '/');
-	buf_puts(out, "<td class=\"site\"><span title=\"");
-	html_escape(out, e->call_file);
-	buf_puts(out, "\">");
-	html_escape(out, base ? base + 1 : e->call_file);
-	if (e->call_line)
-		buf_printf(out, ":%llu", (unsigned long long)e->call_line);
-	buf_puts(out, "</span></td>");
-}
-
 /* rest_line: what the rows past FN_MAX_ROWS add up to (edge indices in list, n of them). */
 static void rest_line(struct buf *out, const struct profile *p, const uint32_t *list, size_t n,
 		      const char *what, int cols)
@@ -126,7 +107,7 @@ static void callers(struct buf *out, const struct profile *p, const struct pfunc
 		render_td_time(out, e->incl_ns);
 		render_td_time(out, e->self_ns);
 		render_td_pct(out, e->calls, f->st.calls);
-		call_site(out, e);
+		render_td_site(out, e->call_file, e->call_line);
 		buf_puts(out, "</tr>\n");
 	}
 	buf_puts(out, "</tbody>\n");
@@ -155,7 +136,7 @@ static void callees(struct buf *out, const struct profile *p, const struct pfunc
 			render_td_time(out, e->incl_ns);
 			render_td_pct(out, e->incl_ns, f->st.incl_ns);
 			render_td_time(out, e->calls ? e->incl_ns / e->calls : 0);
-			call_site(out, e);
+			render_td_site(out, e->call_file, e->call_line);
 			buf_puts(out, "</tr>\n");
 		}
 		buf_puts(out, "</tbody>\n");
