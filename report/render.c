@@ -26,6 +26,7 @@ static const struct page_kind diff_page_kinds[] = {
 	{ "summary", render_diff_summary },
 	{ "index", render_diff_index },
 	{ "function", render_diff_function },
+	{ "functions", render_diff_functions },
 };
 
 #define RENDER_MAX_TABS 64 /* thread links above a tree or flame graph */

@@ -29,6 +29,7 @@
  *
  *   index.html            what was compared, the gate, every function and edge by change
  *   fn/<i>.html           one page per diff function (i = index in diff.funcs)
+ *   functions.html        every function, when there are too many for the index
  *   summary.md            top regressions and improvements in Markdown
  *
  * Every link is relative: pages one folder down use root "../".
@@ -67,6 +68,7 @@ int render_coverage(struct render_ctx *ctx);
 int render_diff_summary(struct render_ctx *ctx);
 int render_diff_index(struct render_ctx *ctx);
 int render_diff_function(struct render_ctx *ctx);
+int render_diff_functions(struct render_ctx *ctx);
 
 /* render_site runs every page kind in order.  Returns 0, or -1 (message printed). */
 int render_site(struct render_ctx *ctx);
@@ -171,6 +173,14 @@ void render_flat_table(struct buf *out, const struct profile *p, const struct pf
 void render_diff_fn_link(struct buf *out, const struct diff *d, uint32_t fn, const char *root);
 void render_diff_head(struct buf *out);
 void render_diff_cells(struct buf *out, const struct pstat *st);
+
+/*
+ * render_diff_functions_table: every function of the diff, biggest change
+ * first, at most limit rows (0: all) and then a line linking functions.html,
+ * the page of them all.  Links are from the site root.
+ */
+#define RENDER_DIFF_INDEX_FUNCS 1000 /* functions on a diff's index; past that, functions.html */
+void render_diff_functions_table(struct buf *out, const struct diff *d, size_t limit);
 #define RENDER_DIFF_COLS 10 /* columns render_diff_cells writes */
 
 #endif

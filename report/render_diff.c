@@ -69,3 +69,26 @@ void render_diff_cells(struct buf *out, const struct pstat *st)
 	render_td_time(out, st[DIFF_NEW].incl_ns);
 	td_change(out, st[DIFF_BASE].incl_ns, st[DIFF_NEW].incl_ns);
 }
+
+void render_diff_functions_table(struct buf *out, const struct diff *d, size_t limit)
+{
+	size_t n = limit && limit < d->nfuncs ? limit : d->nfuncs;
+
+	buf_puts(out, "<div class=\"wide\"><table class=\"profile sortable diff\" id=\"functions-table\">\n"
+		      "<thead><tr><th data-sort=\"text\">Function</th>");
+	render_diff_head(out);
+	buf_puts(out, "</tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < n; i++) {
+		uint32_t fn = d->order[i];
+
+		buf_puts(out, "<tr><td class=\"name\">");
+		render_diff_fn_link(out, d, fn, "");
+		buf_puts(out, "</td>");
+		render_diff_cells(out, d->funcs[fn].st);
+		buf_puts(out, "</tr>\n");
+	}
+	buf_puts(out, "</tbody>\n</table></div>\n");
+	if (n < d->nfuncs)
+		buf_printf(out, "<p class=\"hidden-note\" id=\"more-functions\">%zu more functions with smaller "
+			   "changes: see <a href=\"functions.html\">all functions</a>.</p>\n", d->nfuncs - n);
+}

@@ -102,24 +102,6 @@ static void gate(struct buf *out, const struct diff *d)
 	buf_puts(out, "</ul>\n</section>\n");
 }
 
-static void functions(struct buf *out, const struct diff *d)
-{
-	buf_puts(out, "<div class=\"wide\"><table class=\"profile sortable diff\" id=\"functions-table\">\n"
-		      "<thead><tr><th data-sort=\"text\">Function</th>");
-	render_diff_head(out);
-	buf_puts(out, "</tr></thead>\n<tbody>\n");
-	for (size_t i = 0; i < d->nfuncs; i++) {
-		uint32_t fn = d->order[i];
-
-		buf_puts(out, "<tr><td class=\"name\">");
-		render_diff_fn_link(out, d, fn, "");
-		buf_puts(out, "</td>");
-		render_diff_cells(out, d->funcs[fn].st);
-		buf_puts(out, "</tr>\n");
-	}
-	buf_puts(out, "</tbody>\n</table></div>\n");
-}
-
 static void edges(struct buf *out, const struct diff *d)
 {
 	size_t n = d->nedges < DIFF_INDEX_EDGES ? d->nedges : DIFF_INDEX_EDGES;
@@ -190,7 +172,7 @@ int render_diff_index(struct render_ctx *ctx)
 	html_escape(&parts[HEADING], render_title(ctx));
 	facts(&parts[FACTS], d);
 	gate(&parts[GATE], d);
-	functions(&parts[FUNCS], d);
+	render_diff_functions_table(&parts[FUNCS], d, RENDER_DIFF_INDEX_FUNCS);
 	edges(&parts[EDGES], d);
 	one_side(&parts[APPEARED], d, DIFF_NEW, "appeared-table");
 	one_side(&parts[VANISHED], d, DIFF_BASE, "vanished-table");

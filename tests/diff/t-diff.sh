@@ -230,6 +230,19 @@ has "several dumps: work has 8 calls on each side" "$W/site-several/index.html" 
 run dirs "$W/side" "$W/side"
 status "BASE and NEW may be directories" 0
 
+# ---- many functions: the index shows the 1,000 biggest changes, functions.html all -----------------
+sh tests/report/gen-dump.sh 1200 6000 >"$W/many.json"
+sed 's/"calls":1,/"calls":2,/' "$W/many.json" >"$W/many2.json"
+run many "$W/many.json" "$W/many2.json"
+status "a diff of 1,200 functions" 0
+n=$(sed -n '/id="functions-table"/,/<\/table>/p' "$W/site-many/index.html" | grep -c '^<tr>')
+if [ "$n" -eq 1000 ]; then ok "the index lists 1,000 functions"; else fail "the index lists 1,000 functions" "$n rows"; fi
+has "the index links the page of all functions" "$W/site-many/index.html" '200 more functions with smaller changes: see <a href="functions.html">all functions</a>'
+n=$(sed -n '/id="functions-table"/,/<\/table>/p' "$W/site-many/functions.html" | grep -c '^<tr>')
+if [ "$n" -eq 1200 ]; then ok "functions.html lists all 1,200"; else fail "functions.html lists all 1,200" "$n rows"; fi
+check "links of a diff of 1,200 functions" node tests/report/linkcheck.js "$W/site-many" 1200
+if [ -e "$S/functions.html" ]; then fail "a small diff has no functions.html" "it has"; else ok "a small diff has no functions.html"; fi
+
 # ---- bad input and usage ----------------------------------------------------------------------
 BAD=$W/bad
 mkdir -p "$BAD/empty"
