@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "buf.h"
+#include "fmt.h"
 #include "profile.h"
+#include "progress.h"
 
 /* An open-addressing map from a 64-bit key to an index; keys are hashed, never 0-special. */
 struct keymap {
@@ -640,6 +642,7 @@ int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
 {
 	uint32_t **map = xcalloc(ndumps, sizeof(*map));
 	size_t t = 0, nthreads = 0, nfuncs = 0, nnodes = 0;
+	char a[FMT_SIZE], b[FMT_SIZE];
 
 	memset(p, 0, sizeof(*p));
 	p->dumps = dumps;
@@ -657,6 +660,7 @@ int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
 		free(map);
 		return -1;
 	}
+	progress_note("analysing %s functions, %s call paths", fmt_count(a, nfuncs), fmt_count(b, nnodes));
 	map_functions(p, map);
 	mark_same_names(p);
 	p->threads = xcalloc(nthreads, sizeof(*p->threads));
@@ -673,6 +677,7 @@ int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
 	for (size_t d = 0; d < ndumps; d++)
 		free(map[d]);
 	free(map);
+	progress_end();
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "dump.h"
+#include "progress.h"
 #include "rowscan.h"
 
 #define LOAD_DEPTH 64 /* nesting json-c accepts: a dump needs 5 levels */
@@ -939,6 +940,7 @@ int dump_load(struct dump *d, const char *path, struct buf *err)
 		buf_printf(err, "cannot open '%s': %s", path, strerror(errno));
 		return -1;
 	}
+	progress_note("reading '%s'", path);
 	if (read_whole(&c, fd, &text) < 0)
 		goto out_close;
 	d->path = xstrdup(path);
@@ -1003,6 +1005,7 @@ int dumps_load(struct dump **out, char *const *paths, size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		if (dump_load(&d[i], paths[i], &err) < 0) {
+			progress_end();
 			fprintf(stderr, "callprof: %s\n", err.data);
 			buf_release(&err);
 			dumps_free(d, i);
@@ -1011,6 +1014,7 @@ int dumps_load(struct dump **out, char *const *paths, size_t n)
 		}
 	}
 	buf_release(&err);
+	progress_end();
 	*out = d;
 	return 0;
 }

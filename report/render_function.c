@@ -6,6 +6,7 @@
 
 #include "fmt.h"
 #include "html.h"
+#include "progress.h"
 #include "render.h"
 
 #define FN_PATHS 5          /* hottest call paths shown */
@@ -271,8 +272,10 @@ int render_function(struct render_ctx *ctx)
 
 	for (int i = 0; i < 7; i++)
 		buf_init(&parts[i]);
-	for (size_t fn = 0; fn < ctx->prof->nfuncs && rc == 0; fn++)
+	for (size_t fn = 0; fn < ctx->prof->nfuncs && rc == 0; fn++) {
 		rc = render_one(ctx, (uint32_t)fn, parts);
+		progress_count("writing function pages", fn + 1, ctx->prof->nfuncs);
+	}
 	for (int i = 0; i < 7; i++)
 		buf_release(&parts[i]);
 	return rc;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "progress.h"
 #include "site.h"
 
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
@@ -159,8 +160,12 @@ int site_write(struct site *s, const char *relpath, const void *data, size_t len
 	if (close(fd) < 0)
 		rc = -1;
 out_report:
-	if (rc < 0)
-		fprintf(stderr, "callprof: cannot write '%s/%s': %s\n", s->dir, relpath, strerror(errno));
+	if (rc < 0) {
+		int e = errno;
+
+		progress_end();
+		fprintf(stderr, "callprof: cannot write '%s/%s': %s\n", s->dir, relpath, strerror(e));
+	}
 	else
 		s->files++, s->bytes += len;
 	buf_release(&path);
@@ -200,6 +205,7 @@ int site_commit(struct site *s)
 	struct stat st;
 	int rc;
 
+	progress_end();
 	if (lstat(s->dir, &st) < 0)
 		rc = rename(s->tmp, s->dir);
 	else
@@ -217,6 +223,7 @@ int site_commit(struct site *s)
 
 void site_abort(struct site *s)
 {
+	progress_end();
 	if (s->tmp)
 		remove_tree(s->tmp);
 	site_free(s);
