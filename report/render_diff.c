@@ -18,7 +18,10 @@ void render_diff_fn_link(struct buf *out, const struct diff *d, uint32_t fn, con
 	render_name(out, f->name);
 	buf_puts(out, "</a>");
 	if (f->same_name && f->file) {
-		buf_puts(out, " <span class=\"fn-file\">");
+		/* Two util.c in two folders look alike: the full path is on hover. */
+		buf_puts(out, " <span class=\"fn-file\" title=\"");
+		html_escape(out, f->file);
+		buf_puts(out, "\">");
 		html_escape(out, pfunc_file_base(&d->side[side].funcs[f->fn[side]]));
 		buf_puts(out, "</span>");
 	}

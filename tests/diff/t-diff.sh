@@ -50,7 +50,7 @@ status() {
 # names TABLE PAGE: the function names of a table's rows, in order, one line.
 names() {
 	sed -n "/id=\"$1\"/,/<\/table>/p" "$2" | grep '^<tr>' |
-		sed 's/^<tr><td class="name"><a class="fn" href="[^"]*">\([^<]*\)<\/a>\( <span class="fn-file">\([^<]*\)<\/span>\)\{0,1\}.*/\1\3/' |
+		sed 's/^<tr><td class="name"><a class="fn" href="[^"]*">\([^<]*\)<\/a>\( <span class="fn-file"[^>]*>\([^<]*\)<\/span>\)\{0,1\}.*/\1\3/' |
 		tr '\n' ' '
 }
 
@@ -121,8 +121,8 @@ has "the renamed function is tagged new" "$S/index.html" '>new_name</a> <span cl
 has "the removed function is tagged gone" "$S/index.html" '>removed</a> <span class="tag gone">gone</span>'
 has "the counts of matched, appeared, vanished" "$S/index.html" '6 in both builds, <a href="#appeared">2 appeared</a>, <a href="#vanished">2 vanished</a>'
 has "profiled time before and after" "$S/index.html" 'Profiled time</dt><dd>10.9 ms → 15.4 ms \(\+4.50 ms, \+41.3%\)'
-has "same-named functions match by file: x/util.c grew" "$S/index.html" 'helper</a> <span class="fn-file">util.c</span></td><td class="num" data-v="1">1</td><td class="num" data-v="1">1</td><td class="num" data-v="1000000">1.00 ms</td><td class="num" data-v="3500000">3.50 ms</td>'
-has "same-named functions match by file: y/util.c shrank" "$S/index.html" 'helper</a> <span class="fn-file">util.c</span></td><td class="num" data-v="1">1</td><td class="num" data-v="1">1</td><td class="num" data-v="1000000">1.00 ms</td><td class="num" data-v="500000">500 µs</td><td class="num down" data-v="-500000">-500 µs</td><td class="num down" data-v="-0.5">-50.0%</td>'
+has "same-named functions match by file: x/util.c grew" "$S/index.html" 'helper</a> <span class="fn-file" title="/src/x/util.c">util.c</span></td><td class="num" data-v="1">1</td><td class="num" data-v="1">1</td><td class="num" data-v="1000000">1.00 ms</td><td class="num" data-v="3500000">3.50 ms</td>'
+has "same-named functions match by file: y/util.c shrank" "$S/index.html" 'helper</a> <span class="fn-file" title="/src/y/util.c">util.c</span></td><td class="num" data-v="1">1</td><td class="num" data-v="1">1</td><td class="num" data-v="1000000">1.00 ms</td><td class="num" data-v="500000">500 µs</td><td class="num down" data-v="-500000">-500 µs</td><td class="num down" data-v="-0.5">-50.0%</td>'
 main=$(grep -l '<h1 class="fn-name"><code>main</code>' "$S"/fn/*.html)
 parse=$(grep -l '<h1 class="fn-name"><code>parse</code>' "$S"/fn/*.html)
 has "a function page shows its figures before and after" "$parse" 'id="fig-self" data-before="4000000" data-after="6000000">4.00 ms → 6.00 ms</dd><dd class="note">\+50.0%, \+2.00 ms'
