@@ -1,7 +1,6 @@
 /* diff_analyze.c: matches the functions and edges of two profiles and orders them by change
  * (see diff.h).  Matching sorts keys rather than hashing them: each list is sorted once. */
 #define _GNU_SOURCE
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

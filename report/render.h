@@ -181,6 +181,5 @@ void render_diff_cells(struct buf *out, const struct pstat *st);
  */
 #define RENDER_DIFF_INDEX_FUNCS 1000 /* functions on a diff's index; past that, functions.html */
 void render_diff_functions_table(struct buf *out, const struct diff *d, size_t limit);
-#define RENDER_DIFF_COLS 10 /* columns render_diff_cells writes */
 
 #endif

@@ -1,7 +1,6 @@
 /* render_diff_index.c: index.html of a diff: what was compared, the gate, every function and
  * the most changed edges by change, and the functions that appeared or vanished. */
 #include <stdio.h>
-#include <string.h>
 
 #include "diff.h"
 #include "fmt.h"

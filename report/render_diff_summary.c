@@ -1,7 +1,6 @@
 /* render_diff_summary.c: summary.md of a diff: what was compared, the gate, the top
  * regressions and improvements, what appeared or vanished (for CI job summaries). */
 #include <stdio.h>
-#include <string.h>
 
 #include "diff.h"
 #include "fmt.h"
