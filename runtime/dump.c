@@ -723,14 +723,6 @@ static void output_path(const char *pattern, char *out, size_t size)
 	}
 }
 
-static bool any_data(struct tstate *threads)
-{
-	for (struct tstate *t = threads; t; t = t->next)
-		if (t->tree.root.first_child)
-			return true;
-	return false;
-}
-
 /* The threads oldest first: the registry keeps them newest first. */
 static struct tstate *reverse(struct tstate *list)
 {
@@ -811,7 +803,9 @@ int dump_write(const char *path, bool only_if_data)
 
 	output_path(path ? path : options.output, final, sizeof(final));
 	threads = tstate_lock_all();
-	if (only_if_data && !any_data(threads)) {
+	/* A process where filters left nothing still writes its (empty) profile;
+	 * one that never ran instrumented code (a shell under LD_PRELOAD) does not. */
+	if (only_if_data && !process.probed) {
 		tstate_unlock_all();
 		return 0;
 	}

@@ -9,7 +9,8 @@
  * %p becomes the pid, and a fork child without %p adds its pid to the name).
  * Open frames are counted up to now without being closed.  The file appears
  * whole or not at all (temporary name, then rename).  With `only_if_data`,
- * a process that never entered an instrumented function writes nothing.
+ * a process that never entered an instrumented function writes nothing (one
+ * whose every call was filtered out writes a profile without calls).
  * Returns 0, or -1 after one line on stderr naming the path and the reason.
  */
 int dump_write(const char *path, bool only_if_data);

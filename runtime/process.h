@@ -8,6 +8,7 @@
 struct process_info {
 	bool ready;                  /* start-up finished and profiling is on */
 	bool forked;                 /* this process is a fork child of a profiled one */
+	bool probed;                 /* an instrumented function ran: there is a profile to write */
 	int pid;
 	uint64_t start_ticks;        /* profile start: start-up, fork or reset */
 	uint64_t start_realtime_ns;  /* the same moment on the wall clock, for the report's date */

@@ -70,6 +70,7 @@ struct tstate *tstate_attach(void)
 	pthread_mutex_unlock(&registry_lock);
 	if (exit_key_ok)
 		pthread_setspecific(exit_key, t);
+	process.probed = true;
 	tstate_self = t;
 	return t;
 }

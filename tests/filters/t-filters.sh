@@ -120,3 +120,19 @@ done
 out=$(CALLPROF_OUTPUT="$W/empty.json" CALLPROF_INCLUDE=',,' "$W/filt-link" 2>&1)
 [ -z "$out" ] && ok "an empty glob list is ignored quietly" ||
 	fail "an empty glob list is ignored quietly" "printed: $out"
+
+# Everything excluded: the process still writes its profile, with no calls, so a CI job
+# that profiles this way still has a file to report on.
+rm -f "$W/all-excluded.json"
+CALLPROF_EXCLUDE='*' CALLPROF_OUTPUT="$W/all-excluded.json" "$W/filt-link"
+if [ -s "$W/all-excluded.json" ] && "$DC" "$W/all-excluded.json" >"$W/all-excluded.check" 2>&1 &&
+	[ "$(jq '[.threads[].functions[]] | length' "$W/all-excluded.json")" = 0 ]; then
+	ok "everything excluded: an empty profile is written"
+else
+	fail "everything excluded: an empty profile is written" "$(head -n 2 "$W/all-excluded.check" 2>/dev/null)"
+fi
+# A process that never runs instrumented code writes nothing, preloaded or not.
+rm -f "$W/shell.json"
+LD_PRELOAD="$B/libcallprof.so" CALLPROF_OUTPUT="$W/shell.json" sh -c true
+[ ! -e "$W/shell.json" ] && ok "an uninstrumented process writes no profile" ||
+	fail "an uninstrumented process writes no profile" "$W/shell.json exists"
