@@ -156,6 +156,7 @@ int render_page(struct render_ctx *ctx, const char *path, const char *root, cons
 void render_name(struct buf *out, const char *name)
 {
 	size_t len = strlen(name), cut = RENDER_NAME_MAX;
+	char more[FMT_SIZE];
 
 	if (!len) {
 		buf_puts(out, "(anonymous)");
@@ -168,7 +169,7 @@ void render_name(struct buf *out, const char *name)
 	while (cut && ((unsigned char)name[cut] & 0xc0) == 0x80)
 		cut--;
 	html_escape_n(out, name, cut);
-	buf_printf(out, "\xe2\x80\xa6 (%zu bytes more)", len - cut);
+	buf_printf(out, "\xe2\x80\xa6 (%s bytes more)", fmt_count(more, len - cut));
 }
 
 void render_fn_link(struct buf *out, const struct profile *p, uint32_t fn, const char *root)
