@@ -1,12 +1,14 @@
-// browser.js SITE DUMP SCREENS [HOSTILE_SITE]: clicks through a callprof report in headless
-// Chromium the way a developer would, and checks what it shows against the dump itself.
+// browser.js SITE DUMP SCREENS [HOSTILE_SITE [EVERY_FIELD_SITE]]: clicks through a callprof
+// report in headless Chromium the way a developer would, and checks what it shows against the
+// dump itself.  EVERY_FIELD_SITE (markup and script in every string of its dump) is opened
+// page by page: no script of its strings may run, no dialog open, nothing load remotely.
 // Prints "ok - NAME" / "not ok - NAME: WHY" lines (tests/run.sh protocol); exits 1 on failure.
 "use strict";
 const fs = require("fs");
 const path = require("path");
 const { chromium } = require("playwright-core");
 
-const [site, dumpPath, screens, hostileSite] = process.argv.slice(2);
+const [site, dumpPath, screens, hostileSite, everyFieldSite] = process.argv.slice(2);
 const url = (file) => "file://" + path.resolve(site, file);
 let failures = 0;
 const ok = (name) => console.log("ok - " + name);
@@ -166,6 +168,27 @@ async function main() {
 		const text = await page.locator("#flat-table").innerText();
 		expect("hostile names show as text", text.includes("<script>alert(1)</script>") && text.includes("a&b"),
 			"not in the flat profile");
+	}
+	if (everyFieldSite) {
+		const pages = [];
+		const walk = (dir) => fs.readdirSync(dir, { withFileTypes: true }).forEach((e) => {
+			const p = path.join(dir, e.name);
+			if (e.isDirectory()) walk(p); else if (e.name.endsWith(".html")) pages.push(p);
+		});
+		walk(path.resolve(everyFieldSite));
+		let foreign = [];
+		for (const p of pages) {
+			await page.goto("file://" + p);
+			// Elements a payload would have made: scripts not the site's, handlers, images, javascript: links.
+			foreign = foreign.concat(await page.evaluate(() => [
+				...[...document.scripts].filter((s) => !/static\/sort\.js$/.test(s.src)).map((s) => "script " + s.outerHTML.slice(0, 60)),
+				...[...document.querySelectorAll("img, iframe, object, embed")].map((e) => e.tagName),
+				...[...document.querySelectorAll("*")].filter((e) => [...e.attributes].some((a) => /^on/i.test(a.name))).map((e) => "handler on " + e.tagName),
+				...[...document.querySelectorAll("[href], [src]")].filter((e) => /^\s*javascript:/i.test(e.getAttribute("href") || e.getAttribute("src"))).map((e) => "javascript: link"),
+			]).then((l) => l.map((x) => path.relative(path.resolve(everyFieldSite), p) + ": " + x)));
+		}
+		expect("every page of the every-field hostile site opens with nothing of its strings run or made markup (" +
+			pages.length + " pages)", pages.length > 10 && foreign.length === 0, foreign.slice(0, 5).join("; ") || pages.length + " pages");
 	}
 	expect("no console error, script error, dialog or network request", problems.length === 0, problems.join("; "));
 	await browser.close();

@@ -33,6 +33,14 @@ for s in c-small cpp-hostile; do
 		exit 1
 	fi
 done
+# Markup and script in every string of a dump, the title and the notes (tests/report/hostile-dump.js).
+node tests/report/hostile-dump.js "$W/every-field.json"
+printf '# <script>alert(1)</script>\n[x](javascript:alert(2)) <img src=x onerror=alert(3)>\n' >"$W/notes.md"
+if ! "$B/callprof" report -o "$W/site-every-field" --title '<script>alert(4)</script>"' --notes "$W/notes.md" \
+	"$W/every-field.json" >/dev/null 2>"$W/every-field.err"; then
+	fail "report every-field" "$(cat "$W/every-field.err")"
+	exit 1
+fi
 # Chromium's fresh profile directory goes under the build folder, and away with it.
 TMPDIR=$W/tmp node tests/browser/browser.js "$W/site-c-small" tests/report/fixtures/c-small.json \
-	"$B/tests/screens" "$W/site-cpp-hostile" </dev/null
+	"$B/tests/screens" "$W/site-cpp-hostile" "$W/site-every-field" </dev/null
