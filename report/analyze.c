@@ -409,6 +409,7 @@ static void build_thread(struct profile *p, struct pthread *pt, size_t d,
 	pt->tid = t->tid;
 	pt->name = t->name;
 	pt->wall_ns = t->wall_ns;
+	pt->folded_first_fn = t->folded_first_fn >= 0 ? (int32_t)map[t->folded_first_fn] : -1;
 	pt->nfuncs = t->nfuncs;
 	pt->funcs = xmalloc((t->nfuncs + 1) * sizeof(*pt->funcs));
 	for (size_t i = 0; i < t->nfuncs; i++) {
@@ -607,6 +608,7 @@ static void order_functions(struct profile *p)
 static void totals(struct profile *p)
 {
 	size_t t = 0;
+	double o_in = 0, calls_with_cost = 0;
 
 	for (size_t d = 0; d < p->ndumps; d++) {
 		const struct dump *dump = &p->dumps[d];
@@ -632,10 +634,17 @@ static void totals(struct profile *p)
 			continue;
 		p->overhead_ns += (double)calls * cost;
 		p->has_overhead = 1;
+		calls_with_cost += (double)calls;
+		if (dump->has_o_in)
+			o_in += (double)calls * dump->o_in_ns;
 	}
 	/* Absurd calibration figures must not overflow the conversions to whole nanoseconds. */
 	if (p->overhead_ns > PROFILE_MAX_NS)
 		p->overhead_ns = PROFILE_MAX_NS;
+	if (calls_with_cost > 0) {
+		p->probe_ns = p->overhead_ns / calls_with_cost;
+		p->o_in_ns = o_in / calls_with_cost < p->probe_ns ? o_in / calls_with_cost : p->probe_ns;
+	}
 }
 
 int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)

@@ -75,6 +75,10 @@ enum dump_counter {
 	DC_CLOSED_AT_EXIT,        /* activations open when the thread ended */
 	DC_OPEN_FRAMES,           /* activations open at the dump */
 	DC_FOLDED_CALLS,          /* calls folded to one level of context (node budget) */
+	DC_DROPPED_IN_SIGNAL,     /* of the dropped calls: a signal handler's probe interrupted another */
+	DC_DROPPED_NO_ROOM,       /* of the dropped calls: shadow-stack limit or no memory */
+	DC_TREE_NODES,            /* nodes of the thread's call tree, as the runtime counted them */
+	DC_MAX_NODES,             /* the node budget, when calls were folded */
 	DC_COUNT
 };
 
@@ -88,6 +92,7 @@ struct dump_thread {
 	unsigned has_wall : 1;
 	unsigned running : 1;     /* still running when the dump was written */
 	uint64_t counters[DC_COUNT];
+	int32_t folded_first_fn;  /* index into dump.functions: the first function whose path was folded, or -1 */
 	size_t nfuncs, nedges, nnodes;
 	struct dump_fstat *funcs;
 	struct dump_edge *edges;

@@ -39,7 +39,7 @@ enum need { OPTIONAL, REQUIRED };
 
 const char *const dump_counter_keys[DC_COUNT] = {
 	"dropped_calls", "resynced_frames", "unmatched_exits", "closed_at_thread_exit",
-	"open_frames", "folded_calls",
+	"open_frames", "folded_calls", "dropped_in_signal", "dropped_no_room", "tree_nodes", "max_nodes",
 };
 
 static int fail(struct load_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -703,6 +703,7 @@ static int load_thread(struct load_ctx *c, struct dump_thread *t, size_t ti, str
 	int bad = 0, rc;
 	char sub[80];
 	struct json_object *arr;
+	int64_t first;
 
 	if (!th || !json_object_is_type(th, json_type_object))
 		return fail(c, "expected an object, not %s, at %s", type_name(th), where);
@@ -714,6 +715,9 @@ static int load_thread(struct load_ctx *c, struct dump_thread *t, size_t ti, str
 	for (int k = 0; k < DC_COUNT; k++)
 		if (want_u64(c, th, dump_counter_keys[k], where, OPTIONAL, &t->counters[k]) < 0)
 			return -1;
+	if (want_fn(c, th, "folded_first_fn", where, fns, 1, &first) < 0)
+		return -1;
+	t->folded_first_fn = (int32_t)first;
 	if (get(th, "running")) {
 		struct json_object *v = want(c, th, "running", where, OPTIONAL, json_type_boolean, &bad);
 

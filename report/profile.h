@@ -115,6 +115,7 @@ struct pthread {
 	uint64_t run_ns;      /* what "% of run" means on this thread's pages: summed self time */
 	uint64_t raw_run_ns;  /* the same without compensation (at least wall_ns) */
 	uint64_t calls;       /* all calls on the thread */
+	int32_t folded_first_fn; /* the first function whose path was folded (node budget), or -1 */
 	size_t nfuncs;
 	struct pfstat *funcs; /* the functions that ran on it, by self time */
 	struct ptree tree;
@@ -141,10 +142,21 @@ struct profile {
 	uint64_t calls;         /* all calls */
 	uint64_t wall_ns;       /* the longest wall time of the dumps */
 	double overhead_ns;     /* estimated cost of the probes (calls x calibrated cost) */
+	double probe_ns;        /* the probes' cost per call (o_in + o_out), averaged over the calls */
+	double o_in_ns;         /* of which inside the callee's own interval; 0 when no dump says */
 	int has_overhead;       /* some dump had a calibration figure */
 	int compensated;        /* the figures have the probes' cost subtracted (some dump says so) */
 	uint64_t clamped;       /* compensated figures the runtime clamped at 0, all dumps */
 };
+
+/*
+ * pstat_doubtful: compensation took more than half of a raw figure: the probes
+ * cost about as much as the code measured, so the figure is least trustworthy.
+ */
+static inline int pstat_doubtful(uint64_t raw_ns, uint64_t ns)
+{
+	return raw_ns > ns && raw_ns - ns > raw_ns / 2;
+}
 
 /* profile_build: 0, or -1 after printing one line (too large for 32-bit indices). */
 int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps);

@@ -249,10 +249,25 @@ void render_thread_label(struct buf *out, const struct profile *p, size_t t)
 	buf_puts(out, ")");
 }
 
+/* td_time_doubtful: a time cell, marked when compensation took more than half of its raw figure. */
+static int td_time_doubtful(struct buf *out, uint64_t ns, uint64_t raw_ns, int compensated)
+{
+	char s[FMT_SIZE], raw[FMT_SIZE];
+
+	if (!compensated || !pstat_doubtful(raw_ns, ns)) {
+		render_td_time(out, ns);
+		return 0;
+	}
+	buf_printf(out, "<td class=\"num doubtful\" data-v=\"%llu\" title=\"compensation took more than half of "
+		   "the raw %s\">%s</td>", (unsigned long long)ns, fmt_ns(raw, raw_ns), fmt_ns(s, ns));
+	return 1;
+}
+
 void render_flat_table(struct buf *out, const struct profile *p, const struct pfstat *rows,
 		       size_t nrows, uint64_t run_ns, const char *root, const char *id, size_t limit)
 {
 	size_t n = limit && limit < nrows ? limit : nrows;
+	int doubtful = 0;
 
 	buf_printf(out, "<table class=\"profile sortable\" id=\"%s\">\n<thead><tr>"
 		   "<th data-sort=\"text\">Function</th>"
@@ -270,17 +285,63 @@ void render_flat_table(struct buf *out, const struct profile *p, const struct pf
 		render_fn_link(out, p, rows[i].fn, root);
 		buf_puts(out, "</td>");
 		render_td_count(out, st->calls);
-		render_td_time(out, st->self_ns);
+		doubtful |= td_time_doubtful(out, st->self_ns, st->raw_self_ns, p->compensated);
 		render_td_pct(out, st->self_ns, run_ns);
-		render_td_time(out, st->incl_ns);
+		doubtful |= td_time_doubtful(out, st->incl_ns, st->raw_incl_ns, p->compensated);
 		render_td_pct(out, st->incl_ns, run_ns);
 		render_td_time(out, st->calls ? st->incl_ns / st->calls : 0);
 		buf_puts(out, "</tr>\n");
 	}
 	buf_puts(out, "</tbody>\n</table>\n");
+	if (doubtful)
+		buf_puts(out, "<p class=\"hidden-note\" id=\"doubtful-note\">Times underlined with dots lost more than "
+			      "half of their raw figure to compensation: the probes cost about as much as the code "
+			      "measured, so treat them with care (hover for the raw figure).</p>\n");
 	if (n < nrows)
 		buf_printf(out, "<p class=\"hidden-note\">%zu more functions below these, each with less self "
 			   "time.</p>\n", nrows - n);
+}
+
+void render_fold_note(struct buf *out, const struct profile *p, int64_t thread)
+{
+	uint64_t folded = 0, dropped = 0;
+	size_t nfolded = 0, first = thread < 0 ? 0 : (size_t)thread;
+	size_t end = thread < 0 ? p->nthreads : first + 1;
+	char a[FMT_SIZE], b[FMT_SIZE];
+
+	for (size_t t = first; t < end; t++) {
+		const uint64_t *n = p->threads[t].src->counters;
+
+		folded = u64_add(folded, n[DC_FOLDED_CALLS]);
+		dropped = u64_add(dropped, n[DC_DROPPED_CALLS]);
+		nfolded += n[DC_FOLDED_CALLS] != 0;
+	}
+	if (!folded && !dropped)
+		return;
+	buf_puts(out, "<p class=\"pruned\" id=\"folded\">");
+	if (folded && thread >= 0) {
+		const struct pthread *th = &p->threads[thread];
+
+		buf_printf(out, "This thread's call tree reached its node budget (%s nodes): %s calls were "
+			   "folded to one level of context, so their paths are missing here (their counts are "
+			   "exact on the function pages)", fmt_count(a, th->src->counters[DC_MAX_NODES]),
+			   fmt_count(b, folded));
+		if (th->folded_first_fn >= 0) {
+			buf_puts(out, "; the first to be folded was a call to ");
+			render_fn_link(out, p, (uint32_t)th->folded_first_fn, "../");
+		}
+		buf_puts(out, ". ");
+	} else if (folded) {
+		buf_printf(out, "The call %s of %zu thread%s reached %s node budget: %s calls were folded "
+			   "to one level of context, so their paths are missing here (their counts are exact on the "
+			   "function pages; <a href=\"../index.html#threads\">the threads</a> say where). ",
+			   nfolded == 1 ? "tree" : "trees", nfolded, nfolded == 1 ? "" : "s",
+			   nfolded == 1 ? "its" : "their", fmt_count(a, folded));
+	}
+	if (dropped)
+		buf_printf(out, "%s calls were not recorded at all (dropped in signal handlers or for lack of "
+			   "room). ", fmt_count(a, dropped));
+	buf_puts(out, "</p>\n");
 }
 
 size_t render_flat_npages(size_t nrows)

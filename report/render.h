@@ -148,6 +148,13 @@ void render_flat_paged(struct buf *out, const struct profile *p, const struct fl
 struct pfstat *render_merged_rows(const struct profile *p);
 
 /*
+ * render_fold_note: for a tree or flame graph page of thread (-1 for all
+ * threads), a paragraph saying what the runtime folded or dropped there, so
+ * the page is missing those paths; nothing when it did neither.
+ */
+void render_fold_note(struct buf *out, const struct profile *p, int64_t thread);
+
+/*
  * render_view_tabs: links to the merged view ("all.html") and each thread's
  * ("t<k>.html") of a tree or flame graph; here is the thread shown, -1 for all.
  */

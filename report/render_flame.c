@@ -152,6 +152,7 @@ static int flame_page(struct render_ctx *ctx, const struct ptree *t, uint64_t ru
 			   "(under %.2f%% of the width) or nested deeper than %d levels.</p>\n",
 			   fmt_count(a, hidden), fmt_count(b, t->n), 100.0 * FLAME_MIN_WIDTH / FLAME_WIDTH,
 			   FLAME_MAX_DEPTH);
+	render_fold_note(&lede, p, thread);
 
 	struct tmpl_var vars[] = {
 		{ "heading", heading.data },

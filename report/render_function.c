@@ -13,6 +13,7 @@
 #define FN_PATH_HEAD 4      /* a long path shows its first frames ... */
 #define FN_PATH_TAIL 10     /* ... and its last ones */
 #define FN_MAX_ROWS 50      /* callers or callees listed; the rest are summed in one line */
+#define FN_PARTS 8          /* pieces of a function page */
 
 static void tile(struct buf *out, const char *id, const char *label, uint64_t v, const char *text,
 		 const char *note)
@@ -46,6 +47,65 @@ static void figures(struct buf *out, const struct profile *p, const struct pfunc
 		snprintf(note, sizeof(note), "self %s", fmt_ns(b, st->raw_self_ns));
 		tile(out, "fig-raw", "Uncompensated", st->raw_incl_ns, fmt_ns(a, st->raw_incl_ns), note);
 	}
+}
+
+/* probe_cost: what the probes of f's own calls cost, in ns (calls x per-call cost). */
+static double probe_cost(const struct profile *p, const struct pfunc *f)
+{
+	double ns = (double)f->st.calls * p->probe_ns;
+
+	return ns < PROFILE_MAX_NS ? ns : PROFILE_MAX_NS;
+}
+
+/*
+ * overhead: what compensation took from this function's figures, and a
+ * warning where they deserve little trust: its probes cost more than its own
+ * measured time, or compensation took more than half of a raw figure.
+ */
+static void overhead(struct buf *out, const struct profile *p, const struct pfunc *f)
+{
+	const struct pstat *st = &f->st;
+	uint64_t cut_incl = st->raw_incl_ns > st->incl_ns ? st->raw_incl_ns - st->incl_ns : 0;
+	uint64_t cut_self = st->raw_self_ns > st->self_ns ? st->raw_self_ns - st->self_ns : 0;
+	double probes = probe_cost(p, f);
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE];
+
+	if (!p->has_overhead && !p->compensated)
+		return;
+	buf_puts(out, "<ul class=\"notices\" id=\"overhead\">\n");
+	if (p->compensated) {
+		buf_printf(out, "<li class=\"info\" id=\"subtracted\">The probes' measured cost is subtracted: "
+			   "<span data-v=\"%llu\">%s</span> from the inclusive time", (unsigned long long)cut_incl,
+			   fmt_ns(a, cut_incl));
+		if (p->has_overhead)
+			buf_printf(out, " (%s for each of its calls, %s for each call below it)",
+				   fmt_ns_f(c, p->o_in_ns), fmt_ns_f(d, p->probe_ns));
+		buf_printf(out, " and <span data-v=\"%llu\">%s</span> from the self time",
+			   (unsigned long long)cut_self, fmt_ns(b, cut_self));
+		if (p->has_overhead)
+			buf_printf(out, " (%s for each of its calls, %s for each call it makes)",
+				   fmt_ns_f(c, p->o_in_ns), fmt_ns_f(d, p->probe_ns - p->o_in_ns));
+		buf_puts(out, ".</li>\n");
+	} else {
+		buf_printf(out, "<li class=\"info\" id=\"subtracted\">These figures still hold the probes' cost: "
+			   "about %s for its own calls (%s each), more for the calls below it.</li>\n",
+			   fmt_ns_f(a, probes), fmt_ns_f(b, p->probe_ns));
+	}
+	if (p->has_overhead && st->calls && probes > (double)st->raw_self_ns)
+		buf_printf(out, "<li class=\"warn\" id=\"probe-exceeds\">Its probes cost more than its own measured "
+			   "time: about %s for its calls against %s of raw self time (%s against %s a call). "
+			   "Its figures are the least trustworthy of this profile.</li>\n",
+			   fmt_ns_f(a, probes), fmt_ns(b, st->raw_self_ns), fmt_ns_f(c, p->probe_ns),
+			   fmt_ns_f(d, (double)st->raw_self_ns / (double)st->calls));
+	if (p->compensated && pstat_doubtful(st->raw_incl_ns, st->incl_ns))
+		buf_printf(out, "<li class=\"warn\" id=\"doubtful-incl\">Compensation took more than half of its raw "
+			   "inclusive time (%s of %s): treat the inclusive figure with care.</li>\n",
+			   fmt_ns(a, cut_incl), fmt_ns(b, st->raw_incl_ns));
+	if (p->compensated && pstat_doubtful(st->raw_self_ns, st->self_ns))
+		buf_printf(out, "<li class=\"warn\" id=\"doubtful-self\">Compensation took more than half of its raw "
+			   "self time (%s of %s): treat the self figure with care.</li>\n",
+			   fmt_ns(a, cut_self), fmt_ns(b, st->raw_self_ns));
+	buf_puts(out, "</ul>\n");
 }
 
 static void location(struct buf *out, const struct pfunc *f)
@@ -234,14 +294,14 @@ static void per_thread(struct buf *out, const struct profile *p, const struct pf
 	buf_puts(out, "</tbody>\n</table>\n");
 }
 
-static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[7])
+static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_PARTS])
 {
 	const struct profile *p = ctx->prof;
 	const struct pfunc *f = &p->funcs[fn];
 	char path[48];
-	enum { NAME, LOCATION, FIGURES, CALLERS, CALLEES, PATHS, THREADS };
+	enum { NAME, LOCATION, FIGURES, CALLERS, CALLEES, PATHS, THREADS, OVERHEAD };
 
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < FN_PARTS; i++)
 		buf_reset(&parts[i]);
 	html_escape(&parts[NAME], f->name[0] ? f->name : "(anonymous)");
 	location(&parts[LOCATION], f);
@@ -250,6 +310,7 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[7])
 	callees(&parts[CALLEES], p, f);
 	paths(&parts[PATHS], p, f);
 	per_thread(&parts[THREADS], p, f);
+	overhead(&parts[OVERHEAD], p, f);
 
 	struct tmpl_var vars[] = {
 		{ "name", parts[NAME].data },
@@ -259,6 +320,7 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[7])
 		{ "callees", parts[CALLEES].data },
 		{ "paths", parts[PATHS].data },
 		{ "threads", parts[THREADS].data },
+		{ "overhead", parts[OVERHEAD].data },
 	};
 	snprintf(path, sizeof(path), "fn/%u.html", fn);
 	return render_page(ctx, path, "../", "functions", f->name, "function.html", vars,
@@ -267,16 +329,16 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[7])
 
 int render_function(struct render_ctx *ctx)
 {
-	struct buf parts[7];
+	struct buf parts[FN_PARTS];
 	int rc = 0;
 
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < FN_PARTS; i++)
 		buf_init(&parts[i]);
 	for (size_t fn = 0; fn < ctx->prof->nfuncs && rc == 0; fn++) {
 		rc = render_one(ctx, (uint32_t)fn, parts);
 		progress_count("writing function pages", fn + 1, ctx->prof->nfuncs);
 	}
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < FN_PARTS; i++)
 		buf_release(&parts[i]);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include "render.h"
 
 #define INDEX_TOP 10 /* rows in each "hottest" card */
+#define INDEX_NOTICE_THREADS 16 /* threads whose notices are listed; the threads table marks the rest */
 
 static void fact(struct buf *out, const char *label, const char *html)
 {
@@ -115,29 +116,53 @@ static void notice(struct buf *out, const char *cls, const struct profile *p, si
 	}
 }
 
-/* thread_notices: what the runtime counted on a thread that a reader should know. */
+/* thread_notices: what the runtime had to drop, resynchronise or fold on a thread. */
 static void thread_notices(struct buf *out, const struct profile *p, size_t t)
 {
-	const struct dump_thread *src = p->threads[t].src;
-	const uint64_t *n = src->counters;
-	char a[FMT_SIZE];
+	const struct pthread *th = &p->threads[t];
+	const uint64_t *n = th->src->counters;
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 
 	if (n[DC_DROPPED_CALLS]) {
 		notice(out, "warn", p, t);
-		buf_printf(out, "%s calls were not recorded (a signal handler interrupted a probe, or "
-			   "there was no room); figures there are short.</li>\n", fmt_count(a, n[DC_DROPPED_CALLS]));
+		buf_printf(out, "%s calls were not recorded", fmt_count(a, n[DC_DROPPED_CALLS]));
+		if (n[DC_DROPPED_IN_SIGNAL] || n[DC_DROPPED_NO_ROOM])
+			buf_printf(out, " (%s in a signal handler that interrupted a probe, %s for lack of room: "
+				   "the shadow-stack limit or memory)", fmt_count(b, n[DC_DROPPED_IN_SIGNAL]),
+				   fmt_count(c, n[DC_DROPPED_NO_ROOM]));
+		buf_puts(out, "; figures there are short.</li>\n");
 	}
 	if (n[DC_FOLDED_CALLS]) {
 		notice(out, "warn", p, t);
 		buf_printf(out, "%s calls were folded to one level of context when the call tree reached its "
-			   "node budget: counts stay exact, the tree and flame graph lack those paths.</li>\n",
-			   fmt_count(a, n[DC_FOLDED_CALLS]));
+			   "node budget", fmt_count(a, n[DC_FOLDED_CALLS]));
+		if (n[DC_MAX_NODES])
+			buf_printf(out, " of %s nodes (CALLPROF_MAX_NODES)", fmt_count(b, n[DC_MAX_NODES]));
+		if (th->folded_first_fn >= 0) {
+			buf_puts(out, "; the first to be folded was a call to ");
+			render_fn_link(out, p, (uint32_t)th->folded_first_fn, "");
+		}
+		buf_puts(out, ". Counts stay exact; the tree and flame graph lack those paths.</li>\n");
 	}
 	if (n[DC_RESYNCED_FRAMES]) {
 		notice(out, "info", p, t);
-		buf_printf(out, "%s activations ended without their exit probe (longjmp, or an exception "
-			   "unwinding without exit probes) and were closed when that was seen.</li>\n",
-			   fmt_count(a, n[DC_RESYNCED_FRAMES]));
+		buf_printf(out, "%s %s without %s exit probe (longjmp, or an exception unwinding without exit "
+			   "probes) and %s closed when that was seen.</li>\n", fmt_count(a, n[DC_RESYNCED_FRAMES]),
+			   n[DC_RESYNCED_FRAMES] == 1 ? "activation ended" : "activations ended",
+			   n[DC_RESYNCED_FRAMES] == 1 ? "its" : "their", n[DC_RESYNCED_FRAMES] == 1 ? "was" : "were");
+	}
+	if (n[DC_UNMATCHED_EXITS]) {
+		notice(out, "info", p, t);
+		buf_printf(out, "%s exit %s no open activation of %s function and %s ignored.</li>\n",
+			   fmt_count(a, n[DC_UNMATCHED_EXITS]), n[DC_UNMATCHED_EXITS] == 1 ? "probe had" : "probes had",
+			   n[DC_UNMATCHED_EXITS] == 1 ? "its" : "their", n[DC_UNMATCHED_EXITS] == 1 ? "was" : "were");
+	}
+	if (n[DC_CLOSED_AT_EXIT]) {
+		notice(out, "info", p, t);
+		buf_printf(out, "%s %s still open when the thread ended (pthread_exit from inside) and %s closed "
+			   "then.</li>\n", fmt_count(a, n[DC_CLOSED_AT_EXIT]),
+			   n[DC_CLOSED_AT_EXIT] == 1 ? "activation was" : "activations were",
+			   n[DC_CLOSED_AT_EXIT] == 1 ? "was" : "were");
 	}
 	if (n[DC_OPEN_FRAMES]) {
 		notice(out, "info", p, t);
@@ -145,6 +170,15 @@ static void thread_notices(struct buf *out, const struct profile *p, size_t t)
 			   fmt_count(a, n[DC_OPEN_FRAMES]), n[DC_OPEN_FRAMES] == 1 ? "" : "s",
 			   n[DC_OPEN_FRAMES] == 1 ? "s" : "");
 	}
+}
+
+/* thread_has_notices: the thread has something thread_notices would say. */
+static int thread_has_notices(const struct pthread *th)
+{
+	const uint64_t *n = th->src->counters;
+
+	return n[DC_DROPPED_CALLS] || n[DC_FOLDED_CALLS] || n[DC_RESYNCED_FRAMES] || n[DC_UNMATCHED_EXITS] ||
+	       n[DC_CLOSED_AT_EXIT] || n[DC_OPEN_FRAMES];
 }
 
 static void warnings(struct buf *out, const struct profile *p)
@@ -169,8 +203,20 @@ static void warnings(struct buf *out, const struct profile *p)
 			   "the calibrated probe cost is larger than what some short calls measured.</li>\n",
 			   fmt_count(a, p->clamped));
 	}
-	for (size_t t = 0; t < p->nthreads; t++)
+	for (size_t t = 0, listed = 0; t < p->nthreads; t++) {
+		if (!thread_has_notices(&p->threads[t]))
+			continue;
+		if (listed++ == INDEX_NOTICE_THREADS) {
+			size_t more = 0;
+
+			for (size_t k = t; k < p->nthreads; k++)
+				more += thread_has_notices(&p->threads[k]) != 0;
+			buf_printf(out, "<li class=\"info\">%zu more threads have notices: the "
+				   "<a href=\"#threads\">threads table</a> marks them.</li>\n", more);
+			break;
+		}
 		thread_notices(out, p, t);
+	}
 	if (!strcmp(out->data, "<ul class=\"notices\">\n"))
 		buf_reset(out);
 	else
@@ -198,14 +244,42 @@ static void top_list(struct buf *out, const struct profile *p, const uint32_t *o
 	buf_puts(out, "</tbody>\n</table>\n");
 }
 
+/* thread_health: the thread's notices in a few words, for the threads table. */
+static void thread_health(struct buf *out, const struct pthread *th)
+{
+	static const struct {
+		enum dump_counter k;
+		const char *words;
+	} parts[] = {
+		{ DC_DROPPED_CALLS, "dropped" }, { DC_FOLDED_CALLS, "folded" },
+		{ DC_RESYNCED_FRAMES, "closed without exit" }, { DC_UNMATCHED_EXITS, "unmatched exits" },
+		{ DC_CLOSED_AT_EXIT, "open at thread exit" }, { DC_OPEN_FRAMES, "open at the dump" },
+	};
+	char a[FMT_SIZE];
+	int first = 1;
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		uint64_t v = th->src->counters[parts[i].k];
+
+		if (!v)
+			continue;
+		buf_printf(out, "%s%s %s", first ? "" : " \xc2\xb7 ", fmt_count(a, v), parts[i].words);
+		first = 0;
+	}
+}
+
 static void thread_table(struct buf *out, const struct profile *p)
 {
 	char a[FMT_SIZE], b[FMT_SIZE];
+	int health = 0;
 
-	buf_puts(out, "<table class=\"profile sortable\" id=\"threads-table\">\n<thead><tr>"
-		      "<th data-sort=\"num\">#</th><th data-sort=\"text\">Thread</th>"
-		      "<th data-sort=\"num\">Wall</th><th data-sort=\"num\">Calls</th>"
-		      "<th data-sort=\"num\">Functions</th><th>Views</th></tr></thead>\n<tbody>\n");
+	for (size_t t = 0; t < p->nthreads; t++)
+		health |= thread_has_notices(&p->threads[t]);
+	buf_printf(out, "<table class=\"profile sortable\" id=\"threads-table\">\n<thead><tr>"
+		   "<th data-sort=\"num\">#</th><th data-sort=\"text\">Thread</th>"
+		   "<th data-sort=\"num\">Wall</th><th data-sort=\"num\">Calls</th>"
+		   "<th data-sort=\"num\">Functions</th>%s<th>Views</th></tr></thead>\n<tbody>\n",
+		   health ? "<th data-sort=\"text\">Notices</th>" : "");
 	for (size_t t = 0; t < p->nthreads; t++) {
 		const struct pthread *th = &p->threads[t];
 
@@ -216,6 +290,11 @@ static void thread_table(struct buf *out, const struct profile *p)
 			   "<td class=\"num\" data-v=\"%llu\">%s</td><td class=\"num\" data-v=\"%zu\">%zu</td>",
 			   (unsigned long long)th->wall_ns, fmt_ns(a, th->wall_ns),
 			   (unsigned long long)th->calls, fmt_count(b, th->calls), th->nfuncs, th->nfuncs);
+		if (health) {
+			buf_puts(out, "<td class=\"health\">");
+			thread_health(out, th);
+			buf_puts(out, "</td>");
+		}
 		buf_printf(out, "<td class=\"views\"><a href=\"thread/t%zu.html\">profile</a> \xc2\xb7 "
 			   "<a href=\"tree/t%zu.html\">tree</a> \xc2\xb7 <a href=\"flame/t%zu.html\">flame</a></td></tr>\n",
 			   t, t, t);

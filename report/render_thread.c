@@ -13,18 +13,30 @@ static const char *const counter_labels[DC_COUNT] = {
 	[DC_CLOSED_AT_EXIT] = "Open at thread exit",
 	[DC_OPEN_FRAMES] = "Open at the dump",
 	[DC_FOLDED_CALLS] = "Folded calls",
+	[DC_DROPPED_IN_SIGNAL] = "Dropped in a signal handler",
+	[DC_DROPPED_NO_ROOM] = "Dropped for lack of room",
+	[DC_TREE_NODES] = "Call paths (tree nodes)",
+	[DC_MAX_NODES] = "Node budget",
 };
 
-static void thread_counters(struct buf *out, const struct pthread *th)
+static void thread_counters(struct buf *out, const struct profile *p, const struct pthread *th)
 {
 	char a[FMT_SIZE];
 
 	if (th->src->running)
 		buf_puts(out, "<div><dt>State</dt><dd>still running when the dump was written</dd></div>\n");
-	for (int k = 0; k < DC_COUNT; k++)
-		if (th->src->counters[k])
-			buf_printf(out, "<div><dt>%s</dt><dd>%s</dd></div>\n", counter_labels[k],
-				   fmt_count(a, th->src->counters[k]));
+	for (int k = 0; k < DC_COUNT; k++) {
+		if (!th->src->counters[k])
+			continue;
+		buf_printf(out, "<div><dt>%s</dt><dd id=\"counter-%s\" data-v=\"%llu\">%s", counter_labels[k],
+			   dump_counter_keys[k], (unsigned long long)th->src->counters[k], fmt_count(a, th->src->counters[k]));
+		if (k == DC_FOLDED_CALLS && th->folded_first_fn >= 0) {
+			buf_puts(out, " (the first: a call to ");
+			render_fn_link(out, p, (uint32_t)th->folded_first_fn, "../");
+			buf_puts(out, ")");
+		}
+		buf_puts(out, "</dd></div>\n");
+	}
 }
 
 static int thread_page(struct render_ctx *ctx, size_t t)
@@ -41,7 +53,7 @@ static int thread_page(struct render_ctx *ctx, size_t t)
 		   fmt_ns(a, th->run_ns));
 	buf_printf(&facts, "<div><dt>Calls</dt><dd>%s calls to %s functions</dd></div>\n",
 		   fmt_count(b, th->calls), fmt_count(c, th->nfuncs));
-	thread_counters(&facts, th);
+	thread_counters(&facts, p, th);
 	buf_puts(&facts, "<div><dt>Dump</dt><dd><code>");
 	html_escape(&facts, p->dumps[th->dump].path);
 	buf_puts(&facts, "</code></dd></div>\n");

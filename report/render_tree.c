@@ -212,6 +212,7 @@ static int tree_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run
 			   deep ? ", or nested deeper than " TREE_MAX_DEPTH_TEXT " levels," : "");
 	else if (!t->n)
 		buf_puts(&lede, "<p class=\"pruned\">The tree is empty: no instrumented function ran.</p>\n");
+	render_fold_note(&lede, p, thread);
 
 	struct tmpl_var vars[] = {
 		{ "heading", heading.data },
