@@ -25,7 +25,7 @@
 struct load_ctx {
 	const char *path;
 	struct buf *err;
-	const struct rowscan *rows; /* tree rows read ahead of json-c */
+	const struct rowscan *rows; /* tree rows, functions and edges read ahead of json-c */
 };
 
 /* An id -> index map (open addressing), so a dump's ids may be sparse or unordered. */
@@ -675,7 +675,7 @@ static int load_tree(struct load_ctx *c, struct dump_thread *t, size_t ti, struc
 	if (tree_columns(c, cols, where, pos, &ncols) < 0)
 		return -1;
 	/* rowscan read the rows already when they were plain integers (json-c then sees []). */
-	fast = json_object_array_length(rows) == 0 ? rowscan_find(c->rows, ti) : NULL;
+	fast = json_object_array_length(rows) == 0 ? rowscan_find(c->rows, RS_TREE_ROWS, ti) : NULL;
 	t->nnodes = fast ? fast->nrows : json_object_array_length(rows);
 	if (t->nnodes >= INT32_MAX)
 		return fail(c, "too many tree rows (%zu) at %s", t->nnodes, where);
@@ -697,11 +697,151 @@ static int load_tree(struct load_ctx *c, struct dump_thread *t, size_t ti, struc
 	return bad;
 }
 
+/*
+ * Objects rowscan read (threads[].functions and .edges): the same checks and
+ * messages as load_fstat and load_edge, the JSON path formatted only on error.
+ * A cell is ROWSCAN_NULL for null or absent, as json-c's get() sees both.
+ */
+
+/* A cell of object i of a fast table, and how to name where it is. */
+struct fast_obj {
+	const struct rowscan_table *t;
+	const int64_t *cells;
+	const char *const *keys;
+	const char *thread_where;  /* "threads[3]" */
+	const char *array;         /* "functions" or "edges" */
+	size_t i;
+};
+
+static int fast_fail_missing(struct load_ctx *c, const struct fast_obj *o, int k)
+{
+	return fail(c, "missing key \"%s\" at %s.%s[%zu]", o->keys[k], o->thread_where, o->array, o->i);
+}
+
+/* fast_u64: cell k as a non-negative integer: 1 (stored in out), 0 absent, -1 after fail(). */
+static int fast_u64(struct load_ctx *c, const struct fast_obj *o, int k, enum need need, uint64_t *out)
+{
+	int64_t v = o->cells[k];
+
+	if (v == ROWSCAN_NULL)
+		return need == REQUIRED ? fast_fail_missing(c, o, k) : 0;
+	if (v < 0)
+		return fail(c, "expected a non-negative integer, not %lld, at %s.%s[%zu].%s", (long long)v,
+			    o->thread_where, o->array, o->i, o->keys[k]);
+	*out = (uint64_t)v;
+	return 1;
+}
+
+/* fast_fn: cell k names a function: its index in *index (-1 for null when nullable). */
+static int fast_fn(struct load_ctx *c, const struct fast_obj *o, int k, const struct idmap *fns,
+		   int nullable, int64_t *index)
+{
+	int64_t v = o->cells[k];
+
+	*index = -1;
+	if (v == ROWSCAN_NULL)
+		return nullable ? 0 : fast_fail_missing(c, o, k);
+	*index = idmap_get(fns, v);
+	if (*index < 0)
+		return fail(c, "function id %lld is not in functions[] at %s.%s[%zu].%s", (long long)v,
+			    o->thread_where, o->array, o->i, o->keys[k]);
+	return 0;
+}
+
+static int fstat_fast(struct load_ctx *c, struct dump_fstat *s, const struct fast_obj *o, const struct idmap *fns)
+{
+	int64_t fn;
+	int rc_min, rc_max;
+
+	if (fast_fn(c, o, RS_FN_FN, fns, 0, &fn) < 0 || fast_u64(c, o, RS_FN_CALLS, REQUIRED, &s->calls) < 0 ||
+	    fast_u64(c, o, RS_FN_INCL, REQUIRED, &s->incl_ns) < 0 ||
+	    fast_u64(c, o, RS_FN_SELF, REQUIRED, &s->self_ns) < 0)
+		return -1;
+	s->fn = (uint32_t)fn;
+	s->raw_incl_ns = s->incl_ns;
+	s->raw_self_ns = s->self_ns;
+	if (fast_u64(c, o, RS_FN_RAW_INCL, OPTIONAL, &s->raw_incl_ns) < 0 ||
+	    fast_u64(c, o, RS_FN_RAW_SELF, OPTIONAL, &s->raw_self_ns) < 0 ||
+	    (rc_min = fast_u64(c, o, RS_FN_MIN, OPTIONAL, &s->min_ns)) < 0 ||
+	    (rc_max = fast_u64(c, o, RS_FN_MAX, OPTIONAL, &s->max_ns)) < 0)
+		return -1;
+	s->has_minmax = rc_min > 0 && rc_max > 0;
+	return 0;
+}
+
+static int edge_fast(struct load_ctx *c, struct dump_edge *e, const struct fast_obj *o, const struct idmap *fns)
+{
+	int64_t caller, callee;
+
+	if (fast_fn(c, o, RS_E_CALLER, fns, 1, &caller) < 0 || fast_fn(c, o, RS_E_CALLEE, fns, 0, &callee) < 0 ||
+	    fast_u64(c, o, RS_E_CALLS, REQUIRED, &e->calls) < 0 ||
+	    fast_u64(c, o, RS_E_INCL, REQUIRED, &e->incl_ns) < 0 ||
+	    fast_u64(c, o, RS_E_SELF, OPTIONAL, &e->self_ns) < 0 ||
+	    fast_u64(c, o, RS_E_CALL_LINE, OPTIONAL, &e->call_line) < 0)
+		return -1;
+	e->caller = (int32_t)caller;
+	e->callee = (uint32_t)callee;
+	if (o->cells[RS_E_CALL_FILE] != ROWSCAN_NULL)
+		e->call_file = xstrdup(o->t->strings + o->cells[RS_E_CALL_FILE]);
+	return 0;
+}
+
+/* load_fstats: threads[].functions, from rowscan's table when json-c saw the array empty. */
+static int load_fstats(struct load_ctx *c, struct dump_thread *t, size_t ti, struct json_object *arr,
+		       const char *where, const struct idmap *fns)
+{
+	const struct rowscan_table *fast = json_object_array_length(arr) ? NULL :
+					   rowscan_find(c->rows, RS_FUNCTIONS, ti);
+	struct fast_obj o = { fast, NULL, rowscan_fn_keys, where, "functions", 0 };
+	char sub[80];
+
+	t->nfuncs = fast ? fast->nrows : json_object_array_length(arr);
+	t->funcs = xcalloc(t->nfuncs, sizeof(*t->funcs));
+	for (size_t i = 0; i < t->nfuncs; i++) {
+		if (fast) {
+			o.i = i;
+			o.cells = fast->cells + i * fast->ncols;
+			if (fstat_fast(c, &t->funcs[i], &o, fns) < 0)
+				return -1;
+			continue;
+		}
+		snprintf(sub, sizeof(sub), "%s.functions[%zu]", where, i);
+		if (load_fstat(c, &t->funcs[i], json_object_array_get_idx(arr, i), sub, fns) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* load_edges: threads[].edges, likewise. */
+static int load_edges(struct load_ctx *c, struct dump_thread *t, size_t ti, struct json_object *arr,
+		      const char *where, const struct idmap *fns)
+{
+	const struct rowscan_table *fast = !arr || json_object_array_length(arr) ? NULL :
+					   rowscan_find(c->rows, RS_EDGES, ti);
+	struct fast_obj o = { fast, NULL, rowscan_edge_keys, where, "edges", 0 };
+	char sub[80];
+
+	t->nedges = fast ? fast->nrows : arr ? json_object_array_length(arr) : 0;
+	t->edges = xcalloc(t->nedges, sizeof(*t->edges));
+	for (size_t i = 0; i < t->nedges; i++) {
+		if (fast) {
+			o.i = i;
+			o.cells = fast->cells + i * fast->ncols;
+			if (edge_fast(c, &t->edges[i], &o, fns) < 0)
+				return -1;
+			continue;
+		}
+		snprintf(sub, sizeof(sub), "%s.edges[%zu]", where, i);
+		if (load_edge(c, &t->edges[i], json_object_array_get_idx(arr, i), sub, fns) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int load_thread(struct load_ctx *c, struct dump_thread *t, size_t ti, struct json_object *th,
 		       const char *where, const struct idmap *fns)
 {
 	int bad = 0, rc;
-	char sub[80];
 	struct json_object *arr;
 	int64_t first;
 
@@ -726,25 +866,11 @@ static int load_thread(struct load_ctx *c, struct dump_thread *t, size_t ti, str
 		t->running = json_object_get_boolean(v) ? 1 : 0;
 	}
 	arr = want(c, th, "functions", where, REQUIRED, json_type_array, &bad);
-	if (!arr)
+	if (!arr || load_fstats(c, t, ti, arr, where, fns) < 0)
 		return -1;
-	t->nfuncs = json_object_array_length(arr);
-	t->funcs = xcalloc(t->nfuncs, sizeof(*t->funcs));
-	for (size_t i = 0; i < t->nfuncs; i++) {
-		snprintf(sub, sizeof(sub), "%s.functions[%zu]", where, i);
-		if (load_fstat(c, &t->funcs[i], json_object_array_get_idx(arr, i), sub, fns) < 0)
-			return -1;
-	}
 	arr = want(c, th, "edges", where, OPTIONAL, json_type_array, &bad);
-	if (bad)
+	if (bad || load_edges(c, t, ti, arr, where, fns) < 0)
 		return -1;
-	t->nedges = arr ? json_object_array_length(arr) : 0;
-	t->edges = xcalloc(t->nedges, sizeof(*t->edges));
-	for (size_t i = 0; i < t->nedges; i++) {
-		snprintf(sub, sizeof(sub), "%s.edges[%zu]", where, i);
-		if (load_edge(c, &t->edges[i], json_object_array_get_idx(arr, i), sub, fns) < 0)
-			return -1;
-	}
 	return load_tree(c, t, ti, th, where, fns);
 }
 

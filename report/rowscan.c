@@ -1,4 +1,5 @@
-/* rowscan.c: finds threads[i].tree.rows in the JSON text and reads them without json-c (see rowscan.h). */
+/* rowscan.c: finds each thread's tree rows, functions and edges in the JSON text and reads them
+ * without json-c (see rowscan.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,8 +8,15 @@
 
 #define SCAN_DEPTH 64 /* deeper documents are left to json-c */
 
-/* The keys the scanner follows: root.threads[i].tree.rows. */
-enum key { K_OTHER, K_THREADS, K_TREE, K_ROWS };
+/* The keys the scanner follows: root.threads[i].tree.rows, .functions and .edges. */
+enum key { K_OTHER, K_THREADS, K_TREE, K_ROWS, K_FUNCTIONS, K_EDGES };
+
+const char *const rowscan_fn_keys[RS_FN_NKEYS] = {
+	"fn", "calls", "inclusive_ns", "self_ns", "raw_inclusive_ns", "raw_self_ns", "min_ns", "max_ns",
+};
+const char *const rowscan_edge_keys[RS_E_NKEYS] = {
+	"caller", "callee", "calls", "inclusive_ns", "self_ns", "call_file", "call_line",
+};
 
 /* One open container: an object (with the key of the value being read) or an array. */
 struct level {
@@ -74,19 +82,33 @@ static enum key key_of(const char *s, size_t n)
 		return K_TREE;
 	if (n == 4 && !memcmp(s, "rows", 4))
 		return K_ROWS;
+	if (n == 9 && !memcmp(s, "functions", 9))
+		return K_FUNCTIONS;
+	if (n == 5 && !memcmp(s, "edges", 5))
+		return K_EDGES;
 	return K_OTHER;
 }
 
-/* at_rows: the value about to be read is root.threads[i].tree.rows; *thread gets i. */
-static int at_rows(const struct scan *sc, size_t *thread)
+/*
+ * at_table: the value about to be read is root.threads[i].tree.rows (*what
+ * RS_TREE_ROWS), .functions or .edges; *thread gets i.
+ */
+static int at_table(const struct scan *sc, enum rowscan_what *what, size_t *thread)
 {
 	const struct level *l = sc->stack;
 
-	if (sc->depth != 3 || l[0].is_array || l[0].key != K_THREADS || !l[1].is_array ||
-	    l[2].is_array || l[2].key != K_TREE || l[3].is_array || l[3].key != K_ROWS)
+	if (sc->depth < 2 || l[0].is_array || l[0].key != K_THREADS || !l[1].is_array || l[2].is_array)
 		return 0;
 	*thread = l[1].index - 1;
-	return 1;
+	if (sc->depth == 2 && (l[2].key == K_FUNCTIONS || l[2].key == K_EDGES)) {
+		*what = l[2].key == K_FUNCTIONS ? RS_FUNCTIONS : RS_EDGES;
+		return 1;
+	}
+	if (sc->depth == 3 && l[2].key == K_TREE && !l[3].is_array && l[3].key == K_ROWS) {
+		*what = RS_TREE_ROWS;
+		return 1;
+	}
+	return 0;
 }
 
 /* read_int: an integer or null at pos into *v; 0, or -1 for anything else (left to json-c). */
@@ -184,6 +206,160 @@ fail:
 	return -1;
 }
 
+/* plain_string: the string at pos ('"') if it has no escape and no control character; 0 or -1. */
+static int plain_string(struct scan *sc, size_t *b, size_t *e)
+{
+	size_t i = sc->pos + 1;
+
+	for (; i < sc->len && sc->s[i] != '"'; i++)
+		if (sc->s[i] == '\\' || (unsigned char)sc->s[i] < 0x20)
+			return -1;
+	if (i >= sc->len)
+		return -1;
+	*b = sc->pos + 1;
+	*e = i;
+	sc->pos = i + 1;
+	return 0;
+}
+
+/* The keys of one kind of object table: their names, and which hold strings (a bit each). */
+struct object_keys {
+	const char *const *names;
+	int n;
+	unsigned strings;
+};
+
+/* read_member: one "key": value of an object into row (ncols cells); *seen marks the keys read. */
+static int read_member(struct scan *sc, const struct object_keys *k, int64_t *row, unsigned *seen,
+		       struct buf *pool)
+{
+	size_t b, e, vb, ve;
+	int idx = -1;
+
+	if (sc->pos >= sc->len || sc->s[sc->pos] != '"' || plain_string(sc, &b, &e) < 0)
+		return -1;
+	for (int i = 0; i < k->n && idx < 0; i++)
+		if (strlen(k->names[i]) == e - b && !memcmp(sc->s + b, k->names[i], e - b))
+			idx = i;
+	skip_ws(sc);
+	if (sc->pos >= sc->len || sc->s[sc->pos] != ':')
+		return -1;
+	sc->pos++;
+	skip_ws(sc);
+	if (idx >= 0) {
+		if (*seen & (1u << idx)) /* json-c would keep the last: leave it to json-c */
+			return -1;
+		*seen |= 1u << idx;
+	}
+	if (sc->pos < sc->len && sc->s[sc->pos] == '"') {
+		/* A string: for a string key kept in the pool, for an unknown key skipped. */
+		if (plain_string(sc, &vb, &ve) < 0 || (idx >= 0 && !(k->strings & (1u << idx))))
+			return -1;
+		if (idx >= 0) {
+			row[idx] = (int64_t)pool->len;
+			buf_add(pool, sc->s + vb, ve - vb);
+			buf_putc(pool, '\0');
+		}
+		return 0;
+	}
+	/* An integer or null; a string key may be null only. */
+	{
+		int64_t v;
+
+		if (read_int(sc, &v) < 0 || (idx >= 0 && (k->strings & (1u << idx)) && v != ROWSCAN_NULL))
+			return -1;
+		if (idx >= 0)
+			row[idx] = v;
+	}
+	return 0;
+}
+
+/* read_object: one object of the table at pos ('{') into row. */
+static int read_object(struct scan *sc, const struct object_keys *k, int64_t *row, struct buf *pool)
+{
+	unsigned seen = 0;
+
+	for (int i = 0; i < k->n; i++)
+		row[i] = ROWSCAN_NULL;
+	if (sc->pos >= sc->len || sc->s[sc->pos] != '{')
+		return -1;
+	sc->pos++;
+	skip_ws(sc);
+	if (sc->pos < sc->len && sc->s[sc->pos] == '}') {
+		sc->pos++;
+		return 0;
+	}
+	for (;;) {
+		if (read_member(sc, k, row, &seen, pool) < 0)
+			return -1;
+		skip_ws(sc);
+		if (sc->pos < sc->len && sc->s[sc->pos] == ',') {
+			sc->pos++;
+			skip_ws(sc);
+			continue;
+		}
+		if (sc->pos < sc->len && sc->s[sc->pos] == '}') {
+			sc->pos++;
+			return 0;
+		}
+		return -1;
+	}
+}
+
+/* read_objects: the array of objects at pos ('[') into t; 0 with pos past its ']', or -1 (pos unchanged). */
+static int read_objects(struct scan *sc, struct rowscan_table *t, const struct object_keys *k)
+{
+	size_t save = sc->pos, cap = 0;
+	int64_t *cells = NULL;
+	struct buf pool = BUF_INIT;
+
+	t->ncols = (size_t)k->n;
+	t->nrows = 0;
+	sc->pos++;
+	skip_ws(sc);
+	if (sc->pos < sc->len && sc->s[sc->pos] == ']')
+		goto done;
+	for (;;) {
+		if (t->nrows == cap)
+			cells = xreallocarray(cells, (cap = cap ? 2 * cap : 1024) * t->ncols, sizeof(*cells));
+		if (read_object(sc, k, cells + t->nrows * t->ncols, &pool) < 0)
+			goto fail;
+		t->nrows++;
+		skip_ws(sc);
+		if (sc->pos < sc->len && sc->s[sc->pos] == ',') {
+			sc->pos++;
+			skip_ws(sc);
+			continue;
+		}
+		if (sc->pos < sc->len && sc->s[sc->pos] == ']')
+			break;
+		goto fail;
+	}
+done:
+	sc->pos++;
+	t->cells = cells;
+	t->strings = pool.len ? buf_detach(&pool, NULL) : NULL;
+	t->start = save + 1;
+	t->end = sc->pos - 1;
+	return 0;
+fail:
+	free(cells);
+	buf_release(&pool);
+	sc->pos = save;
+	return -1;
+}
+
+/* read_table: the array at pos, of the kind what, into t. */
+static int read_table(struct scan *sc, struct rowscan_table *t)
+{
+	static const struct object_keys fn_keys = { rowscan_fn_keys, RS_FN_NKEYS, 0 };
+	static const struct object_keys edge_keys = { rowscan_edge_keys, RS_E_NKEYS, 1u << RS_E_CALL_FILE };
+
+	if (t->what == RS_TREE_ROWS)
+		return read_rows(sc, t);
+	return read_objects(sc, t, t->what == RS_FUNCTIONS ? &fn_keys : &edge_keys);
+}
+
 /* open_level: a '{' or '[' begins a container. */
 static void open_level(struct scan *sc, int is_array)
 {
@@ -230,6 +406,7 @@ static int scan_key(struct scan *sc)
 static void scan(struct scan *sc, struct rowscan *rs)
 {
 	size_t cap = 0, b, e, thread;
+	enum rowscan_what what;
 
 	sc->depth = -1;
 	for (;;) {
@@ -258,10 +435,10 @@ static void scan(struct scan *sc, struct rowscan *rs)
 		}
 		/* A value. */
 		begin_value(sc);
-		if (ch == '[' && at_rows(sc, &thread)) {
-			struct rowscan_table t = { .thread = thread };
+		if (ch == '[' && at_table(sc, &what, &thread)) {
+			struct rowscan_table t = { .what = what, .thread = thread };
 
-			if (read_rows(sc, &t) == 0) {
+			if (read_table(sc, &t) == 0) {
 				if (rs->n == cap)
 					rs->tables = xreallocarray(rs->tables, cap = cap ? 2 * cap : 8, sizeof(*rs->tables));
 				rs->tables[rs->n++] = t;
@@ -301,10 +478,14 @@ void rowscan_extract(struct rowscan *rs, char *text, size_t len)
 	rs->tables = NULL;
 	scan(&sc, rs);
 	/* json-c keeps the last of two equal keys; which rows that means is its business. */
-	for (size_t i = 0; i < rs->n && !sc.dup; i++)
-		for (size_t k = 0; k < i; k++)
-			if (rs->tables[k].thread == rs->tables[i].thread)
+	/* Tables come in thread order: a second table of one array is among those of its thread. */
+	for (size_t i = 1; i < rs->n && !sc.dup; i++) {
+		if (rs->tables[i - 1].thread > rs->tables[i].thread)
+			sc.dup = 1;
+		for (size_t k = i; k-- > 0 && rs->tables[k].thread == rs->tables[i].thread;)
+			if (rs->tables[k].what == rs->tables[i].what)
 				sc.dup = 1;
+	}
 	if (sc.dup) {
 		rowscan_release(rs);
 		return;
@@ -313,18 +494,31 @@ void rowscan_extract(struct rowscan *rs, char *text, size_t len)
 		memset(text + rs->tables[i].start, ' ', rs->tables[i].end - rs->tables[i].start);
 }
 
-const struct rowscan_table *rowscan_find(const struct rowscan *rs, size_t thread)
+const struct rowscan_table *rowscan_find(const struct rowscan *rs, enum rowscan_what what, size_t thread)
 {
-	for (size_t i = 0; i < rs->n; i++)
-		if (rs->tables[i].thread == thread)
-			return &rs->tables[i];
+	size_t lo = 0, hi = rs->n;
+
+	/* The tables are in thread order (rowscan_extract made sure): find the thread's first. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rs->tables[mid].thread < thread)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < rs->n && rs->tables[lo].thread == thread; lo++)
+		if (rs->tables[lo].what == what)
+			return &rs->tables[lo];
 	return NULL;
 }
 
 void rowscan_release(struct rowscan *rs)
 {
-	for (size_t i = 0; i < rs->n; i++)
+	for (size_t i = 0; i < rs->n; i++) {
 		free(rs->tables[i].cells);
+		free(rs->tables[i].strings);
+	}
 	free(rs->tables);
 	rs->n = 0;
 	rs->tables = NULL;

@@ -1,4 +1,4 @@
-/* rowscan.h: a fast reader for the one huge part of a dump, the calling-context tree rows. */
+/* rowscan.h: a fast reader for the huge parts of a dump: each thread's tree rows, functions and edges. */
 #ifndef CALLPROF_ROWSCAN_H
 #define CALLPROF_ROWSCAN_H
 
@@ -6,26 +6,46 @@
 #include <stdint.h>
 
 /*
- * A dump with a million-node tree is mostly threads[].tree.rows: arrays of
- * integers.  Made into json-c objects they cost about a second and half a
- * gigabyte per million rows.  rowscan_extract finds those arrays in the JSON
- * text, reads each one made only of integers and nulls (every row the same
- * length) into a flat table, and then blanks it in the text: "[1,2],[3,4]]"
- * becomes "        ]", the same length, so json-c reads an empty array and
- * its byte offsets in error messages stay right.  Anything else -- strings,
- * fractions, rows of different lengths, malformed text, a key given twice --
- * leaves the text as it was, for json-c to read and check the slow way.
- * The loader then takes a thread's rows from its table when json-c saw an
- * empty array (load.c applies the same checks to both).
+ * A dump of a big program is mostly three arrays per thread: threads[].tree.rows
+ * (arrays of integers), threads[].functions and threads[].edges (small flat
+ * objects).  Made into json-c objects they cost about a second and half a
+ * gigabyte per million entries.  rowscan_extract finds those arrays in the JSON
+ * text and reads each one that has the plain expected shape into a flat table,
+ * then blanks it in the text: "[1,2],[3,4]]" becomes "        ]", the same
+ * length, so json-c reads an empty array and its byte offsets in error messages
+ * stay right.  Anything else -- fractions, booleans, nested values, escaped
+ * strings, rows of different lengths, a key given twice, malformed text --
+ * leaves that array as it was, for json-c to read and check the slow way.  The
+ * loader takes a thread's array from its table when json-c saw it empty, and
+ * applies the same checks to both (load.c).
+ *
+ * Example: threads[0].edges = [{"caller": null, "callee": 2, "calls": 5, ...}]
+ * gives a table of what RS_EDGES with one row whose cells are
+ * { ROWSCAN_NULL, 2, 5, ... } in the order of rowscan_edge_keys.
  */
 
-#define ROWSCAN_NULL INT64_MIN /* a null cell */
+#define ROWSCAN_NULL INT64_MIN /* a null cell, or a key the object does not have */
 
-/* The rows of one thread's tree. */
+/* Which array of a thread a table holds. */
+enum rowscan_what { RS_TREE_ROWS, RS_FUNCTIONS, RS_EDGES };
+
+/* The keys read from each object of threads[].functions, in cell order (others are skipped). */
+enum { RS_FN_FN, RS_FN_CALLS, RS_FN_INCL, RS_FN_SELF, RS_FN_RAW_INCL, RS_FN_RAW_SELF, RS_FN_MIN, RS_FN_MAX,
+       RS_FN_NKEYS };
+extern const char *const rowscan_fn_keys[RS_FN_NKEYS];
+
+/* The same for threads[].edges; call_file is a string: its cell is an offset into strings. */
+enum { RS_E_CALLER, RS_E_CALLEE, RS_E_CALLS, RS_E_INCL, RS_E_SELF, RS_E_CALL_FILE, RS_E_CALL_LINE,
+       RS_E_NKEYS };
+extern const char *const rowscan_edge_keys[RS_E_NKEYS];
+
+/* One array of one thread. */
 struct rowscan_table {
+	enum rowscan_what what;
 	size_t thread;    /* index of the thread in threads[] */
 	size_t nrows, ncols;
-	int64_t *cells;   /* nrows * ncols values, row by row; ROWSCAN_NULL for null */
+	int64_t *cells;   /* nrows * ncols values, row by row; ROWSCAN_NULL for null or absent */
+	char *strings;    /* the string cells' text, each NUL-terminated; NULL when there are none */
 	size_t start, end; /* the blanked bytes of the text */
 };
 
@@ -37,8 +57,8 @@ struct rowscan {
 /* rowscan_extract fills rs (set up here) from len bytes of JSON text, blanking what it read. */
 void rowscan_extract(struct rowscan *rs, char *text, size_t len);
 
-/* rowscan_find: the table of thread index thread, or NULL. */
-const struct rowscan_table *rowscan_find(const struct rowscan *rs, size_t thread);
+/* rowscan_find: the table of array what of thread index thread, or NULL. */
+const struct rowscan_table *rowscan_find(const struct rowscan *rs, enum rowscan_what what, size_t thread);
 
 /* rowscan_release frees the tables. */
 void rowscan_release(struct rowscan *rs);
