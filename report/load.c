@@ -994,13 +994,15 @@ static struct json_object *parse_json(struct load_ctx *c, const struct buf *text
 	} else if (jerr != json_tokener_success) {
 		fail(c, "not valid JSON (%s at byte %zu)", json_tokener_error_desc(jerr), end);
 	} else {
-		while (end < text->len && strchr(" \t\r\n", text->data[end]))
+		while (end < text->len && text->data[end] && strchr(" \t\r\n", text->data[end]))
 			end++;
 		if (end < text->len)
 			fail(c, "not valid JSON (unexpected data after the document at byte %zu)", end);
+		else if (!root) /* "null" is a whole document to json-c */
+			fail(c, "not a callprof dump (the document is null, not an object)");
 	}
 	json_tokener_free(tok);
-	if (jerr == json_tokener_success && end == text->len)
+	if (jerr == json_tokener_success && end == text->len && root)
 		return root;
 	json_object_put(root);
 	return NULL;

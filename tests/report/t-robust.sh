@@ -100,6 +100,26 @@ bad argv-not-strings 'expected a string, not an integer, at program.argv[1]' -e 
 bad running-not-bool 'expected a boolean, not a string, at threads[0].running' -e 's/"tid": 4242,/"tid": 4242, "running": "yes",/'
 bad huge-bad-value 'xxxxxxx..., at wall_ns' -e "s/\"wall_ns\": 101234567/\"wall_ns\": \"$(head -c 100000 /dev/zero | tr '\0' x)\"/"
 
+# Whole documents that are not objects (the fuzz target found "null" gave an empty message).
+for c in 'null:the document is null' '[]:the document is an array' '42:the document is an integer' \
+	'"x":the document is a string' 'true:the document is a boolean'; do
+	printf '\n %s \n' "${c%%:*}" >"$BAD/doc.json"
+	"$CP" top "$BAD/doc.json" >/dev/null 2>"$BAD/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$BAD/err")" -eq 1 ] && grep -q "not a callprof dump (${c#*:}.* in '$BAD/doc.json'" "$BAD/err"; then
+		ok "a document of ${c%%:*}: $(sed "s|$BAD/||" "$BAD/err")"
+	else
+		fail "a document of ${c%%:*}" "status $rc: $(cat "$BAD/err")"
+	fi
+done
+printf '{"format":"callprof","version":1,"functions":[],"threads":[]}\0' >"$BAD/nul.json"
+"$CP" top "$BAD/nul.json" >/dev/null 2>"$BAD/err"
+if [ $? -eq 2 ] && grep -q 'unexpected data after the document at byte 61' "$BAD/err"; then
+	ok "a NUL byte after the document is refused"
+else
+	fail "a NUL byte after the document is refused" "$(cat "$BAD/err")"
+fi
+
 # ---- functions and edges read ahead of json-c give what json-c gives ------------------------
 # A boolean member makes rowscan leave an array to json-c: every page and every message the same.
 slow() { sed -e 's/{ "fn": /{ "slow": true, "fn": /' -e 's/{ "caller": /{ "slow": true, "caller": /' "$@"; }
