@@ -541,7 +541,7 @@ static void group_edges_and_nodes(struct profile *p)
 	free(owner);
 }
 
-/* group_threads: fn_threads, each function's figures per thread, in thread order. */
+/* group_threads: fn_threads, each function's figures per thread, by self time (then thread order). */
 static void group_threads(struct profile *p)
 {
 	size_t total = 0, f;
@@ -566,6 +566,10 @@ static void group_threads(struct profile *p)
 			pstat_add(&p->funcs[s->fn].st, &s->st);
 		}
 	}
+	for (f = 0; f < p->nfuncs; f++)
+		if (p->funcs[f].nthreads > 1)
+			qsort(p->fn_threads + p->funcs[f].threads, p->funcs[f].nthreads, sizeof(*p->fn_threads),
+			      cmp_fstat_self);
 	free(cursor);
 }
 

@@ -133,7 +133,7 @@ struct profile {
 	uint32_t *by_caller;    /* edge indices grouped by caller, heaviest first */
 	uint32_t *by_callee;    /* edge indices grouped by callee, heaviest first */
 	uint32_t *fn_nodes;     /* merged-tree node indices grouped by function, heaviest first */
-	struct pfstat *fn_threads; /* per-thread figures grouped by function (fn = thread index) */
+	struct pfstat *fn_threads; /* per-thread figures grouped by function (fn = thread index), by self time */
 	size_t nthreads;
 	struct pthread *threads;
 	struct ptree tree;      /* merged over every thread of every dump */

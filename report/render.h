@@ -20,7 +20,10 @@
  *   fn/<i>.html           one page per function (i = index in profile.funcs)
  *   tree/all.html         the merged calling-context tree; tree/t<k>.html per thread
  *   flame/all.html        the merged flame graph; flame/t<k>.html per thread
- *   thread/t<k>.html      one thread's flat profile (k = index in profile.threads)
+ *   thread/t<k>.html      one thread's flat profile (k = index in profile.threads), its
+ *                         hottest RENDER_FLAT_PAGE functions
+ *   flat/all-<n>.html     page n of the whole run's flat profile, when it has more than
+ *                         RENDER_FLAT_PAGE functions (page 1 is on the index)
  *   coverage.html         per module, the functions never called, counted per source file
  *   summary.md            key figures and top functions in Markdown
  *   static/...            style sheet and scripts
@@ -125,16 +128,16 @@ void render_thread_label(struct buf *out, const struct profile *p, size_t t);
 
 /*
  * A flat profile too long for one page is paged, RENDER_FLAT_PAGE rows a page:
- * page 1 sits on its host page (the index, a thread's page), the others are
- * flat/KEY-N.html (render_flat.c), and each shows a pager linking them all.
+ * page 1 sits on its host page (the index), the others are flat/KEY-N.html
+ * (render_flat.c), and each shows a pager linking them all.
  */
 #define RENDER_FLAT_PAGE 1000
 struct flat_pages {
 	const struct pfstat *rows; /* every row, hottest first */
 	size_t nrows;
 	uint64_t run_ns;           /* the 100% figure */
-	const char *key;           /* "all" for the whole run, "t<k>" for a thread */
-	const char *host;          /* page 1, from the site root: "index.html", "thread/t<k>.html" */
+	const char *key;           /* names the pages: "all" for the whole run */
+	const char *host;          /* page 1, from the site root: "index.html" */
 };
 
 /* render_flat_npages: how many pages nrows rows take (at least 1). */

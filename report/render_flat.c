@@ -1,5 +1,6 @@
-/* render_flat.c: flat/all-<n>.html and flat/t<k>-<n>.html: the pages after the first of a
- * flat profile too long for one page (the first is on the index or the thread's page). */
+/* render_flat.c: flat/all-<n>.html: the pages after the first of the whole run's flat profile
+ * when it is too long for one page (the first is on the index).  A thread's page shows its
+ * hottest functions only. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -48,18 +49,8 @@ int render_flat(struct render_ctx *ctx)
 	const struct profile *p = ctx->prof;
 	struct pfstat *rows = render_merged_rows(p);
 	struct flat_pages fp = { rows, p->nfuncs, p->run_ns, "all", "index.html" };
-	char key[32], host[48], label[48];
 	int rc = flat_pages_write(ctx, &fp, p->nthreads > 1 ? "all threads" : "the whole run", "Overview");
 
 	free(rows);
-	for (size_t t = 0; t < p->nthreads && rc == 0; t++) {
-		const struct pthread *th = &p->threads[t];
-
-		snprintf(key, sizeof(key), "t%zu", t);
-		snprintf(host, sizeof(host), "thread/t%zu.html", t);
-		snprintf(label, sizeof(label), "thread %zu", t + 1);
-		fp = (struct flat_pages){ th->funcs, th->nfuncs, th->run_ns, key, host };
-		rc = flat_pages_write(ctx, &fp, label, label);
-	}
 	return rc;
 }

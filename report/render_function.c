@@ -14,6 +14,7 @@
 #define FN_PATH_TAIL 10     /* ... and its last ones */
 #define FN_MAX_ROWS 50      /* callers or callees listed; the rest are summed in one line */
 #define FN_PARTS 8          /* pieces of a function page */
+#define FN_MAX_THREADS 16   /* threads listed; the rest are summed in one line */
 
 static void tile(struct buf *out, const char *id, const char *label, uint64_t v, const char *text,
 		 const char *note)
@@ -270,6 +271,9 @@ static void paths(struct buf *out, const struct profile *p, const struct pfunc *
 
 static void per_thread(struct buf *out, const struct profile *p, const struct pfunc *f)
 {
+	const struct pfstat *rest = NULL;
+	char a[FMT_SIZE], b[FMT_SIZE];
+
 	if (p->nthreads < 2) {
 		buf_puts(out, "<p class=\"muted\">The run had one thread.</p>\n");
 		return;
@@ -282,6 +286,10 @@ static void per_thread(struct buf *out, const struct profile *p, const struct pf
 	for (size_t i = 0; i < f->nthreads; i++) {
 		const struct pfstat *s = &p->fn_threads[f->threads + i];
 
+		if (i == FN_MAX_THREADS) {
+			rest = &p->fn_threads[f->threads + i];
+			break;
+		}
 		buf_printf(out, "<tr><td class=\"name\"><a href=\"../thread/t%u.html\">", s->fn);
 		render_thread_label(out, p, s->fn);
 		buf_puts(out, "</a></td>");
@@ -291,7 +299,20 @@ static void per_thread(struct buf *out, const struct profile *p, const struct pf
 		render_td_pct(out, s->st.incl_ns, p->threads[s->fn].run_ns);
 		buf_puts(out, "</tr>\n");
 	}
-	buf_puts(out, "</tbody>\n</table>\n");
+	buf_puts(out, "</tbody>\n");
+	if (rest) {
+		size_t n = f->nthreads - FN_MAX_THREADS;
+		uint64_t calls = 0, self = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			calls = u64_add(calls, rest[i].st.calls);
+			self = u64_add(self, rest[i].st.self_ns);
+		}
+		buf_printf(out, "<tfoot><tr><td colspan=\"5\" class=\"hidden-note\">%zu more threads, each with "
+			   "less self time: %s calls, %s self in all</td></tr></tfoot>\n", n, fmt_count(a, calls),
+			   fmt_ns(b, self));
+	}
+	buf_puts(out, "</table>\n");
 }
 
 static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_PARTS])

@@ -44,7 +44,7 @@ static int thread_page(struct render_ctx *ctx, size_t t)
 	const struct profile *p = ctx->prof;
 	const struct pthread *th = &p->threads[t];
 	struct buf heading = BUF_INIT, facts = BUF_INIT, flat = BUF_INIT, title = BUF_INIT;
-	char path[48], key[32], host[48], a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+	char path[48], a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 	int rc;
 
 	render_thread_label(&heading, p, t);
@@ -59,10 +59,11 @@ static int thread_page(struct render_ctx *ctx, size_t t)
 	buf_puts(&facts, "</code></dd></div>\n");
 	buf_printf(&facts, "<div><dt>Views</dt><dd><a href=\"../tree/t%zu.html\">call tree</a> \xc2\xb7 "
 		   "<a href=\"../flame/t%zu.html\">flame graph</a></dd></div>\n", t, t);
-	snprintf(key, sizeof(key), "t%zu", t);
-	snprintf(host, sizeof(host), "thread/t%zu.html", t);
-	render_flat_paged(&flat, p, &(struct flat_pages){ th->funcs, th->nfuncs, th->run_ns, key, host }, 0,
-			  "../");
+	/* The hottest RENDER_FLAT_PAGE functions; the whole run's flat profile is paged in full. */
+	render_flat_table(&flat, p, th->funcs, th->nfuncs, th->run_ns, "../", "flat-table", RENDER_FLAT_PAGE);
+	if (th->nfuncs > RENDER_FLAT_PAGE)
+		buf_puts(&flat, "<p class=\"hidden-note\">The <a href=\"../index.html#flat\">flat profile of the whole "
+			      "run</a> lists every function, and each function's page has its figures per thread.</p>\n");
 
 	struct tmpl_var vars[] = {
 		{ "heading", heading.data },
