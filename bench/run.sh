@@ -355,3 +355,4 @@ probe_cost
 accuracy
 scale
 write_results
+B="$B" sh "$S/scale.sh" >> "$RESULTS" || say "bench/scale.sh failed: RESULTS.md lacks its section"
