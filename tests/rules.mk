@@ -4,13 +4,14 @@
 #   make tests-dumpcheck   build/tests/dumpcheck: the dump invariant checker
 #   make tests-unit        build/tests/unit/unit: runtime unit tests, ASan+UBSan
 #   make tests-e2e         build/tests/e2e/: the end-to-end programs, every variant
+#   make tests-fuzz        build/tests/fuzz/fuzz-load: the dump reader's libFuzzer target
 #
 # Each suite also builds its own part first, so `sh tests/run.sh e2e` works alone.
 
 T := $(B)/tests
 
 .PHONY: tests-build tests-dumpcheck tests-unit tests-e2e
-tests-build: tests-dumpcheck tests-unit tests-e2e
+tests-build: tests-dumpcheck tests-unit tests-e2e tests-fuzz
 check: tests-build
 
 # ---- dumpcheck ---------------------------------------------------------------

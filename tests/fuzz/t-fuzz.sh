@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/fuzz/t-fuzz.sh: the dump reader's fuzz target (libFuzzer, ASan+UBSan): every past
 # finding in tests/fuzz/regressions/ and every seed in tests/fuzz/corpus/ replayed, through the
-# fuzz target and through the tool itself, then FUZZ_CHECK_SECONDS (default 20) of fresh fuzzing.
+# fuzz target and through the tool itself, then FUZZ_CHECK_SECONDS (default 15) of fresh fuzzing.
 # `make fuzz` runs the fuzzer for longer (FUZZ_SECONDS).
 set -u
 . "$TOP/tests/lib.sh"
@@ -46,7 +46,7 @@ for f in tests/fuzz/regressions/*; do
 done
 
 # Fresh fuzzing from the seeds; what it finds goes to $W (add it to tests/fuzz/regressions/).
-secs=${FUZZ_CHECK_SECONDS:-20}
+secs=${FUZZ_CHECK_SECONDS:-15}
 "$FZ" -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 -max_len=65536 -dict=tests/fuzz/dump.dict \
 	-artifact_prefix="$W/" -print_final_stats=1 "$W/corpus" tests/fuzz/corpus >"$W/fuzz.log" 2>&1
 rc=$?
