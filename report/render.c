@@ -405,6 +405,17 @@ struct pfstat *render_merged_rows(const struct profile *p)
 	return rows;
 }
 
+void render_thread_page_link(struct buf *out, const struct profile *p, size_t t, const char *root)
+{
+	if (!render_thread_has_pages(t)) {
+		render_thread_label(out, p, t);
+		return;
+	}
+	buf_printf(out, "<a href=\"%sthread/t%zu.html\">", root, t);
+	render_thread_label(out, p, t);
+	buf_puts(out, "</a>");
+}
+
 /* render_view_tabs: links to the merged tree and every thread's ("here" marks the current one). */
 void render_view_tabs(struct buf *out, const struct profile *p, int64_t here)
 {

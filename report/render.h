@@ -127,6 +127,20 @@ void render_bar(struct buf *out, uint64_t part, uint64_t whole);
 void render_thread_label(struct buf *out, const struct profile *p, size_t t);
 
 /*
+ * The first RENDER_MAX_THREADS threads have pages of their own (thread/t<k>,
+ * tree/t<k>, flame/t<k>); past them a dump of a hundred thousand tiny threads
+ * would make a site of millions of files, so the others are counted in the
+ * whole run's figures and the index says so.  render_thread_page_link writes
+ * the thread's label, linked to its page (from root) when it has one.
+ */
+#define RENDER_MAX_THREADS 1000
+static inline int render_thread_has_pages(size_t t)
+{
+	return t < RENDER_MAX_THREADS;
+}
+void render_thread_page_link(struct buf *out, const struct profile *p, size_t t, const char *root);
+
+/*
  * A flat profile too long for one page is paged, RENDER_FLAT_PAGE rows a page:
  * page 1 sits on its host page (the index), the others are flat/KEY-N.html
  * (render_flat.c), and each shows a pager linking them all.

@@ -182,7 +182,7 @@ int render_flame(struct render_ctx *ctx)
 	const struct profile *p = ctx->prof;
 	int rc = flame_page(ctx, &p->tree, p->run_ns, -1);
 
-	for (size_t t = 0; t < p->nthreads && rc == 0; t++)
+	for (size_t t = 0; t < p->nthreads && render_thread_has_pages(t) && rc == 0; t++)
 		rc = flame_page(ctx, &p->threads[t].tree, p->threads[t].run_ns, (int64_t)t);
 	return rc;
 }

@@ -290,9 +290,9 @@ static void per_thread(struct buf *out, const struct profile *p, const struct pf
 			rest = &p->fn_threads[f->threads + i];
 			break;
 		}
-		buf_printf(out, "<tr><td class=\"name\"><a href=\"../thread/t%u.html\">", s->fn);
-		render_thread_label(out, p, s->fn);
-		buf_puts(out, "</a></td>");
+		buf_puts(out, "<tr><td class=\"name\">");
+		render_thread_page_link(out, p, s->fn, "../");
+		buf_puts(out, "</td>");
 		render_td_count(out, s->st.calls);
 		render_td_time(out, s->st.self_ns);
 		render_td_time(out, s->st.incl_ns);

@@ -110,9 +110,8 @@ static void notice(struct buf *out, const char *cls, const struct profile *p, si
 {
 	buf_printf(out, "<li class=\"%s\">", cls);
 	if (t < p->nthreads) {
-		buf_printf(out, "<a href=\"thread/t%zu.html\">", t);
-		render_thread_label(out, p, t);
-		buf_puts(out, "</a>: ");
+		render_thread_page_link(out, p, t, "");
+		buf_puts(out, ": ");
 	}
 }
 
@@ -280,13 +279,12 @@ static void thread_table(struct buf *out, const struct profile *p)
 		   "<th data-sort=\"num\">Wall</th><th data-sort=\"num\">Calls</th>"
 		   "<th data-sort=\"num\">Functions</th>%s<th>Views</th></tr></thead>\n<tbody>\n",
 		   health ? "<th data-sort=\"text\">Notices</th>" : "");
-	for (size_t t = 0; t < p->nthreads; t++) {
+	for (size_t t = 0; t < p->nthreads && render_thread_has_pages(t); t++) {
 		const struct pthread *th = &p->threads[t];
 
-		buf_printf(out, "<tr><td class=\"num\" data-v=\"%zu\">%zu</td><td class=\"name\">"
-			   "<a href=\"thread/t%zu.html\">", t + 1, t + 1, t);
-		render_thread_label(out, p, t);
-		buf_printf(out, "</a></td><td class=\"num\" data-v=\"%llu\">%s</td>"
+		buf_printf(out, "<tr><td class=\"num\" data-v=\"%zu\">%zu</td><td class=\"name\">", t + 1, t + 1);
+		render_thread_page_link(out, p, t, "");
+		buf_printf(out, "</td><td class=\"num\" data-v=\"%llu\">%s</td>"
 			   "<td class=\"num\" data-v=\"%llu\">%s</td><td class=\"num\" data-v=\"%zu\">%zu</td>",
 			   (unsigned long long)th->wall_ns, fmt_ns(a, th->wall_ns),
 			   (unsigned long long)th->calls, fmt_count(b, th->calls), th->nfuncs, th->nfuncs);
@@ -300,6 +298,15 @@ static void thread_table(struct buf *out, const struct profile *p)
 			   t, t, t);
 	}
 	buf_puts(out, "</tbody>\n</table>\n");
+	if (p->nthreads > RENDER_MAX_THREADS) {
+		uint64_t calls = 0;
+
+		for (size_t t = RENDER_MAX_THREADS; t < p->nthreads; t++)
+			calls = u64_add(calls, p->threads[t].calls);
+		buf_printf(out, "<p class=\"hidden-note\" id=\"threads-hidden\">%zu more threads made %s calls: "
+			   "they count in the whole run's figures, trees and flame graphs, but have no table row and "
+			   "no pages of their own.</p>\n", p->nthreads - RENDER_MAX_THREADS, fmt_count(a, calls));
+	}
 }
 
 static void flat(struct buf *out, const struct profile *p)

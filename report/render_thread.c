@@ -85,7 +85,7 @@ int render_thread(struct render_ctx *ctx)
 {
 	int rc = 0;
 
-	for (size_t t = 0; t < ctx->prof->nthreads && rc == 0; t++)
+	for (size_t t = 0; t < ctx->prof->nthreads && render_thread_has_pages(t) && rc == 0; t++)
 		rc = thread_page(ctx, t);
 	return rc;
 }

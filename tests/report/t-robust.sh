@@ -190,6 +190,23 @@ else
 fi
 "$CP" top "$W/max.json" "$W/max.json" >"$W/max-top.txt" 2>&1 && ok "figures near 2^63: top" ||
 	fail "figures near 2^63: top" "$(head -c 200 "$W/max-top.txt")"
+# 2,500 tiny threads: the first 1,000 get pages of their own, the site stays small and whole.
+awk 'BEGIN { printf "{\"format\":\"callprof\",\"version\":1,\"functions\":[{\"id\":0,\"name\":\"main\"}],\"threads\":["
+	for (i = 0; i < 2500; i++)
+		printf "%s{\"tid\":%d,\"functions\":[{\"fn\":0,\"calls\":1,\"inclusive_ns\":5,\"self_ns\":5}],\"tree\":{\"columns\":[\"id\",\"parent\",\"fn\",\"calls\",\"inclusive_ns\",\"self_ns\"],\"rows\":[[0,null,0,1,5,5]]}}", i ? "," : "", i
+	print "]}" }' >"$W/threads.json"
+if "$B/callprof" report -o "$W/site-threads" "$W/threads.json" >/dev/null 2>"$W/threads.err"; then
+	files=$(find "$W/site-threads" -type f | wc -l)
+	if [ "$files" -le 3100 ] && grep -q 'id="threads-hidden">1500 more threads made 1,500 calls' "$W/site-threads/index.html" &&
+		grep -q 'id="fig-calls" data-v="2500"' "$W/site-threads/fn/0.html"; then
+		ok "2,500 threads: $files files, pages for the first 1,000, every call counted"
+	else
+		fail "2,500 threads" "$files files, or no note, or calls not all counted"
+	fi
+	check "2,500 threads: links" node tests/report/linkcheck.js "$W/site-threads" 1
+else
+	fail "2,500 threads" "$(head -c 300 "$W/threads.err")"
+fi
 sed 's/"o_in_ns": 3.1/"o_in_ns": 1e300/' "$FIX/c-small.json" >"$W/absurd-cal.json"
 if "$CP" report -o "$W/site-cal" "$W/absurd-cal.json" >/dev/null 2>"$W/cal.err"; then
 	ok "an absurd but finite calibration (1e300 ns) gives a site"
