@@ -1,8 +1,8 @@
 #!/bin/sh
 # tests/report/t-robust.sh: the report tool on hostile input (t-report.sh has the first bad
 # inputs; these add to them): broken dumps refused in one line with the JSON path; valid but
-# extreme dumps (megabyte names, figures near 2^63 that overflow when summed, absurd
-# calibration) give a correct site; 100 MB files; a dump with markup and script in every
+# extreme dumps (megabyte names, figures near 2^63 that overflow when summed, 2,500 threads,
+# absurd calibration) give a correct site; 100 MB files; a dump with markup and script in every
 # string that reaches a page; progress on a terminal and not elsewhere.
 set -u
 . "$TOP/tests/lib.sh"
