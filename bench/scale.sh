@@ -167,6 +167,18 @@ printf '%s\n' "peak build/callprof report -o $W/site dump.json  (3 times: a new 
 for i in 1 2 3; do
 	"$W/peak" "$B/callprof" report -o "$W/site" "$W/dump.json" > /dev/null 2> "$W/report$i.peak"
 done
+# Twice more, each into a new directory of a random name under a folder marked as the top of a
+# hierarchy (chattr +T): ext4 then places each in a block group of its own choosing, usually one
+# where nothing was deleted lately (see below).  Skipped where chattr does not work.
+mkdir -p "$W/spread"
+if chattr +T "$W/spread" 2>/dev/null; then
+	printf '%s\n' "chattr +T $W/spread; peak build/callprof report -o $W/spread/site-RANDOM dump.json  (twice)" |
+		sed "s|$ROOT/||g" >> "$CMDS"
+	for i in 4 5; do
+		"$W/peak" "$B/callprof" report -o "$W/spread/site-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')" \
+			"$W/dump.json" > /dev/null 2> "$W/report$i.peak"
+	done
+fi
 # rep N: "wall s (user s user, sys s system), peak RSS" of report run N.
 rep() { awk -F'\t' '{ printf "%.2f s (%.2f s user, %.2f s system), peak RSS %.1f MiB", $2, $4, $5, $3 / 1024 }' "$W/report$1.peak"; }
 site_kb=$(du -sk "$W/site" | cut -f1)
@@ -200,6 +212,7 @@ stable; the report's time depends on the file system, see below).
 | \`callprof report\`, a new site | $(rep 1) |
 | \`callprof report\`, replacing that site | $(rep 2) |
 | \`callprof report\`, replacing it again | $(rep 3) |
+$(for i in 4 5; do [ -s "$W/report$i.peak" ] && echo "| \`callprof report\`, a new site in a fresh block group | $(rep $i) |"; done)
 | site | $site_files files, $(mb "$site_kb"); largest file: ${biggest#* } (${biggest%% *} bytes) |
 
 Memory per thread is the resident set after the work (VmRSS, before the dump) of $NTHREADS threads
@@ -214,8 +227,9 @@ the kernel creating some 10,000 files.  On this machine's journal-less ext4 that
 times over from run to run: creating a file in a block group where many inodes were deleted in the
 last minutes (an earlier site, an earlier run of this script) first scans past every one of them
 (\`recently_deleted()\` in ext4's inode allocator; perf shows it and \`find_get_block_common\`
-taking most of the run then).  The same report into a directory where nothing was deleted
-recently takes about the user time plus 0.6 s.
+taking most of the run then).  The last rows write each site into a block
+group ext4 picks for a new directory tree (\`chattr +T\` on their parent), which is usually one
+without recent deletions: that is the tool's cost without the file system's.
 
 Commands (paths relative to the repository; \`peak\` is a wait4() wrapper bench/scale.sh builds):
 \`\`\`
