@@ -223,13 +223,12 @@ The site stays usable: flat profiles are paged 1,000 functions a page, caller an
 show 50 rows and sum the rest, and the tree says: "$pruned"
 
 The user time is the tool's own work (reading, analysing, formatting); the system time is mostly
-the kernel creating some 10,000 files.  On this machine's journal-less ext4 that varies several
-times over from run to run: creating a file in a block group where many inodes were deleted in the
-last minutes (an earlier site, an earlier run of this script) first scans past every one of them
-(\`recently_deleted()\` in ext4's inode allocator; perf shows it and \`find_get_block_common\`
-taking most of the run then).  The last rows write each site into a block
-group ext4 picks for a new directory tree (\`chattr +T\` on their parent), which is usually one
-without recent deletions: that is the tool's cost without the file system's.
+the kernel creating some 10,000 files.  On a journal-less ext4 like this machine's, creating a file
+in a block group where many inodes were deleted in the last minutes (the site being replaced, an
+earlier run's) first scans past every one of them (\`recently_deleted()\` in the inode allocator):
+before report/site.c put a site's folders where ext4 places new directory trees, replacing this
+site took 5.5-6.4 s, 3-4.5 s of it in that scan.  The last rows write each site under a folder
+marked \`chattr +T\`, which spreads new directories the same way, for comparison.
 
 Commands (paths relative to the repository; \`peak\` is a wait4() wrapper bench/scale.sh builds):
 \`\`\`
