@@ -8,16 +8,11 @@
 
 #include "buf.h"
 #include "fmt.h"
+#include "keymap.h"
 #include "profile.h"
 #include "progress.h"
 
 /* An open-addressing map from a 64-bit key to an index; keys are hashed, never 0-special. */
-struct keymap {
-	size_t mask;
-	uint64_t *keys;
-	uint32_t *vals;    /* index + 1; 0 marks an empty slot */
-	size_t n;
-};
 
 /* A map from string keys (owned) to an index, for matching functions by name. */
 struct strmap {
@@ -34,58 +29,6 @@ static uint64_t mix64(uint64_t x)
 	x ^= x >> 27;
 	x *= 0x94d049bb133111ebull;
 	return x ^ (x >> 31);
-}
-
-static void keymap_init(struct keymap *m, size_t expect)
-{
-	size_t cap = 16;
-
-	while (cap < 2 * expect)
-		cap *= 2;
-	m->mask = cap - 1;
-	m->keys = xmalloc(cap * sizeof(*m->keys));
-	m->vals = xcalloc(cap, sizeof(*m->vals));
-	m->n = 0;
-}
-
-static void keymap_release(struct keymap *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
-
-static void keymap_grow(struct keymap *m)
-{
-	struct keymap old = *m;
-
-	keymap_init(m, (old.mask + 1));
-	for (size_t i = 0; i <= old.mask; i++) {
-		if (!old.vals[i])
-			continue;
-		size_t j = mix64(old.keys[i]) & m->mask;
-		while (m->vals[j])
-			j = (j + 1) & m->mask;
-		m->keys[j] = old.keys[i];
-		m->vals[j] = old.vals[i];
-	}
-	m->n = old.n;
-	keymap_release(&old);
-}
-
-/* keymap_find_or_add: the index stored for key; if absent stores next and returns it. */
-static uint32_t keymap_find_or_add(struct keymap *m, uint64_t key, uint32_t next)
-{
-	size_t i;
-
-	if (2 * (m->n + 1) > m->mask + 1)
-		keymap_grow(m);
-	for (i = mix64(key) & m->mask; m->vals[i]; i = (i + 1) & m->mask)
-		if (m->keys[i] == key)
-			return m->vals[i] - 1;
-	m->keys[i] = key;
-	m->vals[i] = next + 1;
-	m->n++;
-	return next;
 }
 
 static uint64_t str_hash(const char *s)

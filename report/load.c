@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "dump.h"
+#include "keymap.h"
 #include "progress.h"
 #include "rowscan.h"
 
@@ -29,11 +30,6 @@ struct load_ctx {
 };
 
 /* An id -> index map (open addressing), so a dump's ids may be sparse or unordered. */
-struct idmap {
-	size_t mask;      /* capacity - 1; capacity is a power of two */
-	int64_t *keys;
-	uint32_t *vals;   /* index + 1; 0 marks an empty slot */
-};
 
 enum need { OPTIONAL, REQUIRED };
 
@@ -54,58 +50,6 @@ static int fail(struct load_ctx *c, const char *fmt, ...)
 	va_end(ap);
 	c->err->len = strlen(c->err->data);
 	buf_printf(c->err, " in '%s'", c->path);
-	return -1;
-}
-
-/* ---- id maps ---- */
-
-static uint64_t idmap_hash(int64_t key)
-{
-	uint64_t x = (uint64_t)key + 0x9e3779b97f4a7c15ull;
-
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
-static void idmap_init(struct idmap *m, size_t n)
-{
-	size_t cap = 16;
-
-	while (cap < 2 * n)
-		cap *= 2;
-	m->mask = cap - 1;
-	m->keys = xmalloc(cap * sizeof(*m->keys));
-	m->vals = xcalloc(cap, sizeof(*m->vals));
-}
-
-static void idmap_release(struct idmap *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
-
-/* idmap_put: 0, or -1 if key is already there. */
-static int idmap_put(struct idmap *m, int64_t key, uint32_t index)
-{
-	size_t i = idmap_hash(key) & m->mask;
-
-	for (; m->vals[i]; i = (i + 1) & m->mask)
-		if (m->keys[i] == key)
-			return -1;
-	m->keys[i] = key;
-	m->vals[i] = index + 1;
-	return 0;
-}
-
-/* idmap_get: the index stored for key, or -1. */
-static int64_t idmap_get(const struct idmap *m, int64_t key)
-{
-	size_t i = idmap_hash(key) & m->mask;
-
-	for (; m->vals[i]; i = (i + 1) & m->mask)
-		if (m->keys[i] == key)
-			return (int64_t)m->vals[i] - 1;
 	return -1;
 }
 
@@ -408,13 +352,13 @@ static int load_uncalled(struct load_ctx *c, struct dump_module *mod, struct jso
 }
 
 static int load_modules(struct load_ctx *c, struct dump *d, struct json_object *root,
-			struct idmap *ids)
+			struct keymap *ids)
 {
 	int bad = 0;
 	struct json_object *mods = want(c, root, "modules", TOP, OPTIONAL, json_type_array, &bad);
 	char where[64];
 
-	idmap_init(ids, mods ? json_object_array_length(mods) : 0);
+	keymap_init(ids, mods ? json_object_array_length(mods) : 0);
 	if (!mods)
 		return bad;
 	d->nmodules = json_object_array_length(mods);
@@ -432,14 +376,14 @@ static int load_modules(struct load_ctx *c, struct dump *d, struct json_object *
 		    want_u64(c, m, "symtab_functions", where, OPTIONAL, &d->modules[i].symtab_functions) < 0 ||
 		    load_uncalled(c, &d->modules[i], m, where) < 0)
 			return -1;
-		if (idmap_put(ids, id, (uint32_t)i) < 0)
+		if (keymap_put(ids, (uint64_t)id, (uint32_t)i) < 0)
 			return fail(c, "duplicate module id %lld at %s", (long long)id, where);
 	}
 	return 0;
 }
 
 static int load_function(struct load_ctx *c, struct dump_function *f, struct json_object *o,
-			 const char *where, const struct idmap *modules, int64_t *id)
+			 const char *where, const struct keymap *modules, int64_t *id)
 {
 	int64_t mod;
 	int rc;
@@ -457,7 +401,7 @@ static int load_function(struct load_ctx *c, struct dump_function *f, struct jso
 	if (rc < 0)
 		return -1;
 	if (rc > 0) {
-		int64_t m = idmap_get(modules, mod);
+		int64_t m = keymap_get(modules, (uint64_t)mod);
 
 		if (m < 0)
 			return fail(c, "module id %lld is not in modules[] at %s.module", (long long)mod, where);
@@ -467,13 +411,13 @@ static int load_function(struct load_ctx *c, struct dump_function *f, struct jso
 }
 
 static int load_functions(struct load_ctx *c, struct dump *d, struct json_object *root,
-			  const struct idmap *modules, struct idmap *ids)
+			  const struct keymap *modules, struct keymap *ids)
 {
 	int bad = 0;
 	struct json_object *fns = want(c, root, "functions", TOP, REQUIRED, json_type_array, &bad);
 	char where[64];
 
-	idmap_init(ids, fns ? json_object_array_length(fns) : 0);
+	keymap_init(ids, fns ? json_object_array_length(fns) : 0);
 	if (!fns)
 		return -1;
 	d->nfunctions = json_object_array_length(fns);
@@ -487,7 +431,7 @@ static int load_functions(struct load_ctx *c, struct dump *d, struct json_object
 		if (load_function(c, &d->functions[i], json_object_array_get_idx(fns, i), where,
 				  modules, &id) < 0)
 			return -1;
-		if (idmap_put(ids, id, (uint32_t)i) < 0)
+		if (keymap_put(ids, (uint64_t)id, (uint32_t)i) < 0)
 			return fail(c, "duplicate function id %lld at %s", (long long)id, where);
 	}
 	return 0;
@@ -495,7 +439,7 @@ static int load_functions(struct load_ctx *c, struct dump *d, struct json_object
 
 /* want_fn: obj.key names a function; stores its index (or -1 for null when nullable). */
 static int want_fn(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,
-		   const struct idmap *fns, int nullable, int64_t *index)
+		   const struct keymap *fns, int nullable, int64_t *index)
 {
 	int64_t id;
 	int rc = want_id(c, obj, key, where, nullable ? OPTIONAL : REQUIRED, &id);
@@ -503,14 +447,14 @@ static int want_fn(struct load_ctx *c, struct json_object *obj, const char *key,
 	*index = -1;
 	if (rc <= 0)
 		return rc;
-	*index = idmap_get(fns, id);
+	*index = keymap_get(fns, (uint64_t)id);
 	if (*index < 0)
 		return fail(c, "function id %lld is not in functions[] at %s.%s", (long long)id, where, key);
 	return 0;
 }
 
 static int load_fstat(struct load_ctx *c, struct dump_fstat *s, struct json_object *o,
-		      const char *where, const struct idmap *fns)
+		      const char *where, const struct keymap *fns)
 {
 	int64_t fn;
 	int rc_min, rc_max;
@@ -535,7 +479,7 @@ static int load_fstat(struct load_ctx *c, struct dump_fstat *s, struct json_obje
 }
 
 static int load_edge(struct load_ctx *c, struct dump_edge *e, struct json_object *o,
-		     const char *where, const struct idmap *fns)
+		     const char *where, const struct keymap *fns)
 {
 	int64_t caller, callee;
 
@@ -587,7 +531,7 @@ static int tree_columns(struct load_ctx *c, struct json_object *cols, const char
  * rows), so nothing is formatted unless it fails.
  */
 static int tree_node(struct load_ctx *c, struct dump_thread *t, size_t r, const int64_t v[NCOLS],
-		     const size_t pos[NCOLS], const char *where, const struct idmap *fns, struct idmap *rows)
+		     const size_t pos[NCOLS], const char *where, const struct keymap *fns, struct keymap *rows)
 {
 	struct dump_node *n = &t->nodes[r];
 	uint64_t *dst[3] = { &n->calls, &n->incl_ns, &n->self_ns };
@@ -595,18 +539,18 @@ static int tree_node(struct load_ctx *c, struct dump_thread *t, size_t r, const 
 
 	if (v[COL_ID] == ROWSCAN_NULL)
 		return fail(c, "expected an integer id at %s.rows[%zu][%zu]", where, r, pos[COL_ID]);
-	if (idmap_put(rows, v[COL_ID], (uint32_t)r) < 0)
+	if (keymap_put(rows, (uint64_t)v[COL_ID], (uint32_t)r) < 0)
 		return fail(c, "duplicate tree node id %lld at %s.rows[%zu]", (long long)v[COL_ID], where, r);
 	n->parent = -1;
 	if (v[COL_PARENT] != ROWSCAN_NULL) {
-		int64_t p = idmap_get(rows, v[COL_PARENT]);
+		int64_t p = keymap_get(rows, (uint64_t)v[COL_PARENT]);
 
 		if (p < 0 || p == (int64_t)r)
 			return fail(c, "parent %lld is not an earlier row at %s.rows[%zu]",
 				    (long long)v[COL_PARENT], where, r);
 		n->parent = (int32_t)p;
 	}
-	fn = v[COL_FN] == ROWSCAN_NULL ? -1 : idmap_get(fns, v[COL_FN]);
+	fn = v[COL_FN] == ROWSCAN_NULL ? -1 : keymap_get(fns, (uint64_t)v[COL_FN]);
 	if (fn < 0)
 		return v[COL_FN] == ROWSCAN_NULL ?
 		       fail(c, "expected a function id, not null, at %s.rows[%zu][%zu]", where, r, pos[COL_FN]) :
@@ -655,7 +599,7 @@ static int tree_row_json(struct load_ctx *c, struct json_object *row, size_t r, 
 }
 
 static int load_tree(struct load_ctx *c, struct dump_thread *t, size_t ti, struct json_object *th,
-		     const char *thread_where, const struct idmap *fns)
+		     const char *thread_where, const struct keymap *fns)
 {
 	int bad = 0;
 	char where[64];
@@ -663,7 +607,7 @@ static int load_tree(struct load_ctx *c, struct dump_thread *t, size_t ti, struc
 	const struct rowscan_table *fast;
 	size_t pos[NCOLS], ncols;
 	int64_t v[NCOLS];
-	struct idmap ids;
+	struct keymap ids;
 
 	tree = want(c, th, "tree", thread_where, OPTIONAL, json_type_object, &bad);
 	if (!tree)
@@ -682,7 +626,7 @@ static int load_tree(struct load_ctx *c, struct dump_thread *t, size_t ti, struc
 	if (fast && fast->nrows && fast->ncols != ncols)
 		return fail(c, "row has %zu fields for %zu columns at %s.rows[0]", fast->ncols, ncols, where);
 	t->nodes = xmalloc((t->nnodes + 1) * sizeof(*t->nodes));
-	idmap_init(&ids, t->nnodes);
+	keymap_init(&ids, t->nnodes);
 	for (size_t r = 0; r < t->nnodes && !bad; r++) {
 		if (fast) {
 			for (int k = 0; k < NCOLS; k++)
@@ -693,7 +637,7 @@ static int load_tree(struct load_ctx *c, struct dump_thread *t, size_t ti, struc
 		}
 		bad = tree_node(c, t, r, v, pos, where, fns, &ids);
 	}
-	idmap_release(&ids);
+	keymap_release(&ids);
 	return bad;
 }
 
@@ -733,7 +677,7 @@ static int fast_u64(struct load_ctx *c, const struct fast_obj *o, int k, enum ne
 }
 
 /* fast_fn: cell k names a function: its index in *index (-1 for null when nullable). */
-static int fast_fn(struct load_ctx *c, const struct fast_obj *o, int k, const struct idmap *fns,
+static int fast_fn(struct load_ctx *c, const struct fast_obj *o, int k, const struct keymap *fns,
 		   int nullable, int64_t *index)
 {
 	int64_t v = o->cells[k];
@@ -741,14 +685,14 @@ static int fast_fn(struct load_ctx *c, const struct fast_obj *o, int k, const st
 	*index = -1;
 	if (v == ROWSCAN_NULL)
 		return nullable ? 0 : fast_fail_missing(c, o, k);
-	*index = idmap_get(fns, v);
+	*index = keymap_get(fns, (uint64_t)v);
 	if (*index < 0)
 		return fail(c, "function id %lld is not in functions[] at %s.%s[%zu].%s", (long long)v,
 			    o->thread_where, o->array, o->i, o->keys[k]);
 	return 0;
 }
 
-static int fstat_fast(struct load_ctx *c, struct dump_fstat *s, const struct fast_obj *o, const struct idmap *fns)
+static int fstat_fast(struct load_ctx *c, struct dump_fstat *s, const struct fast_obj *o, const struct keymap *fns)
 {
 	int64_t fn;
 	int rc_min, rc_max;
@@ -769,7 +713,7 @@ static int fstat_fast(struct load_ctx *c, struct dump_fstat *s, const struct fas
 	return 0;
 }
 
-static int edge_fast(struct load_ctx *c, struct dump_edge *e, const struct fast_obj *o, const struct idmap *fns)
+static int edge_fast(struct load_ctx *c, struct dump_edge *e, const struct fast_obj *o, const struct keymap *fns)
 {
 	int64_t caller, callee;
 
@@ -788,7 +732,7 @@ static int edge_fast(struct load_ctx *c, struct dump_edge *e, const struct fast_
 
 /* load_fstats: threads[].functions, from rowscan's table when json-c saw the array empty. */
 static int load_fstats(struct load_ctx *c, struct dump_thread *t, size_t ti, struct json_object *arr,
-		       const char *where, const struct idmap *fns)
+		       const char *where, const struct keymap *fns)
 {
 	const struct rowscan_table *fast = json_object_array_length(arr) ? NULL :
 					   rowscan_find(c->rows, RS_FUNCTIONS, ti);
@@ -814,7 +758,7 @@ static int load_fstats(struct load_ctx *c, struct dump_thread *t, size_t ti, str
 
 /* load_edges: threads[].edges, likewise. */
 static int load_edges(struct load_ctx *c, struct dump_thread *t, size_t ti, struct json_object *arr,
-		      const char *where, const struct idmap *fns)
+		      const char *where, const struct keymap *fns)
 {
 	const struct rowscan_table *fast = !arr || json_object_array_length(arr) ? NULL :
 					   rowscan_find(c->rows, RS_EDGES, ti);
@@ -839,7 +783,7 @@ static int load_edges(struct load_ctx *c, struct dump_thread *t, size_t ti, stru
 }
 
 static int load_thread(struct load_ctx *c, struct dump_thread *t, size_t ti, struct json_object *th,
-		       const char *where, const struct idmap *fns)
+		       const char *where, const struct keymap *fns)
 {
 	int bad = 0, rc;
 	struct json_object *arr;
@@ -875,7 +819,7 @@ static int load_thread(struct load_ctx *c, struct dump_thread *t, size_t ti, str
 }
 
 static int load_threads(struct load_ctx *c, struct dump *d, struct json_object *root,
-			const struct idmap *fns)
+			const struct keymap *fns)
 {
 	int bad = 0;
 	struct json_object *ths = want(c, root, "threads", TOP, REQUIRED, json_type_array, &bad);
@@ -920,7 +864,7 @@ static int load_header(struct load_ctx *c, struct dump *d, struct json_object *r
 
 static int load_document(struct load_ctx *c, struct dump *d, struct json_object *root)
 {
-	struct idmap modules, fns;
+	struct keymap modules, fns;
 	int rc;
 
 	if (!json_object_is_type(root, json_type_object))
@@ -932,11 +876,11 @@ static int load_document(struct load_ctx *c, struct dump *d, struct json_object 
 	if (rc == 0)
 		rc = load_functions(c, d, root, &modules, &fns);
 	else
-		idmap_init(&fns, 0);
+		keymap_init(&fns, 0);
 	if (rc == 0)
 		rc = load_threads(c, d, root, &fns);
-	idmap_release(&fns);
-	idmap_release(&modules);
+	keymap_release(&fns);
+	keymap_release(&modules);
 	return rc;
 }
 

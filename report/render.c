@@ -216,6 +216,24 @@ void render_td_site(struct buf *out, const char *file, uint64_t line)
 	buf_puts(out, "</span></td>");
 }
 
+void render_location(struct buf *out, const char *file, uint64_t line, const char *module)
+{
+	if (file) {
+		buf_puts(out, "<code class=\"src\">");
+		html_escape(out, file);
+		if (line)
+			buf_printf(out, ":%llu", (unsigned long long)line);
+		buf_puts(out, "</code>");
+	} else {
+		buf_puts(out, "<span class=\"muted\">no source location (no debug information)</span>");
+	}
+	if (module) {
+		buf_puts(out, " in <code>");
+		html_escape(out, module);
+		buf_puts(out, "</code>");
+	}
+}
+
 void render_bar(struct buf *out, uint64_t part, uint64_t whole)
 {
 	/* Broken dumps can make a part larger than its whole: cap before the cast. */

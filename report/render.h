@@ -117,6 +117,10 @@ void render_td_count(struct buf *out, uint64_t n);
 void render_td_time(struct buf *out, uint64_t ns);
 void render_td_pct(struct buf *out, uint64_t part, uint64_t whole); /* with a bar */
 
+/* render_location: where a function is declared, "file.c:42 in module", or a note that
+ * there is no debug information; every part escaped. */
+void render_location(struct buf *out, const char *file, uint64_t line, const char *module);
+
 /* render_td_site: a call site cell, "file.c:42" (the full path on hover), or a dash when unknown. */
 void render_td_site(struct buf *out, const char *file, uint64_t line);
 

@@ -7,24 +7,6 @@
 #include "html.h"
 #include "render.h"
 
-static void location(struct buf *out, const struct diff_func *f)
-{
-	if (f->file) {
-		buf_puts(out, "<code class=\"src\">");
-		html_escape(out, f->file);
-		if (f->line)
-			buf_printf(out, ":%llu", (unsigned long long)f->line);
-		buf_puts(out, "</code>");
-	} else {
-		buf_puts(out, "<span class=\"muted\">no source location (no debug information)</span>");
-	}
-	if (f->module) {
-		buf_puts(out, " in <code>");
-		html_escape(out, f->module);
-		buf_puts(out, "</code>");
-	}
-}
-
 static void status(struct buf *out, const struct diff *d, const struct diff_func *f)
 {
 	char a[FMT_SIZE];
@@ -107,7 +89,7 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[6])
 	for (int i = 0; i < 6; i++)
 		buf_reset(&parts[i]);
 	html_escape(&parts[NAME], f->name[0] ? f->name : "(anonymous)");
-	location(&parts[LOCATION], f);
+	render_location(&parts[LOCATION], f->file, f->line, f->module);
 	status(&parts[STATUS], d, f);
 	figures(&parts[FIGURES], f);
 	edge_table(&parts[CALLEES], d, d->by_caller + f->callees, f->ncallees, 1);

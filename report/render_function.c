@@ -109,24 +109,6 @@ static void overhead(struct buf *out, const struct profile *p, const struct pfun
 	buf_puts(out, "</ul>\n");
 }
 
-static void location(struct buf *out, const struct pfunc *f)
-{
-	if (f->file) {
-		buf_puts(out, "<code class=\"src\">");
-		html_escape(out, f->file);
-		if (f->line)
-			buf_printf(out, ":%llu", (unsigned long long)f->line);
-		buf_puts(out, "</code>");
-	} else {
-		buf_puts(out, "<span class=\"muted\">no source location (no debug information)</span>");
-	}
-	if (f->module) {
-		buf_puts(out, " in <code>");
-		html_escape(out, f->module);
-		buf_puts(out, "</code>");
-	}
-}
-
 /* rest_line: what the rows past FN_MAX_ROWS add up to (edge indices in list, n of them). */
 static void rest_line(struct buf *out, const struct profile *p, const uint32_t *list, size_t n,
 		      const char *what, int cols)
@@ -325,7 +307,7 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_P
 	for (int i = 0; i < FN_PARTS; i++)
 		buf_reset(&parts[i]);
 	html_escape(&parts[NAME], f->name[0] ? f->name : "(anonymous)");
-	location(&parts[LOCATION], f);
+	render_location(&parts[LOCATION], f->file, f->line, f->module);
 	figures(&parts[FIGURES], p, f);
 	callers(&parts[CALLERS], p, f);
 	callees(&parts[CALLEES], p, f);
