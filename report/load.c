@@ -38,6 +38,15 @@ const char *const dump_counter_keys[DC_COUNT] = {
 	"open_frames", "folded_calls", "dropped_in_signal", "dropped_no_room", "tree_nodes", "max_nodes",
 };
 
+/* add_path appends a file name for a message: control characters become '?', so it stays one line. */
+static void add_path(struct buf *out, const char *path)
+{
+	buf_putc(out, '\'');
+	for (; *path; path++)
+		buf_putc(out, (unsigned char)*path < 0x20 || *path == 0x7f ? '?' : *path);
+	buf_putc(out, '\'');
+}
+
 static int fail(struct load_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(struct load_ctx *c, const char *fmt, ...)
 {
@@ -49,7 +58,8 @@ static int fail(struct load_ctx *c, const char *fmt, ...)
 	vsnprintf(c->err->data, c->err->alloc, fmt, ap);
 	va_end(ap);
 	c->err->len = strlen(c->err->data);
-	buf_printf(c->err, " in '%s'", c->path);
+	buf_puts(c->err, " in ");
+	add_path(c->err, c->path);
 	return -1;
 }
 
@@ -1012,8 +1022,12 @@ int dump_load(struct dump *d, const char *path, struct buf *err)
 	memset(d, 0, sizeof(*d));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
+		int e = errno;
+
 		buf_reset(err);
-		buf_printf(err, "cannot open '%s': %s", path, strerror(errno));
+		buf_puts(err, "cannot open ");
+		add_path(err, path);
+		buf_printf(err, ": %s", strerror(e));
 		return -1;
 	}
 	progress_note("reading '%s'", path);

@@ -112,6 +112,24 @@ for c in 'null:the document is null' '[]:the document is an array' '42:the docum
 		fail "a document of ${c%%:*}" "status $rc: $(cat "$BAD/err")"
 	fi
 done
+# A file name with a newline and an escape character: still one line, the bytes shown as '?'.
+nl_name=$(printf '%s/new\nline\033[31m.json' "$BAD")
+printf '{"format":"callprof"}' >"$nl_name"
+"$CP" top "$nl_name" "$BAD/missing
+file.json" >/dev/null 2>"$BAD/err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$BAD/err")" -eq 1 ] && grep -q "missing key \"version\" at the top level in '$BAD/new?line?\[31m.json'$" "$BAD/err"; then
+	ok "a file name with control characters stays on one line: $(sed "s|$BAD/||" "$BAD/err")"
+else
+	fail "a file name with control characters stays on one line" "status $rc: $(cat -v "$BAD/err")"
+fi
+"$CP" top "$BAD/missing
+file.json" >/dev/null 2>"$BAD/err"
+if [ "$(wc -l <"$BAD/err")" -eq 1 ] && grep -q "cannot open '$BAD/missing?file.json': No such file" "$BAD/err"; then
+	ok "a missing file with a newline in its name: one line"
+else
+	fail "a missing file with a newline in its name: one line" "$(cat -v "$BAD/err")"
+fi
 printf '{"format":"callprof","version":1,"functions":[],"threads":[]}\0' >"$BAD/nul.json"
 "$CP" top "$BAD/nul.json" >/dev/null 2>"$BAD/err"
 if [ $? -eq 2 ] && grep -q 'unexpected data after the document at byte 61' "$BAD/err"; then
