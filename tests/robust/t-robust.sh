@@ -137,6 +137,31 @@ full() {
 full "a full disk" 0 ""
 full "a disk that fills after 1 KiB" 1024 ""
 full "a disk that fills in the middle of a big dump" 1500000 40000
+# The shim fails plain open()/write() too (should the runtime ever write without stdio).
+cat >"$W/writer.c" <<'EOF'
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(int argc, char **argv) /* writer FILE: 4 writes of 1 KiB; prints how many went through */
+{
+	char buf[1024] = { 0 };
+	int fd = open(argv[argc - 1], O_WRONLY | O_CREAT | O_TRUNC, 0644), n = 0;
+
+	while (fd >= 0 && n < 4 && write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf))
+		n++;
+	printf("%d\n", n);
+	perror("write");
+	return 0;
+}
+EOF
+rm -rf "$W/full" && mkdir -p "$W/full"
+if $CC -O1 "$W/writer.c" -o "$W/writer" 2>/dev/null &&
+	[ "$(LD_PRELOAD=$W/enospc.so SHIM_ENOSPC_PATH=$W/full/ SHIM_ENOSPC_AFTER=2048 "$W/writer" "$W/full/w.out" 2>"$W/w.err")" = 2 ] &&
+	grep -q 'No space left on device' "$W/w.err" && [ "$(wc -c <"$W/full/w.out")" -eq 2048 ]; then
+	ok "the shim fails write() with ENOSPC after its budget"
+else
+	fail "the shim fails write() with ENOSPC after its budget" "$(head -c 200 "$W/w.err")"
+fi
 # The shim does fail the writes: with room enough, the same run writes its dump.
 rm -rf "$W/full" && mkdir -p "$W/full"
 LD_PRELOAD=$W/enospc.so SHIM_ENOSPC_PATH=$W/full/ SHIM_ENOSPC_AFTER=100000000 CALLPROF_OUTPUT=$W/full/out.json \
