@@ -2,11 +2,23 @@
 #include "keymap.h"
 
 #include <stdlib.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "buf.h"
 
+/*
+ * The keys come from a dump, and mix64 alone is a known bijection: a hostile
+ * dump could pick a million ids that all land in one run of slots and make
+ * loading quadratic.  A seed drawn once per process keys the hash; where a key
+ * lands never shows in the output, so reports stay the same from run to run.
+ */
+static uint64_t keymap_seed;
+
 static uint64_t mix64(uint64_t x)
 {
+	x ^= keymap_seed;
 	x ^= x >> 30;
 	x *= 0xbf58476d1ce4e5b9ull;
 	x ^= x >> 27;
@@ -18,6 +30,9 @@ void keymap_init(struct keymap *m, size_t expect)
 {
 	size_t cap = 16;
 
+	if (!keymap_seed && getrandom(&keymap_seed, sizeof(keymap_seed), GRND_NONBLOCK) != (ssize_t)sizeof(keymap_seed))
+		keymap_seed = (uint64_t)time(NULL) * UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)getpid();
+	keymap_seed |= 1; /* drawn: never 0 again */
 	while (cap < 2 * expect)
 		cap *= 2;
 	m->mask = cap - 1;
