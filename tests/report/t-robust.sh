@@ -308,7 +308,7 @@ fi
 
 # ---- progress: on a terminal, not in CI, not into a file ---------------------------------
 if command -v script >/dev/null 2>&1; then
-	script -qefc "'$B/callprof' report -o '$W/site-p1' '$FIX/threads.json'" "$W/pty.txt" >/dev/null 2>&1
+	env -u CI script -qefc "'$B/callprof' report -o '$W/site-p1' '$FIX/threads.json'" "$W/pty.txt" >/dev/null 2>&1
 	CI=true script -qefc "'$B/callprof' report -o '$W/site-p2' '$FIX/threads.json'" "$W/pty-ci.txt" >/dev/null 2>&1
 	if grep -q 'writing function pages [0-9,]*/6' "$W/pty.txt" && grep -q "$(printf '\r\033\\[K')$W/site-p1/index.html" "$W/pty.txt"; then
 		ok "progress on a terminal, cleared before the index's path"
