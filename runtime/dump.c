@@ -693,6 +693,16 @@ out_free:
 	return -1;
 }
 
+/* A short temporary name beside `final` (the rename must stay in one file
+ * system), whatever the length of the final name's last component. */
+static void temporary_path(const char *final, char *tmp, size_t size)
+{
+	const char *slash = strrchr(final, '/');
+	int dir_len = slash ? (int)(slash - final + 1) : 0;
+
+	snprintf(tmp, size, "%.*s.callprof-%d.tmp", dir_len, final, (int)getpid());
+}
+
 /* The final path: %p is the pid, %% a percent sign; a fork child without %p adds its pid. */
 static void output_path(const char *pattern, char *out, size_t size)
 {
@@ -812,7 +822,7 @@ int dump_write(const char *path, bool only_if_data)
 	threads = reverse(threads);
 	snaps = snapshot_threads(&d, threads, &nsnaps);
 	d.tps = clock_ticks_per_second();
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid());
+	temporary_path(final, tmp, sizeof(tmp));
 	if (!snaps) {
 		err = ENOMEM;
 		goto out_unlock;

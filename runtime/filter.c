@@ -3,12 +3,12 @@
 
 #include <fnmatch.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "symbols.h"
 
-#define MAX_GLOBS 64
 #define CACHE_SLOTS 65536 /* a power of two; when full, functions are decided again each time */
 
 bool filter_on;
@@ -16,7 +16,7 @@ bool filter_on;
 /* The globs, split from the settings once. */
 struct globs {
 	char *text;
-	const char *glob[MAX_GLOBS];
+	const char **glob;
 	unsigned n;
 };
 static struct globs includes, excludes;
@@ -31,11 +31,19 @@ static struct symbols *syms;
 static void globs_split(struct globs *g, const char *list)
 {
 	char *save = NULL;
+	size_t max = 1;
 
-	if (!list || !*list || !(g->text = strdup(list)))
+	if (!list || !*list)
 		return;
-	for (char *tok = strtok_r(g->text, ",", &save); tok && g->n < MAX_GLOBS;
-	     tok = strtok_r(NULL, ",", &save))
+	for (const char *c = list; *c; c++)
+		max += *c == ',';
+	g->text = strdup(list);
+	g->glob = malloc(max * sizeof(*g->glob));
+	if (!g->text || !g->glob) {
+		fprintf(stderr, "callprof: ignoring a filter list: out of memory\n");
+		return;
+	}
+	for (char *tok = strtok_r(g->text, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 		if (*tok)
 			g->glob[g->n++] = tok;
 }

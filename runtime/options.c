@@ -8,6 +8,21 @@
 
 struct options options;
 
+/* Prints `value` with control characters as '?', so a message stays one line. */
+static void put_printable(const char *value)
+{
+	for (const unsigned char *c = (const unsigned char *)value; *c; c++)
+		fputc(*c < 0x20 || *c == 0x7f ? '?' : *c, stderr);
+}
+
+/* One line on stderr: "callprof: ignoring NAME='VALUE': WHY". */
+static void ignoring(const char *name, const char *value, const char *why)
+{
+	fprintf(stderr, "callprof: ignoring %s='", name);
+	put_printable(value);
+	fprintf(stderr, "': %s\n", why);
+}
+
 /* Sets *out from the variable `name` if it holds a whole number in [lo, hi];
  * anything else gives one line on stderr and leaves *out as it was. */
 static void read_number(const char *name, uint64_t lo, uint64_t hi, uint64_t *out)
@@ -21,8 +36,10 @@ static void read_number(const char *name, uint64_t lo, uint64_t hi, uint64_t *ou
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (errno || *end || s[0] == '-' || v < lo || v > hi) {
-		fprintf(stderr, "callprof: ignoring %s='%s': expected a number from %llu to %llu\n", name,
-			s, (unsigned long long)lo, (unsigned long long)hi);
+		char why[96];
+		snprintf(why, sizeof(why), "expected a number from %llu to %llu", (unsigned long long)lo,
+			 (unsigned long long)hi);
+		ignoring(name, s, why);
 		return;
 	}
 	*out = v;
@@ -44,7 +61,7 @@ static bool read_flag(const char *name, bool dflt)
 		return true;
 	if (!strcmp(s, "0") || !strcmp(s, "no") || !strcmp(s, "false") || !strcmp(s, "off"))
 		return false;
-	fprintf(stderr, "callprof: ignoring %s='%s': expected 1 or 0\n", name, s);
+	ignoring(name, s, "expected 1 or 0");
 	return dflt;
 }
 
@@ -62,7 +79,7 @@ static void read_clock(void)
 			return;
 		}
 	}
-	fprintf(stderr, "callprof: ignoring CALLPROF_CLOCK='%s': expected auto, tsc, monotonic or none\n", s);
+	ignoring("CALLPROF_CLOCK", s, "expected auto, tsc, monotonic or none");
 }
 
 void options_read(void)

@@ -136,3 +136,10 @@ rm -f "$W/shell.json"
 LD_PRELOAD="$B/libcallprof.so" CALLPROF_OUTPUT="$W/shell.json" sh -c true
 [ ! -e "$W/shell.json" ] && ok "an uninstrumented process writes no profile" ||
 	fail "an uninstrumented process writes no profile" "$W/shell.json exists"
+
+# Any number of globs: the 70th still counts.
+globs=$(i=1; while [ $i -le 69 ]; do printf 'nomatch%d,' $i; i=$((i + 1)); done)main
+rm -f "$W/globs.json"
+CALLPROF_INCLUDE="$globs" CALLPROF_OUTPUT="$W/globs.json" "$W/filt-link"
+printf 'calls main 1\nabsent top\n' >"$W/globs.expect"
+check "CALLPROF_INCLUDE with 70 globs keeps the 70th" "$DC" "$W/globs.json" "$W/globs.expect"

@@ -196,4 +196,22 @@ for v in "CALLPROF_MAX_NODES=abc" "CALLPROF_MAX_NODES=-5" "CALLPROF_MAX_NODES=99
 		fi
 	fi
 done
+# A value with a newline still makes one line: control characters show as '?'.
+rm -rf "$W/bad" && mkdir -p "$W/bad"
+env CALLPROF_OUTPUT="$W/bad/out.json" CALLPROF_CLOCK="$(printf 'bo\ngus')" "$P" 3 >"$W/run.out" 2>"$W/run.err"
+RC=$?
+if same "bad CALLPROF_CLOCK with a newline" && one_line "bad CALLPROF_CLOCK with a newline: one line" CALLPROF_CLOCK &&
+	grep -q "bo?gus" "$W/run.err"; then
+	ok "bad CALLPROF_CLOCK with a newline: one line, shown as bo?gus"
+fi
+
+# The longest file name a directory takes (255 bytes) is written, and atomically: the
+# temporary name beside it is short whatever the final one.
+rm -rf "$W/bad" && mkdir -p "$W/bad"
+n255=$(head -c 250 /dev/zero | tr '\0' n).json
+env CALLPROF_OUTPUT="$W/bad/$n255" "$P" 3 >"$W/run.out" 2>"$W/run.err"
+RC=$?
+if same "a 255-byte file name" && [ ! -s "$W/run.err" ] && only_files "a 255-byte file name" "$W/bad" "$n255"; then
+	ok "a 255-byte file name is written, no temporary file left"
+fi
 exit 0
