@@ -5,8 +5,8 @@
 #include "clock.h"
 #include "tstate.h"
 
-#define CALIB_ROUNDS 9
-#define CALIB_CALLS 1000
+#define CALIB_ROUNDS 15
+#define CALIB_CALLS 2000
 
 struct calib calib;
 
@@ -66,17 +66,17 @@ static double min_double(double a, double b)
  * time, so each quantity keeps its minimum over the rounds:
  *   o_in  = the leaf's measured time per call;
  *   o     = (instrumented loop - plain loop) per call;  o_out = o - o_in.
+ * Returns the number of good rounds (0: no figures).
  */
-void calib_run(void)
+static uint32_t measure(double *o_in_ticks, double *o_out_ticks)
 {
 	struct round best = { 1e300, 1e300, 1e300 }, r;
-	uint64_t start_ns = clock_mono_ns();
 	struct tstate *saved = tstate_self;
-	struct tstate *t;
+	struct tstate *t = tstate_create();
 	uint32_t n = 0;
 
-	if (clock_source == CLOCK_SRC_NONE || !(t = tstate_create()))
-		return;
+	if (!t)
+		return 0;
 	tstate_self = t;
 	calib_sink = calib_loop(CALIB_CALLS, 0); /* warm the caches and the tree */
 	for (uint32_t i = 0; i < CALIB_ROUNDS; i++) {
@@ -89,14 +89,40 @@ void calib_run(void)
 	}
 	tstate_self = saved;
 	tstate_destroy(t);
-	if (n == 0)
+	if (n) {
+		*o_in_ticks = best.leaf / CALIB_CALLS;
+		*o_out_ticks = (best.probed - best.plain) / CALIB_CALLS - *o_in_ticks;
+		if (*o_out_ticks < 0)
+			*o_out_ticks = 0;
+	}
+	return n;
+}
+
+void calib_run(void)
+{
+	uint64_t start_ns = clock_mono_ns();
+
+	if (clock_source == CLOCK_SRC_NONE)
 		return;
-	calib.o_in_ticks = best.leaf / CALIB_CALLS;
-	calib.o_out_ticks = (best.probed - best.plain) / CALIB_CALLS - calib.o_in_ticks;
-	if (calib.o_out_ticks < 0)
-		calib.o_out_ticks = 0;
-	calib.rounds = n;
+	calib.rounds = measure(&calib.start_o_in_ticks, &calib.start_o_out_ticks);
 	calib.calls_per_round = CALIB_CALLS;
 	calib.cost_ns = clock_mono_ns() - start_ns;
-	calib.done = true;
+	calib.o_in_ticks = calib.start_o_in_ticks;
+	calib.o_out_ticks = calib.start_o_out_ticks;
+	calib.done = calib.rounds > 0;
+}
+
+void calib_again(void)
+{
+	double in, out;
+
+	if (!calib.done || !measure(&in, &out))
+		return;
+	/* The machine may run the probes faster or slower now than at start-up
+	 * (clock frequency, the other core's load): the run sits in between. */
+	calib.end_o_in_ticks = in;
+	calib.end_o_out_ticks = out;
+	calib.o_in_ticks = (calib.start_o_in_ticks + in) / 2;
+	calib.o_out_ticks = (calib.start_o_out_ticks + out) / 2;
+	calib.again = true;
 }

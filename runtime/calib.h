@@ -14,8 +14,11 @@
 
 struct calib {
 	bool done;               /* false: no figures (clock none, or disabled) */
-	double o_in_ticks;       /* per call, inside the callee's interval */
+	bool again;              /* measured again at dump time too */
+	double o_in_ticks;       /* per call, inside the callee's interval: what compensation uses */
 	double o_out_ticks;      /* per call, outside the callee's, inside the caller's */
+	double start_o_in_ticks, start_o_out_ticks; /* as measured at start-up */
+	double end_o_in_ticks, end_o_out_ticks;     /* as measured at dump time */
 	uint32_t rounds;         /* measurement rounds; the minimum is kept */
 	uint32_t calls_per_round;
 	uint64_t cost_ns;        /* time calibration took at start-up */
@@ -25,6 +28,9 @@ extern struct calib calib;
 
 /* Measures o_in and o_out (cold; about a millisecond).  Needs clock_init() first. */
 void calib_run(void);
+
+/* Measures them again (at dump time) and uses the mean of both measurements. */
+void calib_again(void);
 
 /* The instrumented target (calib_target.c, the one instrumented file of the
  * runtime): calls calib_leaf `n` times, threading `x` through. */

@@ -231,7 +231,16 @@ static void write_header(struct dump_ctx *d)
 	write_string_member(w, "method", calib.done ?
 		"an empty instrumented leaf called in loops at start-up: o_in is its measured "
 		"time per call, o_out the rest of the per-call cost over an uninstrumented twin "
-		"loop; each the minimum over the rounds" : "not calibrated");
+		"loop; each the minimum over the rounds; measured at start-up and again at the dump, "
+		"and the mean of the two used" : "not calibrated");
+	jsonw_key(w, "start_o_in_ns");
+	jsonw_double(w, calib.done ? calib.start_o_in_ticks * 1e9 / d->tps : 0);
+	jsonw_key(w, "start_o_out_ns");
+	jsonw_double(w, calib.done ? calib.start_o_out_ticks * 1e9 / d->tps : 0);
+	jsonw_key(w, "end_o_in_ns");
+	jsonw_double(w, calib.again ? calib.end_o_in_ticks * 1e9 / d->tps : 0);
+	jsonw_key(w, "end_o_out_ns");
+	jsonw_double(w, calib.again ? calib.end_o_out_ticks * 1e9 / d->tps : 0);
 	write_uint_member(w, "rounds", calib.rounds);
 	write_uint_member(w, "calls_per_round", calib.calls_per_round);
 	write_uint_member(w, "startup_cost_ns", calib.cost_ns);
@@ -821,6 +830,7 @@ int dump_write(const char *path, bool only_if_data)
 	}
 	threads = reverse(threads);
 	snaps = snapshot_threads(&d, threads, &nsnaps);
+	calib_again(); /* after the snapshot: its probes must not show in the profile */
 	d.tps = clock_ticks_per_second();
 	temporary_path(final, tmp, sizeof(tmp));
 	if (!snaps) {
