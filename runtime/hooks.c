@@ -61,10 +61,8 @@ void __cyg_profile_func_exit(void *fn, void *call_site)
 	struct frame *top;
 
 	(void)call_site;
-	if (unlikely(!t || t->busy)) {
-		tstate_exit_unready(t);
-		return;
-	}
+	if (unlikely(!t || t->busy))
+		return; /* no state yet, or inside another probe: its enter was dropped too */
 	t->busy = 1;
 	cp_barrier();
 	s = &t->stack;

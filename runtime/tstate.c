@@ -165,11 +165,6 @@ out:
 	t->busy = 0;
 }
 
-void tstate_exit_unready(struct tstate *t)
-{
-	(void)t; /* an exit with no state, or inside another probe: its enter was dropped too */
-}
-
 struct tstate *tstate_lock_all(void)
 {
 	pthread_mutex_lock(&registry_lock);

@@ -48,14 +48,13 @@ struct tstate *tstate_attach(void);
 /*
  * The probes' slow paths, each called in tail position from hooks.c.
  * tstate_enter_unready: the thread has no state yet, or a probe is running
- * (a signal handler's probe: dropped and counted).  tstate_enter_general and
+ * (a signal handler's probe: dropped and counted; its exit returns at once).  tstate_enter_general and
  * tstate_exit_general run with `busy` set and clear it: dead frames, a full
  * stack, a new call path; an exit that is not the top frame's (skipped for a
  * dropped enter, else the frames above its function's are closed first).
  */
 void tstate_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp);
 void tstate_enter_general(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp);
-void tstate_exit_unready(struct tstate *t);
 void tstate_exit_general(struct tstate *t, uintptr_t fn, uint64_t now_ticks);
 
 /* A state outside the registry, for calibration; NULL without memory. */
