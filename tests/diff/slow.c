@@ -1,9 +1,12 @@
-/* slow.c: the program t-diff.sh builds twice: with -DSLOW, target() spins 20 times longer and
- * small() 300 times longer (a big relative change of a tiny absolute time: noise for the gate). */
+/* slow.c: the program t-diff.sh builds twice: with -DSLOW, target() spins 50 times longer and
+ * small() 300 times longer (a big relative change of a tiny absolute time: noise for the gate).
+ * steady() is 40 times target()'s fast work, so main() grows about 2.2 times while target()
+ * grows about 50: a factor of two of timing noise either way leaves main() far under the
+ * test's 1000% gate and target() between its 1000% and 10000% gates. */
 #include <stdio.h>
 
 #ifdef SLOW
-#define TARGET_SPINS 20000000UL
+#define TARGET_SPINS 50000000UL
 #define SMALL_SPINS 300000UL
 #else
 #define TARGET_SPINS 1000000UL
@@ -20,7 +23,7 @@ __attribute__((noinline)) void target(void)
 
 __attribute__((noinline)) void steady(void)
 {
-	for (unsigned long i = 0; i < 4000000UL; i++)
+	for (unsigned long i = 0; i < 40000000UL; i++)
 		sink += i;
 }
 

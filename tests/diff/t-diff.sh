@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/diff/t-diff.sh: `callprof diff`.  A program built twice, the second time with one function
-# made 20 times slower: it ranks first, and the gate trips below its growth and not above it, while
+# made 50 times slower: it ranks first, and the gate trips below its growth and not above it, while
 # a tiny function's big relative change stays under --min-time.  Hand-written dumps with exact
 # figures: renamed, added, removed, moved and same-named functions, the gate at its boundaries,
 # golden pages.  Links, escaping of hostile names, several dumps per side, bad input.
