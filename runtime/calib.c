@@ -41,11 +41,11 @@ static bool calib_round(struct tstate *t, struct round *r)
 	uint64_t t0, t1, t2;
 
 	cct_clear_counts(&t->tree);
-	t0 = clock_now();
+	t0 = clock_now_enter();
 	calib_sink = calib_loop_plain(CALIB_CALLS, t0);
-	t1 = clock_now();
+	t1 = clock_now_enter();
 	calib_sink = calib_loop(CALIB_CALLS, t1);
-	t2 = clock_now();
+	t2 = clock_now_enter();
 	loop = t->tree.root.first_child;
 	leaf = loop ? loop->first_child : NULL;
 	if (!leaf || leaf->calls != CALIB_CALLS || loop->calls != 1)

@@ -53,9 +53,13 @@ enum clock_source clock_init(const char *requested)
 		clock_source = CLOCK_SRC_NONE;
 	else if (requested && !strcmp(requested, "monotonic"))
 		clock_source = CLOCK_SRC_MONOTONIC;
+	else if (!clock_tsc_invariant())
+		clock_source = CLOCK_SRC_MONOTONIC;
+	else if (requested && !strcmp(requested, "tsc-ordered"))
+		clock_source = CLOCK_SRC_TSC_ORDERED;
 	else
-		clock_source = clock_tsc_invariant() ? CLOCK_SRC_TSC : CLOCK_SRC_MONOTONIC;
-	if (clock_source == CLOCK_SRC_TSC) {
+		clock_source = CLOCK_SRC_TSC;
+	if (clock_source == CLOCK_SRC_TSC || clock_source == CLOCK_SRC_TSC_ORDERED) {
 		clock_pair(&start_ticks, &start_ns);
 	} else {
 		start_ns = clock_mono_ns();
@@ -90,6 +94,7 @@ const char *clock_source_name(void)
 {
 	switch (clock_source) {
 	case CLOCK_SRC_TSC: return "tsc";
+	case CLOCK_SRC_TSC_ORDERED: return "tsc-ordered";
 	case CLOCK_SRC_MONOTONIC: return "monotonic";
 	default: return "none";
 	}

@@ -48,14 +48,14 @@ found:
 	top[1].node = node;
 	top[1].sp = sp;
 	s->depth++;
-	top[1].t_enter_ticks = clock_now(); /* last, so the probe's own work falls outside */
+	top[1].t_enter_ticks = clock_now_enter(); /* last, so the probe's own work falls outside */
 	cp_barrier();
 	t->busy = 0;
 }
 
 void __cyg_profile_func_exit(void *fn, void *call_site)
 {
-	uint64_t now = clock_now(); /* first, so the probe's own work falls outside */
+	uint64_t now = clock_now_exit(); /* first, so the probe's own work falls outside */
 	struct tstate *t = tstate_self;
 	struct shadow *s;
 	struct frame *top;

@@ -124,7 +124,7 @@ void tstate_enter_general(struct tstate *t, uintptr_t fn, uintptr_t call_site, u
 	top[1].node = node;
 	top[1].sp = sp | mark;
 	s->depth++;
-	top[1].t_enter_ticks = clock_now();
+	top[1].t_enter_ticks = clock_now_enter();
 out:
 	cp_barrier();
 	t->busy = 0;

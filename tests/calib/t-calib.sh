@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/calib: the calibration figures are present, positive and stable in order of
-# magnitude across runs; CALLPROF_COMPENSATE=0 and CALLPROF_CLOCK=none turn compensation
-# off; compensated figures never exceed raw ones.  Ratios between runs, no absolute times.
+# magnitude across runs, with the plain and the ordered TSC; CALLPROF_COMPENSATE=0 and
+# CALLPROF_CLOCK=none turn compensation off; compensated figures never exceed raw ones.  Ratios between runs, no absolute times.
 . "$TOP/tests/lib.sh"
 set -u
 W=$B/tests/calib
@@ -52,3 +52,19 @@ jq -e '.calibration.compensated == false and .calibration.per_call_ns == 0 and
 	.clock.source == "none"' "$W/none.json" >/dev/null &&
 	ok "CALLPROF_CLOCK=none: no calibration" ||
 	fail "CALLPROF_CLOCK=none: no calibration" "$(jq -c .calibration "$W/none.json")"
+
+# The ordered TSC drives the same calibration through its fenced probes: dearer, still measured.
+CALLPROF_CLOCK=tsc-ordered CALLPROF_OUTPUT="$W/ordered.json" "$W/prog"
+if [ "$(jq -r .clock.source "$W/run1.json")" = tsc ]; then
+	jq -e '.clock.source == "tsc-ordered" and
+		.calibration.compensated == true and .calibration.o_in_ns > 0 and
+		.calibration.per_call_ns > 0 and .calibration.rounds > 0' "$W/ordered.json" >/dev/null &&
+		ok "CALLPROF_CLOCK=tsc-ordered: calibration present and positive" ||
+		fail "CALLPROF_CLOCK=tsc-ordered: calibration present and positive" \
+			"$(jq -c '[.clock, .calibration]' "$W/ordered.json")"
+else
+	jq -e '.clock.source == "monotonic"' "$W/ordered.json" >/dev/null &&
+		ok "CALLPROF_CLOCK=tsc-ordered without an invariant TSC falls back to monotonic" ||
+		fail "CALLPROF_CLOCK=tsc-ordered without an invariant TSC falls back to monotonic" \
+			"$(jq -c .clock "$W/ordered.json")"
+fi

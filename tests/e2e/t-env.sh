@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/e2e/t-env.sh: the runtime's settings and edges: CALLPROF_DISABLE, %p in
 # CALLPROF_OUTPUT, unwritable output, exit statuses through `callprof record`,
-# CALLPROF_CLOCK=none, CALLPROF_MAX_NODES, the default output path, callprof_dump().
+# CALLPROF_CLOCK=none and tsc-ordered, CALLPROF_MAX_NODES, the default output path, callprof_dump().
 . "$TOP/tests/lib.sh"
 E=$TOP/tests/e2e
 P=$B/tests/e2e/gcc-O2
@@ -140,6 +140,33 @@ expect_status "CALLPROF_CLOCK=none exit() deep" 4 $? && {
 	echo zero-times >>"$W/none-exitcode.expect"
 	check "CALLPROF_CLOCK=none exit() deep" "$DC" "$W/none.json" "$W/none-exitcode.expect"
 }
+
+# ---- CALLPROF_CLOCK=tsc-ordered: fenced reads, the same counts and tree -------------
+# Where the TSC is invariant the dump names the ordered source; elsewhere both fall back
+# to CLOCK_MONOTONIC, as "tsc" does.
+CALLPROF_OUTPUT=$W/plain-src.json "$P/basic" >/dev/null
+want_src=$(jq -r .clock.source "$W/plain-src.json")
+[ "$want_src" = tsc ] && want_src=tsc-ordered
+# ordered_case NAME PROG MODE: PROG's usual expectations, timed ones included.
+ordered_case() {
+	rm -f "$W/ordered.json"
+	if [ "$3" = link ]; then
+		CALLPROF_CLOCK=tsc-ordered CALLPROF_OUTPUT=$W/ordered.json "$P/$2" >/dev/null
+	else
+		CALLPROF_CLOCK=tsc-ordered "$REC" record -o "$W/ordered.json" -- "$P/$2.pre" >/dev/null
+	fi
+	expect_status "$1" 0 $? || return
+	src=$(jq -r .clock.source "$W/ordered.json")
+	if [ "$src" != "$want_src" ]; then
+		fail "$1" "clock.source is $src, expected $want_src"
+	else
+		check "$1" "$DC" "$W/ordered.json" "$E/$2.expect"
+	fi
+}
+for p in basic recurse statics threads cxx; do
+	ordered_case "CALLPROF_CLOCK=tsc-ordered $p linked" $p link
+done
+ordered_case "CALLPROF_CLOCK=tsc-ordered recurse preloaded" recurse preload
 
 # ---- CALLPROF_MAX_NODES: past the budget, counts stay exact ------------------------
 grep -v '^path' "$E/recurse.expect" >"$W/folded-recurse.expect"
