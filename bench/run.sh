@@ -44,7 +44,7 @@ x() {
 
 setup() {
 	rm -rf "$W"
-	mkdir -p "$W/lib" "$W/run" "$W/probe" "$W/acc" "$W/scale"
+	mkdir -p "$W/lib" "$W/run" "$W/probe" "$W/acc" "$W/overlap" "$W/scale"
 	: > "$CMDLOG"
 	: > "$NOTES"
 	sh "$S/deps.sh" || true
@@ -53,7 +53,7 @@ setup() {
 		echo "bench: $B/libcallprof.so is missing: run make first" >&2
 		exit 1
 	fi
-	cp "$B/libcallprof.so" "$W/lib/"
+	cp "$B/libcallprof.so" "$B/libcallprof.a" "$W/lib/"
 	HAVE_UFTRACE=0 HAVE_XRAY=0
 	command -v uftrace >/dev/null 2>&1 && HAVE_UFTRACE=1
 	[ $HAVE_UFTRACE = 1 ] || note "uftrace is not installed: its rows are left out"
@@ -98,6 +98,9 @@ build_variants() {
 	x "$GCC" $objs $mw -L"$W/hookso" -Wl,-rpath,"$W/hookso" -lhooksempty -o "$d/empty-so"
 	x "$GCC" $objs $mw "$W/hooks_tsc.o" -o "$d/tsc"
 	x "$GCC" $objs $mw -L"$W/lib" -Wl,-rpath,"$W/lib" -lcallprof -o "$d/callprof"
+	# shellcheck disable=SC2046
+	x "$GCC" $objs $mw "$W/lib/libcallprof.a" $(pkg-config --libs libdw) -lelf -ldl -lpthread \
+		-o "$d/callprof-static"
 	x "$GCC" $objs $mw -o "$d/fi"
 	x "$GCC" $flags -pg "$@" $mw -o "$d/pg"
 	if [ $HAVE_XRAY = 1 ]; then
@@ -116,6 +119,9 @@ variant_cmds() {
 	printf 'tsc%s\t%s %s\n' "$z" "$d/tsc" "$a"
 	printf 'callprof%s\tCALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cp.json" "$d/callprof" "$a"
 	printf 'callprof-none%s\tCALLPROF_CLOCK=none CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpn.json" "$d/callprof" "$a"
+	printf 'callprof-ordered%s\tCALLPROF_CLOCK=tsc-ordered CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpo.json" "$d/callprof" "$a"
+	printf 'callprof-static%s\tCALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cps.json" "$d/callprof-static" "$a"
+	printf 'callprof-static-none%s\tCALLPROF_CLOCK=none CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpsn.json" "$d/callprof-static" "$a"
 	printf 'gprof%s\t%s %s\n' "$z" "$d/pg" "$a"
 	if [ $HAVE_UFTRACE = 1 ]; then
 		printf 'uftrace-fi%s\tuftrace record -d %s %s %s\n' "$z" "$r/uftrace.data" "$d/fi" "$a"
@@ -188,17 +194,50 @@ accuracy() {
 	x "$GCC" $flags -finstrument-functions "$S/accuracy.c" -L"$W/lib" -Wl,-rpath,"$W/lib" -lcallprof \
 		-o "$d/callprof"
 	printf '%s\n' "$d/plain; CALLPROF_OUTPUT=$d/cpN.json $d/callprof; $W/dumpq $d/cpN.json  (N = 1..$ACC_RUNS, alternating)" >> "$CMDLOG"
+	printf '%s\n' "$d/plain; CALLPROF_CLOCK=tsc-ordered CALLPROF_OUTPUT=$d/coN.json $d/callprof; $W/dumpq $d/coN.json  (the same runs, third)" >> "$CMDLOG"
 	: > "$d/acc.tsv"
+	: > "$d/acc-ordered.tsv"
 	i=1
 	while [ $i -le "$ACC_RUNS" ]; do
 		say "accuracy run $i of $ACC_RUNS"
-		"$d/plain" | awk -v r=$i '{ print "truth\t" r "\t" $1 "\t" $2 }' >> "$d/acc.tsv"
+		"$d/plain" | awk -v r=$i '{ print "truth\t" r "\t" $1 "\t" $2 }' | tee -a "$d/acc-ordered.tsv" >> "$d/acc.tsv"
 		CALLPROF_OUTPUT="$d/cp$i.json" "$d/callprof" | awk -v r=$i '{ print "wall\t" r "\t" $1 "\t" $2 }' >> "$d/acc.tsv"
 		"$W/dumpq" "$d/cp$i.json" | awk -F'\t' -v r=$i -f "$S/accuracy.awk" >> "$d/acc.tsv"
+		CALLPROF_CLOCK=tsc-ordered CALLPROF_OUTPUT="$d/co$i.json" "$d/callprof" |
+			awk -v r=$i '{ print "wall\t" r "\t" $1 "\t" $2 }' >> "$d/acc-ordered.tsv"
+		"$W/dumpq" "$d/co$i.json" | awk -F'\t' -v r=$i -f "$S/accuracy.awk" >> "$d/acc-ordered.tsv"
 		i=$((i + 1))
 	done
-	awk -F'\t' -v mode=accuracy -f "$S/tables.awk" "$d/acc.tsv" > "$d/accuracy.md"
-	awk -F'\t' -v mode=overhead -f "$S/tables.awk" "$d/acc.tsv" > "$d/overhead.md"
+	for m in acc acc-ordered; do
+		awk -F'\t' -v mode=accuracy -f "$S/tables.awk" "$d/$m.tsv" > "$d/$m-accuracy.md"
+		awk -F'\t' -v mode=overhead -f "$S/tables.awk" "$d/$m.tsv" > "$d/$m-overhead.md"
+	done
+}
+
+# The overlap benchmark: the probes' cost and where a leaf's time lands, by kind and size of work.
+overlap() {
+	d=$W/overlap
+	mkdir -p "$d"
+	flags="-O2 -g -fno-optimize-sibling-calls"
+	say "building the overlap workload"
+	x "$GCC" $flags "$S/overlap.c" -o "$d/plain"
+	x "$GCC" $flags -finstrument-functions "$S/overlap.c" -L"$W/lib" -Wl,-rpath,"$W/lib" -lcallprof \
+		-o "$d/callprof"
+	printf '%s\n' "$d/plain; CALLPROF_OUTPUT=$d/tN.json $d/callprof; CALLPROF_CLOCK=tsc-ordered CALLPROF_OUTPUT=$d/oN.json $d/callprof  (N = 1..3, alternating)" >> "$CMDLOG"
+	: > "$d/overlap.tsv"
+	for i in 1 2 3; do
+		say "overlap run $i of 3"
+		"$d/plain" | awk '{ print "plain\t" $1 "\t" $2 }' >> "$d/overlap.tsv"
+		for m in tsc tsc-ordered; do
+			CALLPROF_CLOCK=$m CALLPROF_OUTPUT="$d/$m$i.json" "$d/callprof" |
+				awk -v m=$m '{ print m "\t" $1 "\t" $2 }' >> "$d/overlap.tsv"
+			"$W/dumpq" "$d/$m$i.json" | awk -F'\t' -v m=$m '
+				$1 == "calib" { print "o-" m "\t-\t" $2 + $3 }
+				$1 == "fn" && $3 > 0 { print "incl-" m "\t" $2 "\t" $4 / $3; print "raw-" m "\t" $2 "\t" $6 / $3 }' \
+				>> "$d/overlap.tsv"
+		done
+	done
+	awk -F'\t' -v mode=overlap -f "$S/tables.awk" "$d/overlap.tsv" > "$d/overlap.md"
 }
 
 # median_of CMD...: runs CMD 3 times; the median of what it prints last (a number).
@@ -316,9 +355,29 @@ the range is each run's compensated figure against the median truth.
 
 $(cat "$W/acc/accuracy.md")
 
-What the probes really cost inside each phase, against what calibration measured at start-up:
+The default clock (\`tsc\`: plain rdtsc):
 
-$(cat "$W/acc/overhead.md")
+$(cat "$W/acc/acc-accuracy.md")
+
+What the probes really cost inside each phase, against what calibration measured:
+
+$(cat "$W/acc/acc-overhead.md")
+
+### The same runs with CALLPROF_CLOCK=tsc-ordered (fenced reads)
+
+$(cat "$W/acc/acc-ordered-accuracy.md")
+
+$(cat "$W/acc/acc-ordered-overhead.md")
+
+## 2b. Why no single constant fits: the probes' cost by kind of work
+
+bench/overlap.c: a leaf called 200,000 times in a loop, best of 7 loops, 3 runs of each build
+(minimum). *Work* is the uninstrumented loop's time per call (lat_0: the loop's turn and the call
+alone). *Probes cost* is the instrumented loop's time per call minus that: what the probes really
+add in that code, to set against the calibrated o. *Leaf in the profile* is the leaf's compensated
+inclusive time per call as the dump gives it (median of the runs), to set against its work.
+
+$(cat "$W/overlap/overlap.md")
 
 ## 3. Dump and report cost as the program grows
 
@@ -353,6 +412,7 @@ LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 setup
 probe_cost
 accuracy
+overlap
 scale
 write_results
 B="$B" sh "$S/scale.sh" >> "$RESULTS" || say "bench/scale.sh failed: RESULTS.md lacks its section"

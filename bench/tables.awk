@@ -6,6 +6,8 @@
 #   targets  FIGS, -v workloads="fib wide ...": the probe-cost targets, met or not
 #   accuracy ACC.tsv ("kind run phase value" lines): truth vs raw vs compensated
 #   overhead ACC.tsv: per-call probe cost implied by each phase vs the calibration
+#   overlap  OVERLAP.tsv ("kind leaf value" lines): probe cost and the leaf's profiled
+#            time by kind of work, for the plain and the ordered TSC
 #   median   one number a line: their median
 
 function median(arr, n,    i, j, t) {
@@ -27,6 +29,9 @@ function label(v) {
 	if (v == "tsc") return "-finstrument-functions, TSC-only hooks"
 	if (v == "callprof") return "**callprof** (link mode, TSC)"
 	if (v == "callprof-none") return "**callprof**, CALLPROF_CLOCK=none"
+	if (v == "callprof-ordered") return "**callprof**, CALLPROF_CLOCK=tsc-ordered (fenced reads)"
+	if (v == "callprof-static") return "**callprof**, static archive (direct calls, no PLT)"
+	if (v == "callprof-static-none") return "**callprof**, static archive, CALLPROF_CLOCK=none"
 	if (v == "gprof") return "gprof (-pg)"
 	if (v == "uftrace-fi") return "uftrace record (-finstrument-functions)"
 	if (v == "uftrace-pg") return "uftrace record (-pg)"
@@ -59,6 +64,17 @@ mode == "accuracy" || mode == "overhead" {
 }
 
 mode == "median" { m[++mn] = $1; next }
+
+mode == "overlap" {
+	if ($1 == "plain" && !($2 in isleaf)) { isleaf[$2] = 1; leaves[++nl] = $2 }
+	if ($1 == "plain" || $1 == "tsc" || $1 == "tsc-ordered") {
+		if (!(($1, $2) in best) || $3 < best[$1, $2]) best[$1, $2] = $3
+	} else {
+		ocnt[$1, $2]++
+		oval[$1, $2, ocnt[$1, $2]] = $3
+	}
+	next
+}
 
 function collect(kind, phase, out,    i, n) {
 	n = cnt[kind, phase]
@@ -125,6 +141,18 @@ function target_rows(w,    cp, fl, none, gp, uf, xr, r) {
 		printf "| %s | CALLPROF_CLOCK=none <= 5 ns/call | %.1f ns | %s |\n", w, none, verdict(none <= 5)
 	if (none != "" && gp != "")
 		printf "| %s | CALLPROF_CLOCK=none cheaper than gprof | %.1f vs %.1f ns | %s |\n",
+			w, none, gp, verdict(none < gp)
+	# The TSC-only and empty hooks are linked in, called directly; so is the static archive.
+	cp = net[w, "callprof-static"]; none = net[w, "callprof-static-none"]
+	if (cp != "" && fl != "") {
+		r = cp / fl
+		printf "| %s | static archive: callprof within 1.25x of the timed floor | %.1f vs %.1f ns: %.2fx | %s |\n",
+			w, cp, fl, r, verdict(r <= 1.25)
+	}
+	if (none != "")
+		printf "| %s | static archive: CALLPROF_CLOCK=none <= 5 ns/call | %.1f ns | %s |\n", w, none, verdict(none <= 5)
+	if (none != "" && gp != "")
+		printf "| %s | static archive: CALLPROF_CLOCK=none cheaper than gprof | %.1f vs %.1f ns | %s |\n",
 			w, none, gp, verdict(none < gp)
 }
 
@@ -211,8 +239,30 @@ function overhead_table(    i, p, t, raw, d) {
 	}
 }
 
+function omed(kind, leaf,    tmp, n, i) {
+	n = ocnt[kind, leaf]
+	for (i = 1; i <= n; i++)
+		tmp[i] = oval[kind, leaf, i]
+	return median(tmp, n)
+}
+
+function overlap_table(    i, l, w, ot, oo) {
+	ot = omed("o-tsc", "-"); oo = omed("o-tsc-ordered", "-")
+	printf "Calibrated o (median over runs): %.1f ns per call with the plain TSC, %.1f ns with tsc-ordered.\n\n", ot, oo
+	print "| leaf | work per call | tsc: probes cost | tsc: leaf in the profile | tsc-ordered: probes cost | tsc-ordered: leaf in the profile |"
+	print "|---|---:|---:|---:|---:|---:|"
+	for (i = 1; i <= nl; i++) {
+		l = leaves[i]
+		w = best["plain", l]
+		printf "| %s | %.1f ns | %.1f ns | %.1f ns | %.1f ns | %.1f ns |\n", l, w, best["tsc", l] - w,
+			omed("incl-tsc", l), best["tsc-ordered", l] - w, omed("incl-tsc-ordered", l)
+	}
+}
+
 END {
-	if (mode == "probe")
+	if (mode == "overlap")
+		overlap_table()
+	else if (mode == "probe")
 		probe_table()
 	else if (mode == "fixed")
 		fixed_table()
