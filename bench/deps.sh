@@ -11,7 +11,7 @@ if command -v clang >/dev/null 2>&1; then
 fi
 # gcc and libjson-c-dev build the harness and the dump reader; uftrace, clang
 # (+ its XRay runtime) and binutils (gprof) are the profilers compared.
-pkgs="gcc make pkg-config libjson-c-dev uftrace clang llvm libclang-rt-${clang_major:-14}-dev binutils"
+pkgs="gcc make pkg-config libjson-c-dev uftrace clang libclang-rt-${clang_major:-14}-dev binutils"
 
 missing=""
 for p in $pkgs; do

@@ -1,8 +1,9 @@
 /*
  * overlap.c: what the probes really cost, and where a leaf's time lands, as the
  * kind and size of the leaf's work change.  Each leaf is called in a loop from
- * one driver function per leaf (`x = leaf(x + i)`), and the best of 7 loops is
- * printed as "LEAF<TAB>ns per call".  Built plain and instrumented from this
+ * one driver function per leaf (`x = leaf(x + i)`, 200,000 calls or as many as
+ * the first argument says), and the best of 7 loops is printed as
+ * "LEAF<TAB>ns per call".  Built plain and instrumented from this
  * source with the same flags, the difference is what the probes cost in that
  * code; the instrumented build's dump shows how much of the leaf's time the
  * profile gives the leaf.  Three kinds of work:
@@ -19,8 +20,9 @@
 #include <time.h>
 
 #define NOINLINE __attribute__((noinline))
-#define CALLS 200000u
 #define REPS 7
+
+static unsigned calls = 200000; /* per loop; the first argument changes it */
 
 /* Dependent multiply-adds, about 1.1 ns each here; the asm keeps the chain whole. */
 #define LAT(x, n)                                                            \
@@ -90,9 +92,9 @@ __attribute__((no_instrument_function)) static double now_ns(void)
 		double best = 1e300;                                             \
 		for (int r = 0; r < REPS; r++) {                                 \
 			double t0 = now_ns(), t;                                 \
-			for (unsigned i = 0; i < CALLS; i++)                     \
+			for (unsigned i = 0; i < calls; i++)                     \
 				x = f(x + i);                                    \
-			t = (now_ns() - t0) / CALLS;                             \
+			t = (now_ns() - t0) / calls;                             \
 			if (t < best)                                            \
 				best = t;                                        \
 		}                                                                \
@@ -131,8 +133,10 @@ __attribute__((no_instrument_function)) static void walk_init(void)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1 && atoi(argv[1]) > 0)
+		calls = (unsigned)atoi(argv[1]);
 	walk_init();
 	drive_lat_0();
 	drive_lat_4();

@@ -3,7 +3,7 @@
 # profilers, accuracy of the compensated times against uninstrumented runs, and
 # the cost of the dump and the report as programs grow.  Writes bench/RESULTS.md.
 #
-# Knobs: BENCH_QUICK=1 (a short run: fewer rounds, smaller workloads),
+# Knobs: BENCH_QUICK=1 (a short run: fewer rounds, smaller workloads; 2: a smoke run for tests/bench),
 # BENCH_RESULTS=FILE (where the results go), B=DIR (the build directory).
 # Scratch files go to $B/bench; nothing outside it and RESULTS.md is written.
 set -eu
@@ -18,7 +18,11 @@ QUICK=${BENCH_QUICK:-0}
 GCC=${BENCH_GCC:-gcc}
 CLANG=${BENCH_CLANG:-clang}
 
-if [ "$QUICK" = 1 ]; then
+OVERLAP_CALLS=200000
+if [ "$QUICK" = 2 ]; then
+	# A smoke run (tests/bench): every step once, on inputs too small to measure anything.
+	ROUNDS=1 ACC_RUNS=1 SCALE_NS="100" FIB_ARGS="20 1" WIDE_ARGS=200 DEMO_ARGS=2000 OVERLAP_CALLS=2000
+elif [ "$QUICK" = 1 ]; then
 	ROUNDS=3 ACC_RUNS=3 SCALE_NS="100 1000" FIB_ARGS="30 1" WIDE_ARGS=20000 DEMO_ARGS=100000
 else
 	ROUNDS=11 ACC_RUNS=7 SCALE_NS="100 1000 10000" FIB_ARGS="30 2" WIDE_ARGS=40000 DEMO_ARGS=200000
@@ -165,9 +169,10 @@ probe_cost() {
 	build_variants fib "$MICRO_FLAGS" "$S/fib.c"
 	build_variants wide "$MICRO_FLAGS" "$S/wide.c"
 	build_variants demo "$DEMO_FLAGS -I$ROOT/examples/demo" "$ROOT"/examples/demo/*.c
-	# fib(30) makes 2*fib(31)-1 = 2692537 calls; wide makes 129 per round; both + main.
+	# fib(n) makes 2*fib(n+1)-1 calls (fib(30): 2,692,537); wide makes 129 per round; both + main.
 	set -- $FIB_ARGS
-	probe_workload fib "$FIB_ARGS" $(( $2 * 2692537 + 1 ))
+	fib_calls=$(awk -v n="$1" 'BEGIN { a = 0; b = 1; for (i = 0; i <= n; i++) { t = a + b; a = b; b = t }; print 2 * a - 1 }')
+	probe_workload fib "$FIB_ARGS" $(( $2 * fib_calls + 1 ))
 	probe_workload wide "$WIDE_ARGS" $(( WIDE_ARGS * 129 + 1 ))
 	probe_workload demo "$DEMO_ARGS" ""
 	# Fixed costs (start-up and the dump at exit): every variant of fib on fib(1).
@@ -223,13 +228,13 @@ overlap() {
 	x "$GCC" $flags "$S/overlap.c" -o "$d/plain"
 	x "$GCC" $flags -finstrument-functions "$S/overlap.c" -L"$W/lib" -Wl,-rpath,"$W/lib" -lcallprof \
 		-o "$d/callprof"
-	printf '%s\n' "$d/plain; CALLPROF_OUTPUT=$d/tN.json $d/callprof; CALLPROF_CLOCK=tsc-ordered CALLPROF_OUTPUT=$d/oN.json $d/callprof  (N = 1..3, alternating)" >> "$CMDLOG"
+	printf '%s\n' "$d/plain $OVERLAP_CALLS; CALLPROF_OUTPUT=$d/tN.json $d/callprof $OVERLAP_CALLS; CALLPROF_CLOCK=tsc-ordered CALLPROF_OUTPUT=$d/oN.json $d/callprof $OVERLAP_CALLS  (N = 1..3, alternating)" >> "$CMDLOG"
 	: > "$d/overlap.tsv"
 	for i in 1 2 3; do
 		say "overlap run $i of 3"
-		"$d/plain" | awk '{ print "plain\t" $1 "\t" $2 }' >> "$d/overlap.tsv"
+		"$d/plain" $OVERLAP_CALLS | awk '{ print "plain\t" $1 "\t" $2 }' >> "$d/overlap.tsv"
 		for m in tsc tsc-ordered; do
-			CALLPROF_CLOCK=$m CALLPROF_OUTPUT="$d/$m$i.json" "$d/callprof" |
+			CALLPROF_CLOCK=$m CALLPROF_OUTPUT="$d/$m$i.json" "$d/callprof" $OVERLAP_CALLS |
 				awk -v m=$m '{ print m "\t" $1 "\t" $2 }' >> "$d/overlap.tsv"
 			"$W/dumpq" "$d/$m$i.json" | awk -F'\t' -v m=$m '
 				$1 == "calib" { print "o-" m "\t-\t" $2 + $3 }
@@ -310,7 +315,7 @@ write_results() {
 		cat <<EOF
 # callprof benchmark results
 
-Written by \`make bench\` (bench/run.sh$( [ "$QUICK" = 1 ] && echo ', BENCH_QUICK=1' )) on $(date -u '+%Y-%m-%d %H:%M UTC').
+Written by \`make bench\` (bench/run.sh$( [ "$QUICK" != 0 ] && echo ", BENCH_QUICK=$QUICK" )) on $(date -u '+%Y-%m-%d %H:%M UTC').
 What each benchmark measures, and how to run it: bench/README.md.
 
 ## Machine
@@ -329,7 +334,7 @@ and after main (start-up, writing its output) over the uninstrumented build.
 fib and wide: \`$MICRO_FLAGS\` for every variant; the demo: \`$DEMO_FLAGS\`.
 The machine is shared (load average at the start of this run: $LOAD_START; at the end: LOAD_END).
 
-### fib (fib(30), $(echo $FIB_ARGS | awk '{print $2}') time(s): $CALLS_fib calls)
+### fib (fib($(echo $FIB_ARGS | awk '{print $1}')), $(echo $FIB_ARGS | awk '{print $2}') time(s): $CALLS_fib calls)
 $(cat "$W/probe/fib.md")
 
 ### wide (a driver calling 128 distinct leaves, $WIDE_ARGS rounds: $CALLS_wide calls)
@@ -371,7 +376,7 @@ $(cat "$W/acc/acc-ordered-overhead.md")
 
 ## 2b. Why no single constant fits: the probes' cost by kind of work
 
-bench/overlap.c: a leaf called 200,000 times in a loop, best of 7 loops, 3 runs of each build
+bench/overlap.c: a leaf called $OVERLAP_CALLS times in a loop, best of 7 loops, 3 runs of each build
 (minimum). *Work* is the uninstrumented loop's time per call (lat_0: the loop's turn and the call
 alone). *Probes cost* is the instrumented loop's time per call minus that: what the probes really
 add in that code, to set against the calibrated o. *Leaf in the profile* is the leaf's compensated

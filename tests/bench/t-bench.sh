@@ -1,0 +1,85 @@
+#!/bin/sh
+# tests/bench: `make bench` runs on this machine from scratch: bench/run.sh in its smoke
+# mode (BENCH_QUICK=2: every step once, on tiny inputs) installs what it compares against,
+# builds every variant and writes every section of RESULTS.md with figures in it.  It
+# times nothing worth reading and asserts no timing: only that each step ran and that
+# the call counts the benchmarks rely on are the ones the programs' structure gives.
+. "$TOP/tests/lib.sh"
+set -u
+W=$B/tests/bench
+R=$W/RESULTS.md
+rm -rf "$W"
+mkdir -p "$W"
+
+if BENCH_QUICK=2 BENCH_RESULTS="$R" B="$W/build" sh -c '
+	mkdir -p "$B" && cp "$0/libcallprof.so" "$0/libcallprof.a" "$0/callprof" "$B/" &&
+	sh "$1/bench/run.sh"' "$B" "$TOP" >"$W/run.log" 2>&1; then
+	ok "bench/run.sh (smoke) exits 0"
+else
+	fail "bench/run.sh (smoke) exits 0" "$(tail -n 3 "$W/run.log" | tr '\n' ' ')"
+	exit 0
+fi
+
+# section NAME HEADING: RESULTS.md has the heading.
+section() {
+	grep -qF "$2" "$R" && ok "RESULTS.md: $1" || fail "RESULTS.md: $1" "no line '$2'"
+}
+section "machine" "## Machine"
+section "probe cost of fib" "### fib ("
+section "probe cost of wide" "### wide ("
+section "probe cost of the demo" "### demo ("
+section "targets" "### Targets"
+section "accuracy, plain TSC" "The default clock"
+section "accuracy, ordered TSC" "### The same runs with CALLPROF_CLOCK=tsc-ordered"
+section "overlap" "## 2b."
+section "dump and report cost" "## 3. Dump and report cost"
+section "scale" "## 4. Scale"
+section "exact commands" "## Exact commands"
+
+# The call counts the per-call figures divide by are the programs' own.
+if grep -q "calls where the program's structure makes" "$R"; then
+	fail "dumped call counts match fib's and wide's structure" "$(grep -m 2 "structure makes" "$R")"
+else
+	ok "dumped call counts match fib's and wide's structure"
+fi
+grep -qF "### fib (fib(20), 1 time(s): 21892 calls)" "$R" &&
+	ok "fib(20) counted as 21,891 calls plus main" ||
+	fail "fib(20) counted as 21,891 calls plus main" "$(grep -m 1 '### fib' "$R")"
+grep -qF "200 rounds: 25801 calls)" "$R" &&
+	ok "wide counted as 200 x 129 calls plus main" ||
+	fail "wide counted as 200 x 129 calls plus main" "$(grep -m 1 '### wide' "$R")"
+
+# Every variant has its row in every probe table, with a figure per call; uftrace and
+# XRay only where their tools could be installed (run.sh notes it when they could not).
+row() { # row LABEL: each of the three workloads' tables has a row starting with LABEL
+	n=$(grep -cF "| $1 |" "$R")
+	[ "$n" -ge 3 ] && ok "probe tables: $1" || fail "probe tables: $1" "$n rows, expected 3"
+}
+row "**callprof** (link mode, TSC)"
+row "**callprof**, CALLPROF_CLOCK=none"
+row "**callprof**, CALLPROF_CLOCK=tsc-ordered (fenced reads)"
+row "**callprof**, static archive (direct calls, no PLT)"
+row "**callprof**, static archive, CALLPROF_CLOCK=none"
+row "-finstrument-functions, TSC-only hooks"
+row "gprof (-pg)"
+if grep -q "uftrace is not installed" "$R"; then
+	ok "probe tables: uftrace # SKIP: $(grep -m 1 'uftrace is not' "$R")"
+else
+	row "uftrace record (-finstrument-functions)"
+fi
+if grep -q "XRay's runtime is not available" "$R"; then
+	ok "probe tables: XRay # SKIP: not available"
+else
+	row "XRay profiling mode (clang)"
+fi
+
+# Accuracy: every phase, in both clocks; the overlap table: every leaf, in both.
+n=$(grep -c '^| phase_\(tiny\|medium\|heavy\|nested\|recursion\) | [0-9.]* ms |' "$R")
+[ "$n" -eq 10 ] && ok "accuracy tables: 5 phases x 2 clocks" || fail "accuracy tables: 5 phases x 2 clocks" "$n rows"
+n=$(grep -c '^| \(lat_[0-9]*\|thr_[0-9]*\|miss\) | [0-9.]* ns |' "$R")
+[ "$n" -eq 10 ] && ok "overlap table: 10 leaves" || fail "overlap table: 10 leaves" "$n rows"
+if grep -qiw -e nan -e inf "$R"; then
+	fail "no NaN or infinity in RESULTS.md" "$(grep -m 2 -iw -e nan -e inf "$R")"
+else
+	ok "no NaN or infinity in RESULTS.md"
+fi
