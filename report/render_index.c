@@ -63,6 +63,13 @@ static void facts_clock(struct buf *out, const struct profile *p)
 	html_escape(&v, d->clock_source ? d->clock_source : "unknown");
 	if (d->ticks_per_second)
 		buf_printf(&v, " at %.3f GHz", (double)d->ticks_per_second / 1e9);
+	/* What the reads can and cannot see (docs/dump-format.md, README "What the numbers mean"). */
+	if (d->clock_source && !strcmp(d->clock_source, "tsc"))
+		buf_puts(&v, " (plain reads: when a function ends waiting on a cache miss or a long "
+			     "chain of dependent instructions, part of that wait can be counted in its "
+			     "caller; CALLPROF_CLOCK=tsc-ordered keeps it in the function)");
+	else if (d->clock_source && !strcmp(d->clock_source, "tsc-ordered"))
+		buf_puts(&v, " (fenced reads: each function's time is its own)");
 	fact(out, "Clock", v.data);
 	buf_reset(&v);
 	if (d->has_per_call) {
