@@ -109,6 +109,9 @@ build_variants() {
 	x "$GCC" $flags -pg "$@" $mw -o "$d/pg"
 	if [ $HAVE_XRAY = 1 ]; then
 		x "$CLANG" $flags "$@" $mw -o "$d/clang"
+		# Probes only the functions left after inlining, as XRay instruments: its call count.
+		x "$CLANG" $flags -finstrument-functions-after-inlining "$@" $mw -L"$W/lib" -Wl,-rpath,"$W/lib" \
+			-lcallprof -o "$d/clang-after-inlining"
 		x "$CLANG" $flags $XRAY_FLAGS "$@" $mw -o "$d/xray"
 		x "$CLANG" $flags $XRAY_FLAGS "$@" $mw "$W/xray_profiling.o" -o "$d/xrayprof"
 	fi
@@ -146,10 +149,21 @@ timed() {
 	rm -rf "$W/run/uftrace.data" "$W/run/uftrace.data.old" "$W/run"/xray-* "$W/run/gmon.out"
 }
 
-# calls_of NAME ARGS: the exact call count of a workload, from a CALLPROF_CLOCK=none dump.
+# calls_of NAME ARGS [BUILD]: the exact call count of a workload, from a CALLPROF_CLOCK=none
+# dump of its callprof build (or of BUILD, another build linked with callprof).
 calls_of() {
-	CALLPROF_CLOCK=none CALLPROF_OUTPUT="$W/run/count.json" "$W/probe/$1/callprof" $2 > /dev/null
+	CALLPROF_CLOCK=none CALLPROF_OUTPUT="$W/run/count.json" "$W/probe/$1/${3:-callprof}" $2 > /dev/null
 	"$W/dumpq" "$W/run/count.json" | awk -F'\t' '$1 == "total_calls" { print $2 }'
+}
+
+# pg_calls_of NAME ARGS: the calls gprof counts in the -pg build (functions gcc did not inline).
+pg_calls_of() {
+	(cd "$W/run" && rm -f gmon.out && "$W/probe/$1/pg" $2 > /dev/null &&
+		gprof -b -q "$W/probe/$1/pg" gmon.out 2>/dev/null) |
+		awk '# each function primary line of the call graph: "N" calls, or "N+M" with M recursive ones
+			/^\[[0-9]+\]/ && !/as a whole/ { n = split($5, c, "+"); s += c[1] + (n > 1 ? c[2] : 0) }
+			END { print s + 0 }'
+	rm -f "$W/run/gmon.out"
 }
 
 # probe_workload NAME ARGS EXPECTED_CALLS: times every variant of one workload.
@@ -160,8 +174,20 @@ probe_workload() {
 	timed "$W/probe/$name.cmds" "$W/probe/$name.tsv"
 	calls=$(calls_of "$name" "$args")
 	eval "CALLS_$name=\$calls"
+	# gprof and XRay probe only what the compiler did not inline: their own counts.
+	pgc=$(pg_calls_of "$name" "$args")
+	xc=0
+	[ $HAVE_XRAY = 1 ] && xc=$(calls_of "$name" "$args" clang-after-inlining)
+	eval "PG_CALLS_$name=\$pgc XRAY_CALLS_$name=\$xc"
 	if [ -n "$expect" ] && [ "$expect" != "$calls" ]; then
 		note "$name: the dump counts $calls calls where the program's structure makes $expect"
+	fi
+	# Built with -fno-inline, every tool must probe every call.
+	if [ -n "$expect" ] && [ "$pgc" != "$calls" ]; then
+		note "$name: gprof counts $pgc calls where the program's structure makes $calls"
+	fi
+	if [ -n "$expect" ] && [ $HAVE_XRAY = 1 ] && [ "$xc" != "$calls" ]; then
+		note "$name: the clang build counts $xc calls where the program's structure makes $calls"
 	fi
 }
 
@@ -181,8 +207,9 @@ probe_cost() {
 	timed "$W/probe/fixed.cmds" "$W/probe/fixed.tsv"
 	: > "$W/probe/figs.tsv"
 	for w in fib wide demo; do
-		eval "c=\$CALLS_$w"
-		awk -v mode=probe -v workload="$w" -v calls="$c" -v figs="$W/probe/figs.tsv" \
+		eval "c=\$CALLS_$w pgc=\$PG_CALLS_$w xc=\$XRAY_CALLS_$w"
+		awk -v mode=probe -v workload="$w" -v calls="$c" -v pgcalls="$pgc" -v xraycalls="$xc" \
+			-v figs="$W/probe/figs.tsv" \
 			-f "$S/tables.awk" "$W/probe/$w.tsv" > "$W/probe/$w.md"
 	done
 	awk -v mode=fixed -f "$S/tables.awk" "$W/probe/fixed.tsv" > "$W/probe/fixed.md"
@@ -342,7 +369,9 @@ $(cat "$W/probe/wide.md")
 
 ### demo (examples/demo, $DEMO_ARGS words: $CALLS_demo calls as callprof counts them)
 gprof and XRay do not instrument the functions gcc and clang inline, which
--finstrument-functions still probes; their ns/call here divide by callprof's count.
+-finstrument-functions still probes: their rows (and uftrace's of the -pg build) divide by
+their own counts, $PG_CALLS_demo calls as gprof counts them and $XRAY_CALLS_demo as a clang build with
+\`-finstrument-functions-after-inlining\` makes (XRay instruments the same functions).
 $(cat "$W/probe/demo.md")
 
 ### Fixed cost of a short run (fib(1): whole process)

@@ -1,7 +1,8 @@
 # tables.awk: turns the benchmarks' raw figures into the Markdown tables of RESULTS.md.
 # POSIX awk (mawk is Debian's default): no asort, no gensub.  Selected by -v mode=...:
 #   probe    SUMMARY.tsv (bench/timeit.c's), -v workload=W -v calls=N -v figs=FILE: one
-#            table row per variant; appends "W variant ns_per_call ratio" lines to FILE
+#            table row per variant; appends "W variant ns_per_call ratio" lines to FILE;
+#            -v pgcalls=N -v xraycalls=N: the calls gprof's and XRay's builds probe
 #   fixed    SUMMARY.tsv of fib(1) runs: each variant's fixed cost per process
 #   targets  FIGS, -v workloads="fib wide ...": the probe-cost targets, met or not
 #   accuracy ACC.tsv ("kind run phase value" lines): truth vs raw vs compensated
@@ -92,6 +93,16 @@ function failed(v) {
 	return fails[v] > 0 ? " (" fails[v] " runs failed)" : ""
 }
 
+# The calls a variant's probes run for: gprof (and uftrace of its build) and XRay probe
+# only the functions the compiler did not inline, and their counts are passed apart.
+function calls_for(v) {
+	if ((v == "gprof" || v == "uftrace-pg") && pgcalls > 0)
+		return pgcalls
+	if (v ~ /^xray/ && xraycalls > 0)
+		return xraycalls
+	return calls
+}
+
 function probe_table(    i, v, b, ns1) {
 	print "| variant | time in main | ratio | ns/call | whole process | ratio | outside main |"
 	print "|---|---:|---:|---:|---:|---:|---:|"
@@ -100,7 +111,7 @@ function probe_table(    i, v, b, ns1) {
 		b = base_of(v)
 		if (!(b in med) || inmain[b] <= 0)
 			continue
-		ns1 = v == b ? "-" : sprintf("%.1f", (inmain[v] - inmain[b]) / calls)
+		ns1 = v == b ? "-" : sprintf("%.1f", (inmain[v] - inmain[b]) / calls_for(v))
 		printf "| %s%s | %.1f ms | %.2f | %s | %.1f ms | %.2f | %+.1f ms |\n", label(v), failed(v),
 			inmain[v] / 1e6, inmain[v] / inmain[b], ns1, med[v] / 1e6, med[v] / med[b],
 			((med[v] - inmain[v]) - (med[b] - inmain[b])) / 1e6
