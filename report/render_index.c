@@ -70,6 +70,9 @@ static void facts_clock(struct buf *out, const struct profile *p)
 			     "caller; CALLPROF_CLOCK=tsc-ordered keeps it in the function)");
 	else if (d->clock_source && !strcmp(d->clock_source, "tsc-ordered"))
 		buf_puts(&v, " (fenced reads: each function's time is its own)");
+	else if (d->clock_source && !strcmp(d->clock_source, "tsc-adaptive"))
+		buf_puts(&v, " (fenced reads for leaves that do more work than the probes cost, so "
+			     "their time is their own; plain reads elsewhere)");
 	fact(out, "Clock", v.data);
 	buf_reset(&v);
 	if (d->has_per_call) {

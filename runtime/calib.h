@@ -19,6 +19,8 @@ struct calib {
 	double o_out_ticks;      /* per call, outside the callee's, inside the caller's */
 	double start_o_in_ticks, start_o_out_ticks; /* as measured at start-up */
 	double end_o_in_ticks, end_o_out_ticks;     /* as measured at dump time */
+	bool fenced;             /* tsc-adaptive: the fenced reads' costs were measured too */
+	double fenced_o_in_ticks, fenced_o_out_ticks; /* what compensation uses for fenced calls */
 	uint32_t rounds;         /* measurement rounds; the minimum is kept */
 	uint32_t calls_per_round;
 	uint64_t cost_ns;        /* time calibration took at start-up */
@@ -37,5 +39,17 @@ void calib_again(void);
 uint64_t calib_loop(uint32_t n, uint64_t x);
 /* The same loop over an uninstrumented twin of the leaf: the cost without probes. */
 uint64_t calib_loop_plain(uint32_t n, uint64_t x);
+
+/* A leaf with work of its own, for the fenced reads' costs: tsc-adaptive fences
+ * only leaves that work, and how much of a fenced probe's cost shows depends on
+ * whether the core has work to run beside the probe's first loads.  The work is
+ * a chain of dependent multiply-adds, the same in both twins. */
+#define CALIB_WORK(x)                                                                \
+	for (int calib_i_ = 0; calib_i_ < 32; calib_i_++) {                          \
+		(x) = (x) * 6364136223846793005ull + 1442695040888963407ull;         \
+		__asm__ __volatile__("" : "+r"(x));                                  \
+	}
+uint64_t calib_loop_work(uint32_t n, uint64_t x);
+uint64_t calib_loop_work_plain(uint32_t n, uint64_t x);
 
 #endif

@@ -20,3 +20,18 @@ uint64_t calib_loop(uint32_t n, uint64_t x)
 		x = calib_leaf(x);
 	return x;
 }
+
+/* A leaf that works (see CALIB_WORK), for the fenced reads' costs. */
+__attribute__((noinline)) uint64_t calib_leaf_work(uint64_t x);
+__attribute__((noinline)) uint64_t calib_leaf_work(uint64_t x)
+{
+	CALIB_WORK(x);
+	return x;
+}
+
+uint64_t calib_loop_work(uint32_t n, uint64_t x)
+{
+	for (uint32_t i = 0; i < n; i++)
+		x = calib_leaf_work(x);
+	return x;
+}

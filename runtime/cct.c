@@ -128,6 +128,7 @@ static struct cct_node *node_new(struct cct *tree, struct cct_node *parent, uint
 	n->parent = parent;
 	n->min_ticks = UINT64_MAX;
 	n->call_site = call_site;
+	n->fence = tree->new_fence;
 	/* Prepend: constant time however many children the parent has. */
 	n->next_sibling = parent->first_child;
 	/* Release: a dump walking the tree from another thread sees a whole node. */
@@ -214,7 +215,7 @@ void cct_node_rekey(struct cct *tree, struct cct_node *node, uintptr_t key)
 void cct_clear_counts(struct cct *tree)
 {
 	for (struct cct_node *n = &tree->root; n; n = cct_next_preorder(n, &tree->root)) {
-		n->calls = n->incl_ticks = n->child_ticks = n->max_ticks = 0;
+		n->calls = n->fenced_calls = n->incl_ticks = n->child_ticks = n->max_ticks = 0;
 		n->min_ticks = UINT64_MAX;
 	}
 	tree->folded_calls = 0;

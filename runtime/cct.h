@@ -46,6 +46,9 @@ struct cct_node {
 	uint32_t many;                   /* slots full: every child is in the overflow table too */
 	uintptr_t slot_fn[CCT_SLOTS];    /* inline child table: key ... */
 	struct cct_node *slot_child[CCT_SLOTS]; /* ... and child; slot_fn 0 = empty */
+	/* Last, clear of the lookup's fields: only tsc-adaptive reads them. */
+	uint64_t fenced_calls;           /* activations entered with fenced reads */
+	uint32_t fence;                  /* CCT_FENCE_*: how tsc-adaptive reads its times (adapt.h) */
 };
 
 /* An overflow entry: the key inline, so a probe compares without touching the node. */
@@ -55,8 +58,15 @@ struct cct_ovf_entry {
 	struct cct_node *node;
 };
 
+/* How a node's activations read the clock under tsc-adaptive (adapt.h); always
+ * plain under every other clock. */
+#define CCT_FENCE_PLAIN 0u
+#define CCT_FENCE_SAMPLING 1u
+#define CCT_FENCE_FENCED 2u
+
 struct cct {
 	struct cct_node root;     /* virtual root: the thread's root calls are its children */
+	uint32_t new_fence;       /* the fence state new nodes start in */
 	void *chunks;             /* arena: newest mapped chunk, each links the one before */
 	char *chunk_next;         /* arena: next free byte of the newest chunk */
 	char *chunk_end;

@@ -57,9 +57,11 @@ enum clock_source clock_init(const char *requested)
 		clock_source = CLOCK_SRC_MONOTONIC;
 	else if (requested && !strcmp(requested, "tsc-ordered"))
 		clock_source = CLOCK_SRC_TSC_ORDERED;
-	else
+	else if (requested && !strcmp(requested, "tsc"))
 		clock_source = CLOCK_SRC_TSC;
-	if (clock_source == CLOCK_SRC_TSC || clock_source == CLOCK_SRC_TSC_ORDERED) {
+	else /* "auto" and "tsc-adaptive" */
+		clock_source = CLOCK_SRC_TSC_ADAPTIVE;
+	if (clock_source <= CLOCK_SRC_TSC_ADAPTIVE) { /* any TSC source */
 		clock_pair(&start_ticks, &start_ns);
 	} else {
 		start_ns = clock_mono_ns();
@@ -95,6 +97,7 @@ const char *clock_source_name(void)
 	switch (clock_source) {
 	case CLOCK_SRC_TSC: return "tsc";
 	case CLOCK_SRC_TSC_ORDERED: return "tsc-ordered";
+	case CLOCK_SRC_TSC_ADAPTIVE: return "tsc-adaptive";
 	case CLOCK_SRC_MONOTONIC: return "monotonic";
 	default: return "none";
 	}

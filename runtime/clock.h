@@ -19,7 +19,13 @@
 
 #include "compat.h"
 
-enum clock_source { CLOCK_SRC_TSC, CLOCK_SRC_TSC_ORDERED, CLOCK_SRC_MONOTONIC, CLOCK_SRC_NONE };
+enum clock_source {
+	CLOCK_SRC_TSC,
+	CLOCK_SRC_TSC_ORDERED,
+	CLOCK_SRC_TSC_ADAPTIVE, /* plain reads, fenced for the nodes adapt.h picks */
+	CLOCK_SRC_MONOTONIC,
+	CLOCK_SRC_NONE
+};
 
 /* Chosen once by clock_init(), read by every probe. */
 extern enum clock_source clock_source;
@@ -62,7 +68,7 @@ static inline CP_NOINSTR uint64_t clock_mono_ns(void)
 /* The current time in ticks, for the cold paths (closing frames a probe finds dead). */
 static inline CP_NOINSTR uint64_t clock_now(void)
 {
-	if (likely(clock_source == CLOCK_SRC_TSC || clock_source == CLOCK_SRC_TSC_ORDERED))
+	if (likely(clock_source <= CLOCK_SRC_TSC_ADAPTIVE)) /* any TSC source */
 		return clock_tsc_read();
 	if (clock_source == CLOCK_SRC_NONE)
 		return 0;
@@ -72,8 +78,8 @@ static inline CP_NOINSTR uint64_t clock_now(void)
 /* The enter probe's timestamp, its last act: where the callee's interval begins. */
 static inline CP_NOINSTR uint64_t clock_now_enter(void)
 {
-	if (likely(clock_source == CLOCK_SRC_TSC))
-		return clock_tsc_read();
+	if (likely(clock_source == CLOCK_SRC_TSC || clock_source == CLOCK_SRC_TSC_ADAPTIVE))
+		return clock_tsc_read(); /* tsc-adaptive's fenced nodes: see adapt_stamp_enter */
 	if (clock_source == CLOCK_SRC_NONE)
 		return 0;
 	if (clock_source == CLOCK_SRC_TSC_ORDERED)
@@ -84,7 +90,9 @@ static inline CP_NOINSTR uint64_t clock_now_enter(void)
 /* The exit probe's timestamp, its first act: where the callee's interval ends. */
 static inline CP_NOINSTR uint64_t clock_now_exit(void)
 {
-	if (likely(clock_source == CLOCK_SRC_TSC))
+	if (likely(clock_source == CLOCK_SRC_TSC_ADAPTIVE))
+		return 0; /* read once the frame is known: see hooks.c */
+	if (clock_source == CLOCK_SRC_TSC)
 		return clock_tsc_read();
 	if (clock_source == CLOCK_SRC_NONE)
 		return 0;
@@ -93,8 +101,8 @@ static inline CP_NOINSTR uint64_t clock_now_exit(void)
 	return clock_mono_ns();
 }
 
-/* Picks the source from `requested` ("auto", "tsc", "tsc-ordered", "monotonic",
- * "none"; a TSC that is not invariant gives "monotonic") and
+/* Picks the source from `requested` ("auto" is "tsc-adaptive"; "tsc", "tsc-ordered",
+ * "monotonic", "none"; a TSC that is not invariant gives "monotonic") and
  * records the start reference points.  Returns the source chosen. */
 enum clock_source clock_init(const char *requested);
 
@@ -104,7 +112,7 @@ double clock_ticks_per_second(void);
 /* Converts a tick count to nanoseconds with the rate from clock_ticks_per_second(). */
 uint64_t clock_ticks_to_ns(uint64_t ticks, double ticks_per_second);
 
-/* "tsc", "tsc-ordered", "monotonic" or "none". */
+/* "tsc", "tsc-ordered", "tsc-adaptive", "monotonic" or "none". */
 const char *clock_source_name(void);
 
 /* True if the CPU reports an invariant TSC (CPUID 0x80000007 EDX bit 8). */

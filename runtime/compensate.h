@@ -7,6 +7,8 @@
  * each clamped at zero (and self at inclusive).  Example: a row of 1 call
  * with 10 calls under it (4 of them its children's), o_in 2 and o_out 1 ticks:
  * raw inclusive 100 becomes 100 - 2 - 30 = 68; raw self 40 becomes 40 - 2 - 4 = 34.
+ * Under tsc-adaptive a row's calls are of two kinds, plain and fenced reads,
+ * each with its own costs: every sum above is then over calls of each kind.
  */
 #ifndef CALLPROF_COMPENSATE_H
 #define CALLPROF_COMPENSATE_H
@@ -16,20 +18,31 @@
 
 #define COMP_NO_PARENT UINT32_MAX
 
+/* What one call's probes cost, in ticks, for one kind of read. */
+struct comp_cost {
+	double o_in;
+	double o_out;
+};
+
 struct comp_row {
 	uint32_t parent;         /* in: the parent's row (an earlier one), or COMP_NO_PARENT */
 	uint64_t calls;          /* in */
+	uint64_t fenced_calls;   /* in: of those, the calls read with fences */
 	double raw_incl;         /* in: raw inclusive time, ticks */
 	double raw_child;        /* in: raw time of its children's activations, ticks */
 	uint64_t child_calls;    /* out: calls of its children */
 	uint64_t subtree_calls;  /* out: its calls and all its descendants' */
 	double raw_self;         /* out: raw_incl - raw_child, at least 0 */
 	double incl, self;       /* out: compensated, ticks */
+	double own_in, own_out;  /* scratch: its calls' o_in and o_out, summed */
+	double subtree_o;        /* scratch: the probe cost of its calls and all below */
+	double child_out;        /* scratch: its children's o_out, summed */
 };
 
 /* Fills the outputs of `rows` (n of them, parents before children) with the
- * costs per call `o_in_ticks` and `o_out_ticks` (0 and 0: no compensation).
+ * costs per call of plain and of fenced reads (zeros: no compensation).
  * Returns how many rows had a figure clamped. */
-uint64_t compensate_rows(struct comp_row *rows, size_t n, double o_in_ticks, double o_out_ticks);
+uint64_t compensate_rows(struct comp_row *rows, size_t n, struct comp_cost plain,
+			 struct comp_cost fenced);
 
 #endif

@@ -61,6 +61,7 @@ struct node_fig {
 
 struct agg {
 	uint64_t calls;
+	uint64_t fenced_calls;      /* tsc-adaptive: of those, read with fences */
 	double incl, self, raw_incl, raw_self;
 	uint64_t min_ticks, max_ticks;
 	uint32_t active;            /* activations open on the current path */
@@ -241,6 +242,12 @@ static void write_header(struct dump_ctx *d)
 	jsonw_double(w, calib.again ? calib.end_o_in_ticks * 1e9 / d->tps : 0);
 	jsonw_key(w, "end_o_out_ns");
 	jsonw_double(w, calib.again ? calib.end_o_out_ticks * 1e9 / d->tps : 0);
+	if (calib.fenced) { /* tsc-adaptive: what calls read with fences cost (adapt.h) */
+		jsonw_key(w, "fenced_o_in_ns");
+		jsonw_double(w, calib.fenced_o_in_ticks * 1e9 / d->tps);
+		jsonw_key(w, "fenced_o_out_ns");
+		jsonw_double(w, calib.fenced_o_out_ticks * 1e9 / d->tps);
+	}
 	write_uint_member(w, "rounds", calib.rounds);
 	write_uint_member(w, "calls_per_round", calib.calls_per_round);
 	write_uint_member(w, "startup_cost_ns", calib.cost_ns);
@@ -391,6 +398,7 @@ static struct node_fig *thread_nodes(struct dump_ctx *d, struct tstate *t, size_
 		x->c.parent = c->parent == root ? NO_FN : (uint32_t)c->parent->dump_id;
 		x->fn = (uint32_t)fn;
 		x->c.calls = c->calls;
+		x->c.fenced_calls = c->fenced_calls;
 		x->c.raw_incl = (double)c->incl_ticks;
 		x->c.raw_child = (double)c->child_ticks;
 		n++;
@@ -443,7 +451,10 @@ static void thread_compensate(struct dump_ctx *d, struct node_fig *fig, size_t n
 	}
 	for (size_t i = 0; i < n; i++)
 		rows[i] = fig[i].c;
-	d->clamped += compensate_rows(rows, n, on ? calib.o_in_ticks : 0, on ? calib.o_out_ticks : 0);
+	d->clamped += compensate_rows(rows, n,
+				      (struct comp_cost){ on ? calib.o_in_ticks : 0, on ? calib.o_out_ticks : 0 },
+				      (struct comp_cost){ on && calib.fenced ? calib.fenced_o_in_ticks : 0,
+							  on && calib.fenced ? calib.fenced_o_out_ticks : 0 });
 	for (size_t i = 0; i < n; i++)
 		fig[i].c = rows[i];
 	free(rows);
@@ -452,6 +463,7 @@ static void thread_compensate(struct dump_ctx *d, struct node_fig *fig, size_t n
 static void agg_add(struct agg *a, const struct node_fig *x, bool outermost)
 {
 	a->calls += x->c.calls;
+	a->fenced_calls += x->c.fenced_calls;
 	a->self += x->c.self;
 	a->raw_self += x->c.raw_self;
 	if (outermost) {
@@ -544,6 +556,8 @@ static void write_thread_functions(struct dump_ctx *d, const struct agg *fns)
 		jsonw_object_begin(&d->w);
 		write_uint_member(&d->w, "fn", i);
 		write_times(d, &fns[i]);
+		if (clock_source == CLOCK_SRC_TSC_ADAPTIVE)
+			write_uint_member(&d->w, "fenced_calls", fns[i].fenced_calls);
 		jsonw_object_end(&d->w);
 	}
 	jsonw_array_end(&d->w);

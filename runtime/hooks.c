@@ -8,6 +8,7 @@
  */
 #include <stdint.h>
 
+#include "adapt.h"
 #include "cct.h"
 #include "clock.h"
 #include "compat.h"
@@ -48,17 +49,19 @@ found:
 	top[1].node = node;
 	top[1].sp = sp;
 	s->depth++;
-	top[1].t_enter_ticks = clock_now_enter(); /* last, so the probe's own work falls outside */
+	adapt_stamp_enter(&top[1], node); /* last, so the probe's own work falls outside */
 	cp_barrier();
 	t->busy = 0;
 }
 
 void __cyg_profile_func_exit(void *fn, void *call_site)
 {
-	uint64_t now = clock_now_exit(); /* first, so the probe's own work falls outside */
+	/* First, so the probe's own work falls outside; tsc-adaptive reads below. */
+	uint64_t now = clock_now_exit();
 	struct tstate *t = tstate_self;
 	struct shadow *s;
 	struct frame *top;
+	enum clock_source src;
 
 	(void)call_site;
 	if (unlikely(!t || t->busy))
@@ -68,11 +71,20 @@ void __cyg_profile_func_exit(void *fn, void *call_site)
 	s = &t->stack;
 	top = &s->base[s->depth - 1];
 	if (unlikely(top->fn != (uintptr_t)fn || t->dropped_depth)) {
+		if (clock_source == CLOCK_SRC_TSC_ADAPTIVE) /* it has not read the clock yet */
+			now = clock_now();
 		tstate_exit_general(t, (uintptr_t)fn, now);
 		return;
 	}
-	if (likely(clock_source != CLOCK_SRC_NONE)) /* without a clock only the counts matter */
+	src = clock_source;
+	if (likely(src == CLOCK_SRC_TSC_ADAPTIVE && !(top->sp & FRAME_FENCED))) {
+		frame_close(top, top - 1, clock_tsc_read()); /* a plain node's: see adapt.h */
+	} else if (src == CLOCK_SRC_TSC) {
 		frame_close(top, top - 1, now);
+	} else if (src != CLOCK_SRC_NONE) { /* without a clock only the counts matter */
+		adapt_exit_close(t, top, now);
+		return;
+	}
 	s->depth--;
 	cp_barrier();
 	t->busy = 0;

@@ -68,7 +68,7 @@ static bool read_flag(const char *name, bool dflt)
 static void read_clock(void)
 {
 	const char *s = getenv("CALLPROF_CLOCK");
-	const char *known[] = { "auto", "tsc", "tsc-ordered", "monotonic", "none" };
+	const char *known[] = { "auto", "tsc", "tsc-ordered", "tsc-adaptive", "monotonic", "none" };
 
 	strcpy(options.clock, "auto");
 	if (!s || !*s)
@@ -79,7 +79,7 @@ static void read_clock(void)
 			return;
 		}
 	}
-	ignoring("CALLPROF_CLOCK", s, "expected auto, tsc, tsc-ordered, monotonic or none");
+	ignoring("CALLPROF_CLOCK", s, "expected auto, tsc, tsc-ordered, tsc-adaptive, monotonic or none");
 }
 
 void options_read(void)

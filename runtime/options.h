@@ -9,7 +9,7 @@
 struct options {
 	bool disabled;            /* CALLPROF_DISABLE=1: no profiling, no dump */
 	char output[PATH_MAX];    /* CALLPROF_OUTPUT, default "callprof.json"; %p is the pid */
-	char clock[16];           /* CALLPROF_CLOCK: auto, tsc, tsc-ordered, monotonic or none */
+	char clock[16];           /* CALLPROF_CLOCK: auto, tsc, tsc-ordered, tsc-adaptive, monotonic or none */
 	bool compensate;          /* CALLPROF_COMPENSATE=0 keeps raw times as the main figures */
 	uint64_t max_nodes;       /* CALLPROF_MAX_NODES: tree node budget per thread, 0 = none */
 	uint32_t max_stack;       /* CALLPROF_MAX_STACK: deepest shadow stack, in frames */

@@ -52,6 +52,10 @@ struct shadow {
 #define FRAME_TRANSPARENT ((uintptr_t)1)
 #define FRAME_UNTIMED ((uintptr_t)2)
 #define FRAME_MARKS (FRAME_TRANSPARENT | FRAME_UNTIMED)
+/* Not a mark: an activation whose times are read with fences (tsc-adaptive), so
+ * its exit must read the same way.  Below the alignment too, and harmless to
+ * the liveness tests: it never carries a frame address past the next one. */
+#define FRAME_FENCED ((uintptr_t)4)
 
 static inline CP_NOINSTR bool frame_is_marked(const struct frame *f)
 {

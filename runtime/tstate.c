@@ -8,6 +8,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "adapt.h"
 #include "clock.h"
 #include "filter.h"
 #include "options.h"
@@ -28,6 +29,13 @@ static bool exit_key_ok;
 /* The state of a thread that is not profiled: every probe sees busy and off, and returns. */
 static struct tstate tstate_off = { .busy = 1, .off = true };
 
+/* An empty tree whose new nodes start as tsc-adaptive wants them (adapt.h). */
+static void tree_init(struct tstate *t)
+{
+	cct_init(&t->tree, options.max_nodes);
+	t->tree.new_fence = clock_source == CLOCK_SRC_TSC_ADAPTIVE ? CCT_FENCE_SAMPLING : CCT_FENCE_PLAIN;
+}
+
 struct tstate *tstate_create(void)
 {
 	struct tstate *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -35,7 +43,7 @@ struct tstate *tstate_create(void)
 
 	if (t == MAP_FAILED)
 		return NULL;
-	cct_init(&t->tree, options.max_nodes);
+	tree_init(t);
 	if (shadow_init(&t->stack, &t->tree.root,
 			STACK_INITIAL_FRAMES < options.max_stack ? STACK_INITIAL_FRAMES : options.max_stack,
 			options.max_stack) < 0) {
@@ -124,7 +132,10 @@ void tstate_enter_general(struct tstate *t, uintptr_t fn, uintptr_t call_site, u
 	top[1].node = node;
 	top[1].sp = sp | mark;
 	s->depth++;
-	top[1].t_enter_ticks = clock_now_enter();
+	if (mark) /* a marked frame carries no time of its own (a transparent one, its caller's node) */
+		top[1].t_enter_ticks = clock_now_enter();
+	else
+		adapt_stamp_enter(&top[1], node);
 out:
 	cp_barrier();
 	t->busy = 0;
@@ -208,7 +219,7 @@ static void tstate_restart(struct tstate *t)
 	uint64_t now = clock_now();
 	struct cct_node *parent;
 
-	cct_init(&t->tree, options.max_nodes);
+	tree_init(t);
 	parent = &t->tree.root;
 	t->stack.base[0].node = parent;
 	for (uint32_t i = 1; i < t->stack.depth; i++) {

@@ -378,6 +378,7 @@ static void check_clock(json_object *root)
 	v = member(clock, "clock", "source", W_STR, &ok);
 	if (ok && strcmp(json_object_get_string(v), "tsc") &&
 	    strcmp(json_object_get_string(v), "tsc-ordered") &&
+	    strcmp(json_object_get_string(v), "tsc-adaptive") &&
 	    strcmp(json_object_get_string(v), "monotonic") && strcmp(json_object_get_string(v), "none"))
 		problem("clock.source: unknown source '%s'", json_object_get_string(v));
 	v = member(clock, "clock", "ticks_per_second", W_NUM, &ok);

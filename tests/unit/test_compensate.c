@@ -5,6 +5,8 @@
 #include "unit.h"
 
 #define NONE COMP_NO_PARENT
+/* Plain reads only, at o_in and o_out ticks per call. */
+#define PLAIN(o_in, o_out) (struct comp_cost){ o_in, o_out }, (struct comp_cost){ 0, 0 }
 
 /* The example of compensate.h: one call with 10 calls under it, 4 of them its children's. */
 void test_compensate_worked_example(void)
@@ -15,7 +17,7 @@ void test_compensate_worked_example(void)
 		{ .parent = 1, .calls = 6, .raw_incl = 30, .raw_child = 0 },
 	};
 
-	CHECK_EQ_U64(compensate_rows(rows, 3, 2, 1), 0);
+	CHECK_EQ_U64(compensate_rows(rows, 3, PLAIN(2, 1)), 0);
 	CHECK_EQ_U64(rows[0].child_calls, 4);
 	CHECK_EQ_U64(rows[0].subtree_calls, 11);
 	CHECK_NEAR(rows[0].raw_self, 40, 1e-9);
@@ -50,7 +52,7 @@ void test_compensate_chain(void)
 					     .raw_child = i == DEPTH - 1 ? 0 : raw_below };
 		raw_below = rows[i].raw_incl;
 	}
-	CHECK_EQ_U64(compensate_rows(rows, DEPTH, o_in, o_out), 0);
+	CHECK_EQ_U64(compensate_rows(rows, DEPTH, PLAIN(o_in, o_out)), 0);
 	for (int i = 0; i < DEPTH; i++) {
 		CHECK_NEAR(rows[i].incl, own * (DEPTH - i), 1e-9);
 		CHECK_NEAR(rows[i].self, own, 1e-9);
@@ -65,7 +67,7 @@ void test_compensate_clamps(void)
 		{ .parent = 0, .calls = 100, .raw_incl = 45, .raw_child = 0 },
 	};
 
-	CHECK_EQ_U64(compensate_rows(rows, 2, 1, 1), 2);
+	CHECK_EQ_U64(compensate_rows(rows, 2, PLAIN(1, 1)), 2);
 	CHECK_NEAR(rows[1].incl, 0, 0);
 	CHECK_NEAR(rows[1].self, 0, 0);
 	CHECK_NEAR(rows[0].incl, 0, 0); /* 50 - 1 - 100 * 2 */
@@ -82,10 +84,37 @@ void test_compensate_off(void)
 		{ .parent = NONE, .calls = 1, .raw_incl = 5, .raw_child = 9 }, /* child above parent: raw self 0 */
 	};
 
-	CHECK_EQ_U64(compensate_rows(rows, 3, 0, 0), 0);
+	CHECK_EQ_U64(compensate_rows(rows, 3, PLAIN(0, 0)), 0);
 	CHECK_NEAR(rows[0].incl, 80, 0);
 	CHECK_NEAR(rows[0].self, 50, 0);
 	CHECK_NEAR(rows[1].self, 30, 0);
 	CHECK_NEAR(rows[2].raw_self, 0, 0);
 	CHECK_EQ_U64(rows[2].subtree_calls, 1);
+}
+
+/*
+ * tsc-adaptive: a row's calls are plain or fenced, each kind at its own cost.
+ * A loop (1 call, plain) calls a leaf 10 times, 4 of them fenced; true times:
+ * the leaf 5 ticks per call, the loop 20 ticks of its own.  Plain reads cost
+ * o_in 3, o_out 2; fenced ones 10 and 7.
+ */
+void test_compensate_mixed_reads(void)
+{
+	const struct comp_cost plain = { 3, 2 }, fenced = { 10, 7 };
+	double leaf_raw = 6 * (5 + 3) + 4 * (5 + 10);
+	double loop_raw = 20 + plain.o_in + leaf_raw + 6 * 2 + 4 * 7;
+	struct comp_row rows[] = {
+		{ .parent = NONE, .calls = 1, .raw_incl = loop_raw, .raw_child = leaf_raw },
+		{ .parent = 0, .calls = 10, .fenced_calls = 4, .raw_incl = leaf_raw },
+	};
+
+	CHECK_EQ_U64(compensate_rows(rows, 2, plain, fenced), 0);
+	CHECK_NEAR(rows[1].incl, 10 * 5, 1e-9);
+	CHECK_NEAR(rows[1].self, 10 * 5, 1e-9);
+	CHECK_NEAR(rows[0].incl, 20 + 10 * 5, 1e-9);
+	CHECK_NEAR(rows[0].self, 20, 1e-9);
+	/* More fenced calls than calls (a count read while it moved) are taken as all of them. */
+	rows[1].fenced_calls = 11;
+	compensate_rows(rows, 2, plain, fenced);
+	CHECK_NEAR(rows[1].incl, leaf_raw - 10 * 10, 1e-9);
 }

@@ -40,7 +40,8 @@
 	T(compensate_worked_example)      \
 	T(compensate_chain)               \
 	T(compensate_clamps)              \
-	T(compensate_off)
+	T(compensate_off)                 \
+	T(compensate_mixed_reads)
 
 #define UNIT_DECLARE(name) void test_##name(void);
 UNIT_TESTS(UNIT_DECLARE)
