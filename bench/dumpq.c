@@ -54,9 +54,11 @@ static void print_thread_functions(json_object *thread, json_object *functions)
 
 	for (size_t i = 0; i < n; i++) {
 		json_object *f = json_object_array_get_idx(fns, i);
-		printf("fn\t%s\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\n",
+		/* The last column: fenced calls (tsc-adaptive), -1 where the dump has none. */
+		printf("fn\t%s\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\n",
 		       fn_name(functions, get_int(f, "fn")), get_int(f, "calls"), get_int(f, "inclusive_ns"),
-		       get_int(f, "self_ns"), get_int(f, "raw_inclusive_ns"), get_int(f, "raw_self_ns"));
+		       get_int(f, "self_ns"), get_int(f, "raw_inclusive_ns"), get_int(f, "raw_self_ns"),
+		       get_int(f, "fenced_calls"));
 	}
 }
 

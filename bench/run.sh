@@ -28,6 +28,8 @@ else
 	ROUNDS=11 ACC_RUNS=7 SCALE_NS="100 1000 10000" FIB_ARGS="30 2" WIDE_ARGS=40000 DEMO_ARGS=200000
 fi
 WARMUP=1
+# The clocks the accuracy and overlap benchmarks compare: the default first.
+ACC_CLOCKS="tsc-adaptive tsc tsc-ordered"
 # The same flags for every variant of fib and wide; -fno-inline and
 # -fno-optimize-sibling-calls keep every call a real call in every build.
 MICRO_FLAGS="-O2 -fno-optimize-sibling-calls -fno-inline"
@@ -126,6 +128,7 @@ variant_cmds() {
 	printf 'tsc%s\t%s %s\n' "$z" "$d/tsc" "$a"
 	printf 'callprof%s\tCALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cp.json" "$d/callprof" "$a"
 	printf 'callprof-none%s\tCALLPROF_CLOCK=none CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpn.json" "$d/callprof" "$a"
+	printf 'callprof-tsc%s\tCALLPROF_CLOCK=tsc CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpt.json" "$d/callprof" "$a"
 	printf 'callprof-ordered%s\tCALLPROF_CLOCK=tsc-ordered CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpo.json" "$d/callprof" "$a"
 	printf 'callprof-static%s\tCALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cps.json" "$d/callprof-static" "$a"
 	printf 'callprof-static-none%s\tCALLPROF_CLOCK=none CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpsn.json" "$d/callprof-static" "$a"
@@ -225,24 +228,24 @@ accuracy() {
 	x "$GCC" $flags "$S/accuracy.c" -o "$d/plain"
 	x "$GCC" $flags -finstrument-functions "$S/accuracy.c" -L"$W/lib" -Wl,-rpath,"$W/lib" -lcallprof \
 		-o "$d/callprof"
-	printf '%s\n' "$d/plain; CALLPROF_OUTPUT=$d/cpN.json $d/callprof; $W/dumpq $d/cpN.json  (N = 1..$ACC_RUNS, alternating)" >> "$CMDLOG"
-	printf '%s\n' "$d/plain; CALLPROF_CLOCK=tsc-ordered CALLPROF_OUTPUT=$d/coN.json $d/callprof; $W/dumpq $d/coN.json  (the same runs, third)" >> "$CMDLOG"
-	: > "$d/acc.tsv"
-	: > "$d/acc-ordered.tsv"
+	# Each run: the plain build (the truth), then the profiled one under each clock.
+	printf '%s\n' "$d/plain; CALLPROF_CLOCK=C CALLPROF_OUTPUT=$d/C-N.json $d/callprof; $W/dumpq $d/C-N.json  (N = 1..$ACC_RUNS, alternating; C = $ACC_CLOCKS)" >> "$CMDLOG"
+	for c in $ACC_CLOCKS; do : > "$d/acc-$c.tsv"; done
 	i=1
 	while [ $i -le "$ACC_RUNS" ]; do
 		say "accuracy run $i of $ACC_RUNS"
-		"$d/plain" | awk -v r=$i '{ print "truth\t" r "\t" $1 "\t" $2 }' | tee -a "$d/acc-ordered.tsv" >> "$d/acc.tsv"
-		CALLPROF_OUTPUT="$d/cp$i.json" "$d/callprof" | awk -v r=$i '{ print "wall\t" r "\t" $1 "\t" $2 }' >> "$d/acc.tsv"
-		"$W/dumpq" "$d/cp$i.json" | awk -F'\t' -v r=$i -f "$S/accuracy.awk" >> "$d/acc.tsv"
-		CALLPROF_CLOCK=tsc-ordered CALLPROF_OUTPUT="$d/co$i.json" "$d/callprof" |
-			awk -v r=$i '{ print "wall\t" r "\t" $1 "\t" $2 }' >> "$d/acc-ordered.tsv"
-		"$W/dumpq" "$d/co$i.json" | awk -F'\t' -v r=$i -f "$S/accuracy.awk" >> "$d/acc-ordered.tsv"
+		"$d/plain" | awk -v r=$i '{ print "truth\t" r "\t" $1 "\t" $2 }' > "$d/truth.tsv"
+		for c in $ACC_CLOCKS; do
+			cat "$d/truth.tsv" >> "$d/acc-$c.tsv"
+			CALLPROF_CLOCK=$c CALLPROF_OUTPUT="$d/$c-$i.json" "$d/callprof" |
+				awk -v r=$i '{ print "wall\t" r "\t" $1 "\t" $2 }' >> "$d/acc-$c.tsv"
+			"$W/dumpq" "$d/$c-$i.json" | awk -F'\t' -v r=$i -f "$S/accuracy.awk" >> "$d/acc-$c.tsv"
+		done
 		i=$((i + 1))
 	done
-	for m in acc acc-ordered; do
-		awk -F'\t' -v mode=accuracy -f "$S/tables.awk" "$d/$m.tsv" > "$d/$m-accuracy.md"
-		awk -F'\t' -v mode=overhead -f "$S/tables.awk" "$d/$m.tsv" > "$d/$m-overhead.md"
+	for c in $ACC_CLOCKS; do
+		awk -F'\t' -v mode=accuracy -f "$S/tables.awk" "$d/acc-$c.tsv" > "$d/acc-$c-accuracy.md"
+		awk -F'\t' -v mode=overhead -f "$S/tables.awk" "$d/acc-$c.tsv" > "$d/acc-$c-overhead.md"
 	done
 }
 
@@ -255,17 +258,18 @@ overlap() {
 	x "$GCC" $flags "$S/overlap.c" -o "$d/plain"
 	x "$GCC" $flags -finstrument-functions "$S/overlap.c" -L"$W/lib" -Wl,-rpath,"$W/lib" -lcallprof \
 		-o "$d/callprof"
-	printf '%s\n' "$d/plain $OVERLAP_CALLS; CALLPROF_OUTPUT=$d/tN.json $d/callprof $OVERLAP_CALLS; CALLPROF_CLOCK=tsc-ordered CALLPROF_OUTPUT=$d/oN.json $d/callprof $OVERLAP_CALLS  (N = 1..3, alternating)" >> "$CMDLOG"
+	printf '%s\n' "$d/plain $OVERLAP_CALLS; CALLPROF_CLOCK=C CALLPROF_OUTPUT=$d/CN.json $d/callprof $OVERLAP_CALLS  (N = 1..3, alternating; C = $ACC_CLOCKS)" >> "$CMDLOG"
 	: > "$d/overlap.tsv"
 	for i in 1 2 3; do
 		say "overlap run $i of 3"
 		"$d/plain" $OVERLAP_CALLS | awk '{ print "plain\t" $1 "\t" $2 }' >> "$d/overlap.tsv"
-		for m in tsc tsc-ordered; do
+		for m in $ACC_CLOCKS; do
 			CALLPROF_CLOCK=$m CALLPROF_OUTPUT="$d/$m$i.json" "$d/callprof" $OVERLAP_CALLS |
 				awk -v m=$m '{ print m "\t" $1 "\t" $2 }' >> "$d/overlap.tsv"
 			"$W/dumpq" "$d/$m$i.json" | awk -F'\t' -v m=$m '
 				$1 == "calib" { print "o-" m "\t-\t" $2 + $3 }
-				$1 == "fn" && $3 > 0 { print "incl-" m "\t" $2 "\t" $4 / $3; print "raw-" m "\t" $2 "\t" $6 / $3 }' \
+				$1 == "fn" && $3 > 0 { print "incl-" m "\t" $2 "\t" $4 / $3; print "raw-" m "\t" $2 "\t" $6 / $3 }
+				$1 == "fn" && $3 > 0 && $8 >= 0 { print "fenced-" m "\t" $2 "\t" 100 * $8 / $3 }' \
 				>> "$d/overlap.tsv"
 		done
 	done
@@ -389,19 +393,27 @@ the range is each run's compensated figure against the median truth.
 
 $(cat "$W/acc/accuracy.md")
 
-The default clock (\`tsc\`: plain rdtsc):
+### The default clock, tsc-adaptive (plain reads, fenced ones for leaves that work)
 
-$(cat "$W/acc/acc-accuracy.md")
+$(cat "$W/acc/acc-tsc-adaptive-accuracy.md")
 
-What the probes really cost inside each phase, against what calibration measured:
+What the probes really cost inside each phase, against what calibration measured (for
+tsc-adaptive the calibrated o is the plain reads'; medium, heavy and nested's leaves read
+with fences):
 
-$(cat "$W/acc/acc-overhead.md")
+$(cat "$W/acc/acc-tsc-adaptive-overhead.md")
 
-### The same runs with CALLPROF_CLOCK=tsc-ordered (fenced reads)
+### The same runs with CALLPROF_CLOCK=tsc (plain reads everywhere)
 
-$(cat "$W/acc/acc-ordered-accuracy.md")
+$(cat "$W/acc/acc-tsc-accuracy.md")
 
-$(cat "$W/acc/acc-ordered-overhead.md")
+$(cat "$W/acc/acc-tsc-overhead.md")
+
+### The same runs with CALLPROF_CLOCK=tsc-ordered (fenced reads everywhere)
+
+$(cat "$W/acc/acc-tsc-ordered-accuracy.md")
+
+$(cat "$W/acc/acc-tsc-ordered-overhead.md")
 
 ## 2b. Why no single constant fits: the probes' cost by kind of work
 

@@ -29,7 +29,8 @@ section "probe cost of fib" "### fib ("
 section "probe cost of wide" "### wide ("
 section "probe cost of the demo" "### demo ("
 section "targets" "### Targets"
-section "accuracy, plain TSC" "The default clock"
+section "accuracy, default clock" "### The default clock, tsc-adaptive"
+section "accuracy, plain TSC" "### The same runs with CALLPROF_CLOCK=tsc (plain"
 section "accuracy, ordered TSC" "### The same runs with CALLPROF_CLOCK=tsc-ordered"
 section "overlap" "## 2b."
 section "dump and report cost" "## 3. Dump and report cost"
@@ -59,7 +60,8 @@ row() { # row LABEL: each of the three workloads' tables has a row starting with
 	n=$(grep -cF "| $1 |" "$R")
 	[ "$n" -ge 3 ] && ok "probe tables: $1" || fail "probe tables: $1" "$n rows, expected 3"
 }
-row "**callprof** (link mode, TSC)"
+row "**callprof** (link mode, default clock: tsc-adaptive)"
+row "**callprof**, CALLPROF_CLOCK=tsc (plain reads)"
 row "**callprof**, CALLPROF_CLOCK=none"
 row "**callprof**, CALLPROF_CLOCK=tsc-ordered (fenced reads)"
 row "**callprof**, static archive (direct calls, no PLT)"
@@ -77,9 +79,9 @@ else
 	row "XRay profiling mode (clang)"
 fi
 
-# Accuracy: every phase, in both clocks; the overlap table: every leaf, in both.
+# Accuracy: every phase, under each of the three clocks; the overlap table: every leaf.
 n=$(grep -c '^| phase_\(tiny\|medium\|heavy\|nested\|recursion\) | [0-9.]* ms |' "$R")
-[ "$n" -eq 10 ] && ok "accuracy tables: 5 phases x 2 clocks" || fail "accuracy tables: 5 phases x 2 clocks" "$n rows"
+[ "$n" -eq 15 ] && ok "accuracy tables: 5 phases x 3 clocks" || fail "accuracy tables: 5 phases x 3 clocks" "$n rows"
 n=$(grep -c '^| \(lat_[0-9]*\|thr_[0-9]*\|miss\) | [0-9.]* ns |' "$R")
 [ "$n" -eq 10 ] && ok "overlap table: 10 leaves" || fail "overlap table: 10 leaves" "$n rows"
 if grep -qiw -e nan -e inf "$R"; then
