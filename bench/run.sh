@@ -29,7 +29,7 @@ else
 fi
 WARMUP=1
 # The clocks the accuracy and overlap benchmarks compare: the default first.
-ACC_CLOCKS="tsc-adaptive tsc tsc-ordered"
+ACC_CLOCKS="tsc tsc-adaptive tsc-ordered"
 # The same flags for every variant of fib and wide; -fno-inline and
 # -fno-optimize-sibling-calls keep every call a real call in every build.
 MICRO_FLAGS="-O2 -fno-optimize-sibling-calls -fno-inline"
@@ -128,7 +128,7 @@ variant_cmds() {
 	printf 'tsc%s\t%s %s\n' "$z" "$d/tsc" "$a"
 	printf 'callprof%s\tCALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cp.json" "$d/callprof" "$a"
 	printf 'callprof-none%s\tCALLPROF_CLOCK=none CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpn.json" "$d/callprof" "$a"
-	printf 'callprof-tsc%s\tCALLPROF_CLOCK=tsc CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpt.json" "$d/callprof" "$a"
+	printf 'callprof-adaptive%s\tCALLPROF_CLOCK=tsc-adaptive CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpa.json" "$d/callprof" "$a"
 	printf 'callprof-ordered%s\tCALLPROF_CLOCK=tsc-ordered CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpo.json" "$d/callprof" "$a"
 	printf 'callprof-static%s\tCALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cps.json" "$d/callprof-static" "$a"
 	printf 'callprof-static-none%s\tCALLPROF_CLOCK=none CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpsn.json" "$d/callprof-static" "$a"
@@ -393,21 +393,23 @@ the range is each run's compensated figure against the median truth.
 
 $(cat "$W/acc/accuracy.md")
 
-### The default clock, tsc-adaptive (plain reads, fenced ones for leaves that work)
-
-$(cat "$W/acc/acc-tsc-adaptive-accuracy.md")
-
-What the probes really cost inside each phase, against what calibration measured (for
-tsc-adaptive the calibrated o is the plain reads'; medium, heavy and nested's leaves read
-with fences):
-
-$(cat "$W/acc/acc-tsc-adaptive-overhead.md")
-
-### The same runs with CALLPROF_CLOCK=tsc (plain reads everywhere)
+### The default clock, tsc (plain reads)
 
 $(cat "$W/acc/acc-tsc-accuracy.md")
 
+What the probes really cost inside each phase, against what calibration measured:
+
 $(cat "$W/acc/acc-tsc-overhead.md")
+
+### The same runs with CALLPROF_CLOCK=tsc-adaptive (fenced reads for leaves that work)
+
+$(cat "$W/acc/acc-tsc-adaptive-accuracy.md")
+
+For tsc-adaptive the calibrated o below is the plain reads'; the leaves of medium, heavy and
+nested read with fences, so their phases' probes cost what the fenced calibration measured
+(in the dumps, \`fenced_o_in_ns\` + \`fenced_o_out_ns\`):
+
+$(cat "$W/acc/acc-tsc-adaptive-overhead.md")
 
 ### The same runs with CALLPROF_CLOCK=tsc-ordered (fenced reads everywhere)
 

@@ -67,7 +67,7 @@ static void facts_clock(struct buf *out, const struct profile *p)
 	if (d->clock_source && !strcmp(d->clock_source, "tsc"))
 		buf_puts(&v, " (plain reads: when a function ends waiting on a cache miss or a long "
 			     "chain of dependent instructions, part of that wait can be counted in its "
-			     "caller; CALLPROF_CLOCK=tsc-ordered keeps it in the function)");
+			     "caller; CALLPROF_CLOCK=tsc-adaptive keeps it in the function)");
 	else if (d->clock_source && !strcmp(d->clock_source, "tsc-ordered"))
 		buf_puts(&v, " (fenced reads: each function's time is its own)");
 	else if (d->clock_source && !strcmp(d->clock_source, "tsc-adaptive"))

@@ -39,12 +39,16 @@ static inline CP_NOINSTR void adapt_stamp_enter(struct frame *f, struct cct_node
 {
 	enum clock_source src = clock_source;
 
-	if (unlikely(src == CLOCK_SRC_TSC_ADAPTIVE && n->fence != CCT_FENCE_PLAIN)) {
-		n->fenced_calls++;
-		f->sp |= FRAME_FENCED;
-		f->t_enter_ticks = clock_tsc_read_fenced();
-	} else if (likely(src <= CLOCK_SRC_TSC_ADAPTIVE && src != CLOCK_SRC_TSC_ORDERED)) {
-		f->t_enter_ticks = clock_tsc_read(); /* tsc, and tsc-adaptive's plain nodes */
+	if (likely(src == CLOCK_SRC_TSC)) {
+		f->t_enter_ticks = clock_tsc_read();
+	} else if (src == CLOCK_SRC_TSC_ADAPTIVE) {
+		if (n->fence != CCT_FENCE_PLAIN) {
+			n->fenced_calls++;
+			f->sp |= FRAME_FENCED;
+			f->t_enter_ticks = clock_tsc_read_fenced();
+		} else {
+			f->t_enter_ticks = clock_tsc_read();
+		}
 	} else if (src == CLOCK_SRC_NONE) {
 		f->t_enter_ticks = 0;
 	} else {

@@ -90,10 +90,10 @@ static inline CP_NOINSTR uint64_t clock_now_enter(void)
 /* The exit probe's timestamp, its first act: where the callee's interval ends. */
 static inline CP_NOINSTR uint64_t clock_now_exit(void)
 {
-	if (likely(clock_source == CLOCK_SRC_TSC_ADAPTIVE))
-		return 0; /* read once the frame is known: see hooks.c */
-	if (clock_source == CLOCK_SRC_TSC)
+	if (likely(clock_source == CLOCK_SRC_TSC))
 		return clock_tsc_read();
+	if (clock_source == CLOCK_SRC_TSC_ADAPTIVE)
+		return 0; /* read once the frame is known: see hooks.c */
 	if (clock_source == CLOCK_SRC_NONE)
 		return 0;
 	if (clock_source == CLOCK_SRC_TSC_ORDERED)
@@ -101,7 +101,7 @@ static inline CP_NOINSTR uint64_t clock_now_exit(void)
 	return clock_mono_ns();
 }
 
-/* Picks the source from `requested` ("auto" is "tsc-adaptive"; "tsc", "tsc-ordered",
+/* Picks the source from `requested` ("auto" is "tsc"; "tsc-adaptive", "tsc-ordered",
  * "monotonic", "none"; a TSC that is not invariant gives "monotonic") and
  * records the start reference points.  Returns the source chosen. */
 enum clock_source clock_init(const char *requested);

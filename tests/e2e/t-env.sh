@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/e2e/t-env.sh: the runtime's settings and edges: CALLPROF_DISABLE, %p in
 # CALLPROF_OUTPUT, unwritable output, exit statuses through `callprof record`,
-# CALLPROF_CLOCK=none and tsc-ordered, CALLPROF_MAX_NODES, the default output path, callprof_dump().
+# CALLPROF_CLOCK=none, tsc-ordered and tsc-adaptive, CALLPROF_MAX_NODES, the default output path, callprof_dump().
 . "$TOP/tests/lib.sh"
 E=$TOP/tests/e2e
 P=$B/tests/e2e/gcc-O2
@@ -141,32 +141,36 @@ expect_status "CALLPROF_CLOCK=none exit() deep" 4 $? && {
 	check "CALLPROF_CLOCK=none exit() deep" "$DC" "$W/none.json" "$W/none-exitcode.expect"
 }
 
-# ---- CALLPROF_CLOCK=tsc-ordered: fenced reads, the same counts and tree -------------
-# Where the TSC is invariant the dump names the ordered source; elsewhere every TSC
+# ---- CALLPROF_CLOCK=tsc-ordered and tsc-adaptive: fenced reads, the same counts and tree
+# Where the TSC is invariant the dump names the source asked for; elsewhere every TSC
 # source falls back to CLOCK_MONOTONIC.
 CALLPROF_OUTPUT=$W/plain-src.json "$P/basic" >/dev/null
-want_src=$(jq -r .clock.source "$W/plain-src.json")
-case $want_src in tsc*) want_src=tsc-ordered ;; esac
-# ordered_case NAME PROG MODE: PROG's usual expectations, timed ones included.
-ordered_case() {
-	rm -f "$W/ordered.json"
-	if [ "$3" = link ]; then
-		CALLPROF_CLOCK=tsc-ordered CALLPROF_OUTPUT=$W/ordered.json "$P/$2" >/dev/null
+tsc_here=no
+[ "$(jq -r .clock.source "$W/plain-src.json")" = tsc ] && tsc_here=yes
+# clock_case CLOCK NAME PROG MODE: PROG's usual expectations, timed ones included.
+clock_case() {
+	rm -f "$W/clock.json"
+	if [ "$4" = link ]; then
+		CALLPROF_CLOCK=$1 CALLPROF_OUTPUT=$W/clock.json "$P/$3" >/dev/null
 	else
-		CALLPROF_CLOCK=tsc-ordered "$REC" record -o "$W/ordered.json" -- "$P/$2.pre" >/dev/null
+		CALLPROF_CLOCK=$1 "$REC" record -o "$W/clock.json" -- "$P/$3.pre" >/dev/null
 	fi
-	expect_status "$1" 0 $? || return
-	src=$(jq -r .clock.source "$W/ordered.json")
-	if [ "$src" != "$want_src" ]; then
-		fail "$1" "clock.source is $src, expected $want_src"
+	expect_status "$2" 0 $? || return
+	src=$(jq -r .clock.source "$W/clock.json")
+	want=$1
+	[ $tsc_here = yes ] || want=monotonic
+	if [ "$src" != "$want" ]; then
+		fail "$2" "clock.source is $src, expected $want"
 	else
-		check "$1" "$DC" "$W/ordered.json" "$E/$2.expect"
+		check "$2" "$DC" "$W/clock.json" "$E/$3.expect"
 	fi
 }
-for p in basic recurse statics threads cxx; do
-	ordered_case "CALLPROF_CLOCK=tsc-ordered $p linked" $p link
+for c in tsc-ordered tsc-adaptive; do
+	for p in basic recurse statics threads cxx; do
+		clock_case $c "CALLPROF_CLOCK=$c $p linked" $p link
+	done
+	clock_case $c "CALLPROF_CLOCK=$c recurse preloaded" recurse preload
 done
-ordered_case "CALLPROF_CLOCK=tsc-ordered recurse preloaded" recurse preload
 
 # ---- CALLPROF_MAX_NODES: past the budget, counts stay exact ------------------------
 grep -v '^path' "$E/recurse.expect" >"$W/folded-recurse.expect"

@@ -108,8 +108,10 @@ echo "built $njobs jobs"
 # ---- running and checking ------------------------------------------------------
 # One test collects its problems in $W/problems; verdict reports them all in
 # the log and the first three on its line.
+# CLOCK_ENV: a VAR=VALUE word every run gets, named in every test it runs under.
+CLOCK_ENV=
 begin() {
-	tname=$1
+	tname=$1${CLOCK_ENV:+ ($CLOCK_ENV)}
 	: >"$W/problems"
 }
 problem() { printf '%s\n' "$*" >>"$W/problems"; }
@@ -128,7 +130,7 @@ verdict() {
 # clears both.  Sets $dump and $rc; keeps stdout in $out and stderr in $err.
 RUN_ENV= DUMP=
 run() {
-	_mode=$1 _v=$2 _prog=$3 _name=$4 _env=$RUN_ENV
+	_mode=$1 _v=$2 _prog=$3 _name=$4 _env="$RUN_ENV $CLOCK_ENV"
 	shift 4
 	dump=${DUMP:-$W/$_name.json} out=$W/$_name.out err=$W/$_name.err
 	RUN_ENV= DUMP=
@@ -456,6 +458,20 @@ for variant in $VARIANTS; do
 		done
 	done
 done
+
+# tsc-adaptive marks fenced frames and reads their exits out of line: every case
+# again on two corners of the matrix, with the same exact counts, in a directory
+# of its own (the cases count the files they leave).
+CLOCK_ENV=CALLPROF_CLOCK=tsc-adaptive
+W_MATRIX=$W W=$W/adaptive
+mkdir -p "$W"
+for vm in "gcc-O2 link" "clang-O0 preload"; do
+	set -- $vm
+	for kase in jmp exc sig threads tls fork spawn dl exit deep budget coro selftime; do
+		case_$kase $1 $2
+	done
+done
+CLOCK_ENV= W=$W_MATRIX
 
 # The slow ones, on a representative corner of the matrix: a full million-node
 # tree (a 44 MB dump that dumpcheck reads in 3 s) and the option that sets the
