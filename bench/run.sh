@@ -220,14 +220,21 @@ probe_cost() {
 		> "$W/probe/targets.md"
 }
 
+# build_pair NAME DIR: bench/NAME.c into DIR/plain and DIR/callprof, from the same flags;
+# -fno-optimize-sibling-calls keeps the same calls in both.
+build_pair() {
+	flags="-O2 -g -fno-optimize-sibling-calls"
+	say "building the $1 workload"
+	mkdir -p "$2"
+	x "$GCC" $flags "$S/$1.c" -o "$2/plain"
+	x "$GCC" $flags -finstrument-functions "$S/$1.c" -L"$W/lib" -Wl,-rpath,"$W/lib" -lcallprof \
+		-o "$2/callprof"
+}
+
 # The accuracy benchmark: plain runs give the truth, callprof runs the dumps; interleaved.
 accuracy() {
 	d=$W/acc
-	flags="-O2 -g -fno-optimize-sibling-calls"
-	say "building the accuracy workload"
-	x "$GCC" $flags "$S/accuracy.c" -o "$d/plain"
-	x "$GCC" $flags -finstrument-functions "$S/accuracy.c" -L"$W/lib" -Wl,-rpath,"$W/lib" -lcallprof \
-		-o "$d/callprof"
+	build_pair accuracy "$d"
 	# Each run: the plain build (the truth), then the profiled one under each clock.
 	printf '%s\n' "$d/plain; CALLPROF_CLOCK=C CALLPROF_OUTPUT=$d/C-N.json $d/callprof; $W/dumpq $d/C-N.json  (N = 1..$ACC_RUNS, alternating; C = $ACC_CLOCKS)" >> "$CMDLOG"
 	for c in $ACC_CLOCKS; do : > "$d/acc-$c.tsv"; done
@@ -252,12 +259,7 @@ accuracy() {
 # The overlap benchmark: the probes' cost and where a leaf's time lands, by kind and size of work.
 overlap() {
 	d=$W/overlap
-	mkdir -p "$d"
-	flags="-O2 -g -fno-optimize-sibling-calls"
-	say "building the overlap workload"
-	x "$GCC" $flags "$S/overlap.c" -o "$d/plain"
-	x "$GCC" $flags -finstrument-functions "$S/overlap.c" -L"$W/lib" -Wl,-rpath,"$W/lib" -lcallprof \
-		-o "$d/callprof"
+	build_pair overlap "$d"
 	printf '%s\n' "$d/plain $OVERLAP_CALLS; CALLPROF_CLOCK=C CALLPROF_OUTPUT=$d/CN.json $d/callprof $OVERLAP_CALLS  (N = 1..3, alternating; C = $ACC_CLOCKS)" >> "$CMDLOG"
 	: > "$d/overlap.tsv"
 	for i in 1 2 3; do
