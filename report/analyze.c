@@ -106,7 +106,10 @@ static void pstat_add(struct pstat *to, const struct pstat *from)
 			to->max_ns = from->max_ns;
 		to->has_minmax = 1;
 	}
+	if (from->has_fenced)
+		to->has_fenced = 1;
 	to->calls = u64_add(to->calls, from->calls);
+	to->fenced_calls = u64_add(to->fenced_calls, from->fenced_calls);
 	to->incl_ns = u64_add(to->incl_ns, from->incl_ns);
 	to->self_ns = u64_add(to->self_ns, from->self_ns);
 	to->raw_incl_ns = u64_add(to->raw_incl_ns, from->raw_incl_ns);
@@ -119,6 +122,7 @@ static struct pstat pstat_from(const struct dump_fstat *s)
 		.calls = s->calls, .incl_ns = s->incl_ns, .self_ns = s->self_ns,
 		.raw_incl_ns = s->raw_incl_ns, .raw_self_ns = s->raw_self_ns,
 		.min_ns = s->min_ns, .max_ns = s->max_ns, .has_minmax = s->has_minmax,
+		.fenced_calls = s->fenced_calls, .has_fenced = s->has_fenced,
 	};
 	return p;
 }

@@ -46,7 +46,9 @@ struct dump_fstat {
 	uint64_t incl_ns, self_ns;          /* compensated */
 	uint64_t raw_incl_ns, raw_self_ns;  /* equal to the above when the dump has no raw_* */
 	uint64_t min_ns, max_ns;            /* shortest and longest call; 0 if absent */
+	uint64_t fenced_calls;              /* of the calls, those that read the clock with fences (at most calls) */
 	unsigned has_minmax : 1;
+	unsigned has_fenced : 1;            /* the dump has fenced_calls (CALLPROF_CLOCK=tsc-adaptive) */
 };
 
 /* One caller -> callee edge on one thread. */
@@ -110,8 +112,10 @@ struct dump {
 	uint64_t ticks_per_second;
 	double per_call_ns;       /* calibration: probe cost per call */
 	double o_in_ns, o_out_ns; /* calibration: the part inside / outside the callee */
+	double fenced_o_in_ns, fenced_o_out_ns; /* calibration under tsc-adaptive: the same for a fenced read */
 	uint64_t wall_ns;
 	unsigned has_pid : 1, has_per_call : 1, has_o_in : 1, has_o_out : 1, has_wall : 1;
+	unsigned has_fenced_o_in : 1, has_fenced_o_out : 1;
 	int compensated;          /* calibration.compensated: 1, 0, or -1 when absent */
 	uint64_t clamped_figures; /* compensated figures clamped at 0 */
 	size_t nwarnings;

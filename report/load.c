@@ -280,6 +280,20 @@ static int load_program(struct load_ctx *c, struct dump *d, struct json_object *
 	return 0;
 }
 
+/* load_fenced_costs: what a fenced read costs, which only tsc-adaptive dumps say. */
+static int load_fenced_costs(struct load_ctx *c, struct dump *d, struct json_object *cal)
+{
+	int rc;
+
+	if ((rc = want_num(c, cal, "fenced_o_in_ns", "calibration", &d->fenced_o_in_ns)) < 0)
+		return -1;
+	d->has_fenced_o_in = rc > 0;
+	if ((rc = want_num(c, cal, "fenced_o_out_ns", "calibration", &d->fenced_o_out_ns)) < 0)
+		return -1;
+	d->has_fenced_o_out = rc > 0;
+	return 0;
+}
+
 static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *root)
 {
 	int bad = 0, rc;
@@ -306,6 +320,8 @@ static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *ro
 	if ((rc = want_num(c, cal, "o_out_ns", "calibration", &d->o_out_ns)) < 0)
 		return -1;
 	d->has_o_out = rc > 0;
+	if (load_fenced_costs(c, d, cal) < 0)
+		return -1;
 	if (get(cal, "compensated")) {
 		struct json_object *v = want(c, cal, "compensated", "calibration", OPTIONAL, json_type_boolean, &bad);
 
@@ -463,11 +479,22 @@ static int want_fn(struct load_ctx *c, struct json_object *obj, const char *key,
 	return 0;
 }
 
+/*
+ * fail_fenced: s has more fenced calls than calls, which no runtime writes (the
+ * fenced ones are some of its calls), so the dump is damaged; where names the
+ * threads[].functions[] entry.
+ */
+static int fail_fenced(struct load_ctx *c, const struct dump_fstat *s, const char *where)
+{
+	return fail(c, "fenced_calls %llu is more than calls %llu at %s.fenced_calls",
+		    (unsigned long long)s->fenced_calls, (unsigned long long)s->calls, where);
+}
+
 static int load_fstat(struct load_ctx *c, struct dump_fstat *s, struct json_object *o,
 		      const char *where, const struct keymap *fns)
 {
 	int64_t fn;
-	int rc_min, rc_max;
+	int rc_min, rc_max, rc_fenced;
 
 	if (!o || !json_object_is_type(o, json_type_object))
 		return fail(c, "expected an object, not %s, at %s", type_name(o), where);
@@ -482,9 +509,13 @@ static int load_fstat(struct load_ctx *c, struct dump_fstat *s, struct json_obje
 	if (want_u64(c, o, "raw_inclusive_ns", where, OPTIONAL, &s->raw_incl_ns) < 0 ||
 	    want_u64(c, o, "raw_self_ns", where, OPTIONAL, &s->raw_self_ns) < 0 ||
 	    (rc_min = want_u64(c, o, "min_ns", where, OPTIONAL, &s->min_ns)) < 0 ||
-	    (rc_max = want_u64(c, o, "max_ns", where, OPTIONAL, &s->max_ns)) < 0)
+	    (rc_max = want_u64(c, o, "max_ns", where, OPTIONAL, &s->max_ns)) < 0 ||
+	    (rc_fenced = want_u64(c, o, "fenced_calls", where, OPTIONAL, &s->fenced_calls)) < 0)
 		return -1;
 	s->has_minmax = rc_min > 0 && rc_max > 0;
+	s->has_fenced = rc_fenced > 0;
+	if (s->fenced_calls > s->calls)
+		return fail_fenced(c, s, where);
 	return 0;
 }
 
@@ -705,7 +736,8 @@ static int fast_fn(struct load_ctx *c, const struct fast_obj *o, int k, const st
 static int fstat_fast(struct load_ctx *c, struct dump_fstat *s, const struct fast_obj *o, const struct keymap *fns)
 {
 	int64_t fn;
-	int rc_min, rc_max;
+	int rc_min, rc_max, rc_fenced;
+	char where[80];
 
 	if (fast_fn(c, o, RS_FN_FN, fns, 0, &fn) < 0 || fast_u64(c, o, RS_FN_CALLS, REQUIRED, &s->calls) < 0 ||
 	    fast_u64(c, o, RS_FN_INCL, REQUIRED, &s->incl_ns) < 0 ||
@@ -717,9 +749,15 @@ static int fstat_fast(struct load_ctx *c, struct dump_fstat *s, const struct fas
 	if (fast_u64(c, o, RS_FN_RAW_INCL, OPTIONAL, &s->raw_incl_ns) < 0 ||
 	    fast_u64(c, o, RS_FN_RAW_SELF, OPTIONAL, &s->raw_self_ns) < 0 ||
 	    (rc_min = fast_u64(c, o, RS_FN_MIN, OPTIONAL, &s->min_ns)) < 0 ||
-	    (rc_max = fast_u64(c, o, RS_FN_MAX, OPTIONAL, &s->max_ns)) < 0)
+	    (rc_max = fast_u64(c, o, RS_FN_MAX, OPTIONAL, &s->max_ns)) < 0 ||
+	    (rc_fenced = fast_u64(c, o, RS_FN_FENCED, OPTIONAL, &s->fenced_calls)) < 0)
 		return -1;
 	s->has_minmax = rc_min > 0 && rc_max > 0;
+	s->has_fenced = rc_fenced > 0;
+	if (s->fenced_calls > s->calls) {
+		snprintf(where, sizeof(where), "%s.%s[%zu]", o->thread_where, o->array, o->i);
+		return fail_fenced(c, s, where);
+	}
 	return 0;
 }
 

@@ -44,7 +44,9 @@ struct pstat {
 	uint64_t incl_ns, self_ns;           /* compensated, summed over threads */
 	uint64_t raw_incl_ns, raw_self_ns;
 	uint64_t min_ns, max_ns;             /* valid when has_minmax */
+	uint64_t fenced_calls;               /* of the calls, those read with fences; valid when has_fenced */
 	unsigned has_minmax : 1;
+	unsigned has_fenced : 1;             /* some dump said how many calls were fenced (tsc-adaptive) */
 };
 
 struct pfunc {

@@ -59,9 +59,28 @@ static double probe_cost(const struct profile *p, const struct pfunc *f)
 }
 
 /*
- * overhead: what compensation took from this function's figures, and a
- * warning where they deserve little trust: its probes cost more than its own
- * measured time, or compensation took more than half of a raw figure.
+ * fenced_reads: how many of f's calls read the clock with fences, said only
+ * when a dump counted them (CALLPROF_CLOCK=tsc-adaptive): those calls' times
+ * are exact even where a plain read would let a function's last cache miss
+ * land in its caller, so the reader knows which figures to trust.
+ */
+static void fenced_reads(struct buf *out, const struct pfunc *f)
+{
+	char a[FMT_SIZE], b[FMT_SIZE];
+
+	if (!f->st.has_fenced)
+		return;
+	buf_printf(out, "<li class=\"info\" id=\"fenced\">Clock reads: fenced for <span data-v=\"%llu\">%s</span> "
+		   "of %s call%s (times of those calls are exact; see CALLPROF_CLOCK in the README).</li>\n",
+		   (unsigned long long)f->st.fenced_calls, fmt_count(a, f->st.fenced_calls),
+		   fmt_count(b, f->st.calls), f->st.calls == 1 ? "" : "s");
+}
+
+/*
+ * overhead: what compensation took from this function's figures, how its
+ * clock was read, and a warning where they deserve little trust: its probes
+ * cost more than its own measured time, or compensation took more than half
+ * of a raw figure.
  */
 static void overhead(struct buf *out, const struct profile *p, const struct pfunc *f)
 {
@@ -71,7 +90,7 @@ static void overhead(struct buf *out, const struct profile *p, const struct pfun
 	double probes = probe_cost(p, f);
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE];
 
-	if (!p->has_overhead && !p->compensated)
+	if (!p->has_overhead && !p->compensated && !st->has_fenced)
 		return;
 	buf_puts(out, "<ul class=\"notices\" id=\"overhead\">\n");
 	if (p->compensated) {
@@ -87,11 +106,12 @@ static void overhead(struct buf *out, const struct profile *p, const struct pfun
 			buf_printf(out, " (%s for each of its calls, %s for each call it makes)",
 				   fmt_ns_f(c, p->o_in_ns), fmt_ns_f(d, p->probe_ns - p->o_in_ns));
 		buf_puts(out, ".</li>\n");
-	} else {
+	} else if (p->has_overhead) {
 		buf_printf(out, "<li class=\"info\" id=\"subtracted\">These figures still hold the probes' cost: "
 			   "about %s for its own calls (%s each), more for the calls below it.</li>\n",
 			   fmt_ns_f(a, probes), fmt_ns_f(b, p->probe_ns));
 	}
+	fenced_reads(out, f);
 	if (p->has_overhead && st->calls && probes > (double)st->raw_self_ns)
 		buf_printf(out, "<li class=\"warn\" id=\"probe-exceeds\">Its probes cost more than its own measured "
 			   "time: about %s for its calls against %s of raw self time (%s against %s a call). "

@@ -54,6 +54,18 @@ static void facts_program(struct buf *out, const struct profile *p)
 	buf_release(&v);
 }
 
+/* calibration_fenced: what a fenced read costs, which tsc-adaptive dumps measure beside the plain one. */
+static void calibration_fenced(struct buf *v, const struct dump *d)
+{
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+
+	if (!d->has_fenced_o_in || !d->has_fenced_o_out)
+		return;
+	buf_printf(v, "; fenced reads %s per call (%s inside the callee, %s outside)",
+		   fmt_ns_f(a, d->fenced_o_in_ns + d->fenced_o_out_ns), fmt_ns_f(b, d->fenced_o_in_ns),
+		   fmt_ns_f(c, d->fenced_o_out_ns));
+}
+
 static void facts_clock(struct buf *out, const struct profile *p)
 {
 	const struct dump *d = &p->dumps[0];
@@ -83,6 +95,7 @@ static void facts_clock(struct buf *out, const struct profile *p)
 	} else {
 		buf_puts(&v, "not in the dump");
 	}
+	calibration_fenced(&v, d);
 	fact(out, "Calibration", v.data);
 	if (p->has_overhead) {
 		buf_reset(&v);

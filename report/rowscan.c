@@ -13,6 +13,7 @@ enum key { K_OTHER, K_THREADS, K_TREE, K_ROWS, K_FUNCTIONS, K_EDGES };
 
 const char *const rowscan_fn_keys[RS_FN_NKEYS] = {
 	"fn", "calls", "inclusive_ns", "self_ns", "raw_inclusive_ns", "raw_self_ns", "min_ns", "max_ns",
+	"fenced_calls",
 };
 const char *const rowscan_edge_keys[RS_E_NKEYS] = {
 	"caller", "callee", "calls", "inclusive_ns", "self_ns", "call_file", "call_line",

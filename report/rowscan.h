@@ -31,7 +31,7 @@ enum rowscan_what { RS_TREE_ROWS, RS_FUNCTIONS, RS_EDGES };
 
 /* The keys read from each object of threads[].functions, in cell order (others are skipped). */
 enum { RS_FN_FN, RS_FN_CALLS, RS_FN_INCL, RS_FN_SELF, RS_FN_RAW_INCL, RS_FN_RAW_SELF, RS_FN_MIN, RS_FN_MAX,
-       RS_FN_NKEYS };
+       RS_FN_FENCED, RS_FN_NKEYS };
 extern const char *const rowscan_fn_keys[RS_FN_NKEYS];
 
 /* The same for threads[].edges; call_file is a string: its cell is an offset into strings. */

@@ -43,10 +43,10 @@ normalise() {
 }
 
 # ---- golden pages, links ----------------------------------------------------------
-for c in c-small cpp-hostile threads merge noclock; do
+for c in c-small cpp-hostile threads merge noclock c-adaptive; do
 	case $c in
 	merge) dumps="$FIX/merge-a.json $FIX/merge-b.json"; nf=5 ;;
-	c-small | cpp-hostile) dumps="$FIX/$c.json"; nf=7 ;;
+	c-small | cpp-hostile | c-adaptive) dumps="$FIX/$c.json"; nf=7 ;;
 	threads) dumps="$FIX/$c.json"; nf=6 ;;
 	noclock) dumps="$FIX/$c.json"; nf=3 ;;
 	esac
@@ -109,6 +109,26 @@ has "merged: same-named functions show their file" "$W/site-merge/index.html" 'h
 has "threads: a tree per thread" "$W/site-threads/tree/t2.html" 'worker-2'
 has "threads: per-thread figures on a function page" "$W/site-threads/fn/4.html" 'id="per-thread"'
 has "no clock: the tree is sized by calls" "$W/site-noclock/tree/all.html" 'all calls \(this dump has no times\)'
+# tsc-adaptive: fenced calls on the function pages and the fenced reads' cost on the index; nothing without them.
+A=$W/site-c-adaptive
+has "adaptive: cmp_int's page says how many of its calls were fenced" "$A/fn/6.html" \
+	'id="fenced">Clock reads: fenced for <span data-v="16">16</span> of 5,000 calls \(times of those calls are exact; see CALLPROF_CLOCK'
+has "adaptive: the index shows what a fenced read costs" "$A/index.html" \
+	'7.9 ns per call \(3.1 ns inside the callee, 4.8 ns outside\); fenced reads 46.1 ns per call \(26.0 ns inside the callee, 20.1 ns outside\)'
+if grep -l -e 'id="fenced"' -e 'fenced reads [0-9]' "$S/index.html" "$S"/fn/*.html >"$W/fenced-small.txt"; then
+	fail "without fenced_calls no page speaks of fenced reads" "in $(tr '\n' ' ' <"$W/fenced-small.txt")"
+else
+	ok "without fenced_calls no page speaks of fenced reads"
+fi
+if report adaptive-twice "$FIX/c-adaptive.json" "$FIX/c-adaptive.json" &&
+	report adaptive-mixed "$FIX/c-adaptive.json" "$FIX/c-small.json"; then
+	has "merged: fenced calls add up over dumps" "$W/site-adaptive-twice/fn/6.html" \
+		'fenced for <span data-v="32">32</span> of 10,000 calls'
+	has "merged: a dump without fenced_calls adds calls, not fenced ones" "$W/site-adaptive-mixed/fn/6.html" \
+		'fenced for <span data-v="16">16</span> of 10,000 calls'
+else
+	fail "merged: fenced calls" "$(head -c 300 "$W/adaptive-twice.err" "$W/adaptive-mixed.err")"
+fi
 
 # ---- hostile names ------------------------------------------------------------------------
 H=$W/site-cpp-hostile
@@ -173,13 +193,19 @@ sed 's/\[8, 7, 2, 5,/[8, 42, 2, 5,/' "$FIX/c-small.json" >"$BAD/badparent.json"
 sed 's/\[5, 4, 4, 200,/[5, 5, 4, 200,/' "$FIX/c-small.json" >"$BAD/selfparent.json"
 sed 's/"threads": \[/"threads": 7, "x": [/' "$FIX/c-small.json" >"$BAD/threadsnotarray.json"
 { cat "$FIX/c-small.json"; echo '{}'; } >"$BAD/trailing.json"
+sed 's/"fenced_calls": 16 }/"fenced_calls": -16 }/' "$FIX/c-adaptive.json" >"$BAD/fencednegative.json"
+sed 's/"fenced_calls": 16 }/"fenced_calls": 5001 }/' "$FIX/c-adaptive.json" >"$BAD/fencedovercalls.json"
+sed 's/"fenced_calls": 16 }/"fenced_calls": "16" }/' "$FIX/c-adaptive.json" >"$BAD/fencedstring.json"
 cp -r "$W/site-c-small" "$BAD/site"
 snapshot() { (cd "$1" && find . -type f | sort | xargs md5sum); }
 snapshot "$BAD/site" >"$BAD/before.txt"
 for c in missing:"No such file" notjson:"not valid JSON" empty:"empty" adir:"directory" \
 	format:"not a callprof dump" version:"version 2" truncated:"truncated" \
 	wrongtype:"non-negative integer" badid:"not in functions" badparent:"not an earlier row" \
-	selfparent:"not an earlier row" threadsnotarray:"expected an array, not an integer, at threads" trailing:"not valid JSON"; do
+	selfparent:"not an earlier row" threadsnotarray:"expected an array, not an integer, at threads" trailing:"not valid JSON" \
+	fencednegative:"non-negative integer, not -16, at threads\[0\]\.functions\[6\]\.fenced_calls" \
+	fencedovercalls:"fenced_calls 5001 is more than calls 5000 at threads\[0\]\.functions\[6\]\.fenced_calls" \
+	fencedstring:"non-negative integer, not \"16\", at threads\[0\]\.functions\[6\]\.fenced_calls"; do
 	name=${c%%:*}
 	want=${c#*:}
 	f=$BAD/$name.json

@@ -141,7 +141,7 @@ fi
 # ---- functions and edges read ahead of json-c give what json-c gives ------------------------
 # A boolean member makes rowscan leave an array to json-c: every page and every message the same.
 slow() { sed -e 's/{ "fn": /{ "slow": true, "fn": /' -e 's/{ "caller": /{ "slow": true, "caller": /' "$@"; }
-for f in c-small threads degraded; do
+for f in c-small threads degraded c-adaptive; do
 	slow "$FIX/$f.json" >"$W/$f-slow.json"
 	"$CP" report -o "$W/fast-$f" "$FIX/$f.json" >/dev/null 2>&1
 	"$CP" report -o "$W/slow-$f" "$W/$f-slow.json" >/dev/null 2>&1
@@ -157,8 +157,11 @@ done
 for c in 's/"self_ns": 18500000,/"self_ns": -5,/' 's/{ "fn": 1, "calls": 1,/{ "fn": 1,/' \
 	's/"caller": 5, "callee": 2,/"caller": 5, "callee": 77,/' 's/{ "fn": 3, "calls": 10,/{ "fn": 33, "calls": 10,/' \
 	's/"caller": 0, "callee": 1, "calls": 1,/"caller": 0, "callee": 1, "calls": -1,/' \
-	's/"caller": 0, "callee": 1, "calls": 1,/"caller": 0, "callee": 1,/'; do
-	sed "$c" "$FIX/c-small.json" >"$W/e-fast.json"
+	's/"caller": 0, "callee": 1, "calls": 1,/"caller": 0, "callee": 1,/' \
+	's/"fenced_calls": 16 }/"fenced_calls": -16 }/' 's/"fenced_calls": 16 }/"fenced_calls": 5001 }/'; do
+	# The fenced_calls edits need a dump that has them; on c-small they would not apply.
+	case $c in *fenced*) src=$FIX/c-adaptive.json ;; *) src=$FIX/c-small.json ;; esac
+	sed "$c" "$src" >"$W/e-fast.json"
 	slow "$W/e-fast.json" >"$W/e-slow.json"
 	"$CP" top "$W/e-fast.json" >/dev/null 2>"$W/e-fast.err"
 	"$CP" top "$W/e-slow.json" >/dev/null 2>"$W/e-slow.err"
