@@ -556,10 +556,21 @@ static void order_functions(struct profile *p)
 	qsort_r(p->by_incl, p->nfuncs, sizeof(*p->by_incl), cmp_fn_incl, p->funcs);
 }
 
+
+/* How many of a dump's calls read the clock with fences (tsc-adaptive). */
+static uint64_t dump_fenced_calls(const struct dump *dump)
+{
+	uint64_t fenced = 0;
+
+	for (size_t i = 0; i < dump->nthreads; i++)
+		for (size_t k = 0; k < dump->threads[i].nfuncs; k++)
+			fenced = u64_add(fenced, dump->threads[i].funcs[k].fenced_calls);
+	return fenced;
+}
 static void totals(struct profile *p)
 {
 	size_t t = 0;
-	double o_in = 0, calls_with_cost = 0;
+	double o_in = 0, calls_with_cost = 0, plain_ns = 0, fenced_ns = 0, fenced_calls = 0;
 
 	for (size_t d = 0; d < p->ndumps; d++) {
 		const struct dump *dump = &p->dumps[d];
@@ -583,19 +594,29 @@ static void totals(struct profile *p)
 			cost = dump->per_call_ns;
 		else
 			continue;
-		p->overhead_ns += (double)calls * cost;
 		p->has_overhead = 1;
 		calls_with_cost += (double)calls;
+		plain_ns += (double)calls * cost;
 		if (dump->has_o_in)
 			o_in += (double)calls * dump->o_in_ns;
+		if (dump->has_fenced_o_in && dump->has_fenced_o_out) {
+			/* tsc-adaptive: its fenced calls cost their own figure, not the plain one */
+			double n = (double)dump_fenced_calls(dump);
+
+			fenced_calls += n;
+			fenced_ns += n * (dump->fenced_o_in_ns + dump->fenced_o_out_ns - cost);
+		}
 	}
+	p->overhead_ns = plain_ns + fenced_ns;
 	/* Absurd calibration figures must not overflow the conversions to whole nanoseconds. */
 	if (p->overhead_ns > PROFILE_MAX_NS)
 		p->overhead_ns = PROFILE_MAX_NS;
 	if (calls_with_cost > 0) {
-		p->probe_ns = p->overhead_ns / calls_with_cost;
+		p->probe_ns = plain_ns / calls_with_cost;
 		p->o_in_ns = o_in / calls_with_cost < p->probe_ns ? o_in / calls_with_cost : p->probe_ns;
 	}
+	if (fenced_calls > 0)
+		p->fenced_probe_ns = p->probe_ns + fenced_ns / fenced_calls;
 }
 
 int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)

@@ -144,7 +144,9 @@ struct profile {
 	uint64_t calls;         /* all calls */
 	uint64_t wall_ns;       /* the longest wall time of the dumps */
 	double overhead_ns;     /* estimated cost of the probes (calls x calibrated cost) */
-	double probe_ns;        /* the probes' cost per call (o_in + o_out), averaged over the calls */
+	double probe_ns;        /* the probes' cost per call (o_in + o_out), averaged over the calls
+				 * that read the clock plainly */
+	double fenced_probe_ns; /* the same for calls read with fences (tsc-adaptive); 0 if none */
 	double o_in_ns;         /* of which inside the callee's own interval; 0 when no dump says */
 	int has_overhead;       /* some dump had a calibration figure */
 	int compensated;        /* the figures have the probes' cost subtracted (some dump says so) */

@@ -50,10 +50,12 @@ static void figures(struct buf *out, const struct profile *p, const struct pfunc
 	}
 }
 
-/* probe_cost: what the probes of f's own calls cost, in ns (calls x per-call cost). */
+/* probe_cost: what the probes of f's own calls cost, in ns (calls x per-call cost, at
+ * the fenced reads' cost for its fenced calls). */
 static double probe_cost(const struct profile *p, const struct pfunc *f)
 {
-	double ns = (double)f->st.calls * p->probe_ns;
+	uint64_t fenced = f->st.has_fenced ? f->st.fenced_calls : 0;
+	double ns = (double)(f->st.calls - fenced) * p->probe_ns + (double)fenced * p->fenced_probe_ns;
 
 	return ns < PROFILE_MAX_NS ? ns : PROFILE_MAX_NS;
 }
