@@ -41,6 +41,8 @@ static inline CP_NOINSTR void adapt_stamp_enter(struct frame *f, struct cct_node
 
 	if (likely(src == CLOCK_SRC_TSC)) {
 		f->t_enter_ticks = clock_tsc_read();
+	} else if (src == CLOCK_SRC_NONE) {
+		f->t_enter_ticks = 0;
 	} else if (src == CLOCK_SRC_TSC_ADAPTIVE) {
 		if (n->fence != CCT_FENCE_PLAIN) {
 			n->fenced_calls++;
@@ -49,8 +51,6 @@ static inline CP_NOINSTR void adapt_stamp_enter(struct frame *f, struct cct_node
 		} else {
 			f->t_enter_ticks = clock_tsc_read();
 		}
-	} else if (src == CLOCK_SRC_NONE) {
-		f->t_enter_ticks = 0;
 	} else {
 		f->t_enter_ticks = clock_now_enter();
 	}

@@ -92,9 +92,8 @@ static inline CP_NOINSTR uint64_t clock_now_exit(void)
 {
 	if (likely(clock_source == CLOCK_SRC_TSC))
 		return clock_tsc_read();
-	if (clock_source == CLOCK_SRC_TSC_ADAPTIVE)
-		return 0; /* read once the frame is known: see hooks.c */
-	if (clock_source == CLOCK_SRC_NONE)
+	/* none: no clock; tsc-adaptive: read once the frame is known (see hooks.c) */
+	if (clock_source == CLOCK_SRC_NONE || clock_source == CLOCK_SRC_TSC_ADAPTIVE)
 		return 0;
 	if (clock_source == CLOCK_SRC_TSC_ORDERED)
 		return clock_tsc_read_after();

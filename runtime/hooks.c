@@ -79,9 +79,11 @@ void __cyg_profile_func_exit(void *fn, void *call_site)
 	src = clock_source;
 	if (likely(src == CLOCK_SRC_TSC)) {
 		frame_close(top, top - 1, now);
+	} else if (src == CLOCK_SRC_NONE) {
+		; /* without a clock only the counts matter */
 	} else if (src == CLOCK_SRC_TSC_ADAPTIVE && !(top->sp & FRAME_FENCED)) {
 		frame_close(top, top - 1, clock_tsc_read()); /* a plain node's: see adapt.h */
-	} else if (src != CLOCK_SRC_NONE) { /* without a clock only the counts matter */
+	} else {
 		adapt_exit_close(t, top, now);
 		return;
 	}
