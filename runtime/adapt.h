@@ -56,15 +56,14 @@ static inline CP_NOINSTR void adapt_stamp_enter(struct frame *f, struct cct_node
 	}
 }
 
-/* The exit timestamp of frame `f`: `now`, read on entering the probe, except
- * under tsc-adaptive, which reads only now that it knows the frame's kind (a
- * plain read before a fenced one would lengthen the fenced interval by as much
- * as the code before it leaves the plain read waiting). */
+/* The exit timestamp of frame `f`: `now`, read on entering the probe, except for
+ * a fenced frame, read only now, behind the fence.  (tsc-adaptive reads nothing on
+ * entering the exit probe: a plain read before a fenced one would lengthen the
+ * fenced interval by as long as the code before it leaves the plain read waiting;
+ * its plain frames read in hooks.c.) */
 static inline CP_NOINSTR uint64_t adapt_stamp_exit(const struct frame *f, uint64_t now)
 {
-	if (likely(clock_source != CLOCK_SRC_TSC_ADAPTIVE))
-		return now;
-	return f->sp & FRAME_FENCED ? clock_tsc_read_after() : clock_tsc_read();
+	return f->sp & FRAME_FENCED ? clock_tsc_read_after() : now;
 }
 
 /* After closing frame `f`: a sampled node that has had its sample is settled. */
