@@ -556,7 +556,6 @@ static void order_functions(struct profile *p)
 	qsort_r(p->by_incl, p->nfuncs, sizeof(*p->by_incl), cmp_fn_incl, p->funcs);
 }
 
-
 /* How many of a dump's calls read the clock with fences (tsc-adaptive). */
 static uint64_t dump_fenced_calls(const struct dump *dump)
 {
@@ -567,6 +566,7 @@ static uint64_t dump_fenced_calls(const struct dump *dump)
 			fenced = u64_add(fenced, dump->threads[i].funcs[k].fenced_calls);
 	return fenced;
 }
+
 static void totals(struct profile *p)
 {
 	size_t t = 0;

@@ -9,6 +9,7 @@
  * tsc-ordered source (CALLPROF_CLOCK=tsc-ordered) fences the reads so every
  * interval holds exactly its own instructions, at about 2.5 times the probe
  * cost; the probes' cost then also stops depending on the code around them.
+ * tsc-adaptive fences only the calls that pay for it (adapt.h).
  */
 #ifndef CALLPROF_CLOCK_H
 #define CALLPROF_CLOCK_H
