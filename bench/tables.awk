@@ -10,6 +10,9 @@
 #   overlap  OVERLAP.tsv ("kind leaf value" lines): probe cost and the leaf's profiled
 #            time by kind of work, for the plain and the ordered TSC
 #   median   one number a line: their median
+#   real     the real programs (bench/real.sh), -v work=W: "run NAME LABEL" lines (the rows, in
+#            order), "notyet NAME WHY", SUMMARY.tsv lines named W:NAME, "dump W:NAME calls
+#            main_ns main_raw_ns dumps" and "gprof W calls": one workload's table
 
 function median(arr, n,    i, j, t) {
 	for (i = 2; i <= n; i++) {
@@ -66,6 +69,12 @@ mode == "accuracy" || mode == "overhead" {
 }
 
 mode == "median" { m[++mn] = $1; next }
+
+mode == "real" && $1 == "run" { rrun[++rn] = $2; rlabel[$2] = $3; next }
+mode == "real" && $1 == "notyet" { rnot[$2] = $3; next }
+mode == "real" && $1 == "dump" { split($2, k, ":"); if (k[1] == work) { rcalls[k[2]] = $3; rmain[k[2]] = $4; rraw[k[2]] = $5 }; next }
+mode == "real" && $1 == "gprof" { if ($2 == work) rgprof = $3; next }
+mode == "real" { split($1, k, ":"); if (k[1] == work) { rwall[k[2]] = $2; rfail[k[2]] = $6; rcpu[k[2]] = $8 }; next }
 
 mode == "overlap" {
 	if ($1 == "plain" && !($2 in isleaf)) { isleaf[$2] = 1; leaves[++nl] = $2 }
@@ -273,8 +282,56 @@ function overlap_table(    i, l, w, ot, oa, oo) {
 	}
 }
 
+function secs(ns) {
+	return sprintf("%.3f s", ns / 1e9)
+}
+
+function real_table(    i, r, wp, cp, probes, fl, cr, mc, mv, mr, e, ew, cw) {
+	wp = rwall["plain"]; cp = rcpu["plain"]
+	print "| variant | wall | vs plain | CPU (user + sys) | vs plain | probes | main(), compensated | vs plain wall | main(), raw |"
+	print "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	for (i = 1; i <= rn; i++) {
+		r = rrun[i]
+		if (r in rnot) {
+			printf "| %s | %s | | | | | | | |\n", rlabel[r], rnot[r]
+			continue
+		}
+		if (!(r in rwall) || wp <= 0)
+			continue
+		if (r in rcalls)
+			probes = sprintf("%d", rcalls[r])
+		else if (r == "gprof" && rgprof > 0)
+			probes = rgprof " (gprof's count)"
+		else
+			probes = "-"
+		fl = rfail[r] > 0 ? " (" rfail[r] " runs failed)" : ""
+		cr = cp > 0 ? sprintf("%.2fx", rcpu[r] / cp) : "-"
+		if ((r in rmain) && rmain[r] > 0) {
+			mc = secs(rmain[r]); mv = pct(rmain[r] / wp - 1); mr = secs(rraw[r])
+		} else
+			mc = mv = mr = "-"
+		printf "| %s%s | %s | %.2fx | %s | %s | %s | %s | %s | %s |\n", rlabel[r], fl, secs(rwall[r]),
+			rwall[r] / wp, secs(rcpu[r]), cr, probes, mc, mv, mr
+	}
+	print ""
+	ew = rwall["empty"]; cw = rwall["callprof"]
+	if (ew > 0 && cw > wp && wp > 0)
+		printf "The empty-hooks build is %s slower than plain: %.0f%% of callprof's slowdown (%s) is the instrumented code itself (lost optimisations and calls to hooks that do nothing), not the probes' work.\n",
+			pct(ew / wp - 1), 100 * (ew - wp) / (cw - wp), pct(cw / wp - 1)
+	for (i = 1; i <= rn; i++) {
+		r = rrun[i]
+		if (!(r in rmain) || rmain[r] <= 0 || wp <= 0)
+			continue
+		e = rmain[r] / wp - 1
+		printf "%s: main()'s compensated time within 25%% of the plain build's whole process (issue 14): %s, %s.\n",
+			rlabel[r], pct(e), verdict(e <= 0.25 && e >= -0.25)
+	}
+}
+
 END {
-	if (mode == "overlap")
+	if (mode == "real")
+		real_table()
+	else if (mode == "overlap")
 		overlap_table()
 	else if (mode == "probe")
 		probe_table()
