@@ -60,6 +60,9 @@ fi	fi	gcc	-finstrument-functions	-
 empty	fi	gcc	-finstrument-functions	$R/hooks_empty.o
 callprof	fi	gcc	-finstrument-functions	-L$LIB -Wl,-rpath,$LIB -lcallprof
 pg	pg	gcc	-pg -mfentry	-pg
+clang	clang	clang	-	-
+clang-callprof	clang-fi	clang	-finstrument-functions	-L$LIB -Wl,-rpath,$LIB -lcallprof
+clang-real	clang-ai	clang	-finstrument-functions-after-inlining	-L$LIB -Wl,-rpath,$LIB -lcallprof
 EOF
 }
 
@@ -75,18 +78,32 @@ record	fi	$LIB/callprof record -o DUMP --	**callprof record** (preloaded into th
 gprof	pg	-	gprof (-pg -mfentry: glibc's __fentry__ and gmon.out)
 fentry	fentry	CALLPROF_OUTPUT=DUMP	**callprof**, -pg -mfentry front-end
 EOF
+	# clang's rows compare with clang's uninstrumented build.  -after-inlining probes only the
+	# functions left after inlining, as -pg -mfentry does: a preview of that front-end's probes.
+	[ "$CLANG_ROWS" = 1 ] || return 0
+	cat <<EOF
+clang	clang	-	no instrumentation (clang $COMMON_CFLAGS)
+clang-callprof	clang-callprof	CALLPROF_OUTPUT=DUMP	**callprof**, clang -finstrument-functions
+clang-real	clang-real	CALLPROF_OUTPUT=DUMP	**callprof**, clang -finstrument-functions-after-inlining (the functions left after inlining)
+EOF
 }
 
 # Workload sizes: a few seconds at most uninstrumented in a full run.
 # (-finstrument-functions probes every inlined helper: jq makes about 30,000 probed calls a
-# record, Lua about 30 million a unit of LUA_SCALE, and the profiled runs take 10-40x longer.)
+# record, Lua about 30 million a unit of LUA_SCALE, zstd -9 about 2,800 a line, and the
+# profiled runs take 7-70x longer.)
 if [ "$QUICK" = 2 ]; then
-	JQ_N=300 LUA_SCALE=1 SQL_N=2000 ZSTD_N=20000 ZSTD_D_TIMES=1 WARMUP=0 ROUNDS=1
+	JQ_N=300 LUA_SCALE=1 SQL_N=2000 ZSTD_N=2000 ZSTD_D_TIMES=1 ROUNDS=1
 elif [ "$QUICK" = 1 ]; then
-	JQ_N=3000 LUA_SCALE=2 SQL_N=50000 ZSTD_N=200000 ZSTD_D_TIMES=4 WARMUP=0 ROUNDS=3
+	JQ_N=2000 LUA_SCALE=2 SQL_N=50000 ZSTD_N=20000 ZSTD_D_TIMES=4 ROUNDS=3
 else
-	JQ_N=6000 LUA_SCALE=4 SQL_N=100000 ZSTD_N=400000 ZSTD_D_TIMES=8 WARMUP=1 ROUNDS=5
+	JQ_N=4000 LUA_SCALE=4 SQL_N=100000 ZSTD_N=40000 ZSTD_D_TIMES=8 ROUNDS=5
 fi
+# No warm-up round: the inputs were just written (they are in the page cache), and a profiled
+# round of the four programs takes a minute.
+WARMUP=0
+# The clang rows: BENCH_REAL_CLANG=1 (they would take make bench past its 10 minutes).
+CLANG_ROWS=${BENCH_REAL_CLANG:-0}
 if [ "$QUICK" = 2 ]; then
 	PROGS=${BENCH_REAL_PROGS:-lua}
 else
@@ -171,9 +188,9 @@ srcdir() {
 fetch() {
 	mkdir -p "$SRC"
 	need=""
-	for p in "$@"; do
-		pkg=$(field programs "$p" 2) || die "no program '$p'"
-		[ -n "$(srcdir "$p")" ] || need="$need $pkg"
+	for fp in "$@"; do
+		fpkg=$(field programs "$fp" 2) || die "no program '$fp'"
+		[ -n "$(srcdir "$fp")" ] || need="$need $fpkg"
 	done
 	[ -n "$need" ] || return 0
 	debsrc || return 1
@@ -184,10 +201,10 @@ fetch() {
 		echo "real.sh: apt-get source$need failed: $(grep -m 1 '^E:' "$SRC/fetch.log" || tail -n 1 "$SRC/fetch.log")" >&2
 		return 1
 	fi
-	for pkg in $need; do
-		d=$(cd "$SRC" && ls -d "$pkg"-*/ | sort -V | tail -n 1)
-		[ -n "$d" ] || { echo "real.sh: apt-get source $pkg unpacked nothing" >&2; return 1; }
-		echo "${d%/}" > "$SRC/$pkg.dir"
+	for fpkg in $need; do
+		fd=$(cd "$SRC" && ls -d "$fpkg"-*/ | sort -V | tail -n 1)
+		[ -n "$fd" ] || { echo "real.sh: apt-get source $fpkg unpacked nothing" >&2; return 1; }
+		echo "${fd%/}" > "$SRC/$fpkg.dir"
 	done
 }
 
@@ -239,7 +256,7 @@ make_zstd() {
 }
 unlink_zstd() { rm -f programs/zstd programs/obj/conf_*/zstd; }
 
-# --- building -----------------------------------------------------------------------
+# --- building (shell functions share variables: each names its own) ----------------
 
 # Files named in link flags (objects, archives) enter the stamp by content.
 files_sum() {
@@ -265,7 +282,6 @@ base() {
 }
 
 # tree P TREE CC CFLAGS: a configured copy of the sources, compiled with CFLAGS.
-# (Shell functions share their variables: each function here names its own.)
 tree() {
 	tp=$1 td=$R/$1/$2 tcc=$3 tflags=$4
 	tkey="recipe $RECIPE, $(basename "$(srcdir "$tp")"), $tcc $COMMON_CFLAGS $tflags, realcc $(cksum < "$REALCC")"
@@ -295,8 +311,8 @@ hooks_empty() {
 # The runtime and the tool the builds link with: bench/run.sh puts a private copy in $LIB.
 runtime() {
 	mkdir -p "$LIB"
-	for f in libcallprof.so libcallprof.a callprof; do
-		[ -f "$LIB/$f" ] || [ ! -f "$B/$f" ] || cp "$B/$f" "$LIB/$f"
+	for rf in libcallprof.so libcallprof.a callprof; do
+		[ -f "$LIB/$rf" ] || [ ! -f "$B/$rf" ] || cp "$B/$rf" "$LIB/$rf"
 	done
 }
 
@@ -455,8 +471,10 @@ bench_prog() {
 		if ! builds | cut -f 1 | grep -qx "$rb"; then
 			printf 'notyet\t%s\tnot yet (no build "%s" in bench/real.sh)\n' "$r" "$rb" >> "$R/run/$p.rows"
 		elif build "$p" "$rb" 2> "$R/run/$p.err"; then
+			cat "$R/run/$p.err" >&2
 			ok_runs="$ok_runs $r"
 		else
+			cat "$R/run/$p.err" >&2
 			note "$p: the $rb build failed: $(tail -n 1 "$R/run/$p.err")"
 			printf 'notyet\t%s\tbuild failed (see the notes)\n' "$r" >> "$R/run/$p.rows"
 		fi
@@ -473,7 +491,7 @@ bench_prog() {
 	mkdir -p "$R/run/$p"
 	: > "$R/run/$p.cmds"
 	for r in $ok_runs; do cmd "$p" "$r" >> "$R/run/$p.cmds"; done
-	say "$p: timing ($WARMUP + $ROUNDS interleaved rounds of $(wc -l < "$R/run/$p.cmds") commands)"
+	say "$p: timing ($ROUNDS interleaved rounds of $(wc -l < "$R/run/$p.cmds") commands)"
 	(cd "$R/run/$p" && "$W/timeit" -w "$WARMUP" -r "$ROUNDS" -o "$R/run/$p.raw" "$R/run/$p.cmds") \
 		> "$R/run/$p.tsv" 2> "$R/run/$p.err" || note "$p: timeit failed: $(tail -n 1 "$R/run/$p.err")"
 	if grep -q failed "$R/run/$p.err"; then
@@ -499,7 +517,7 @@ theirs is committed), each built from its own source tree by its own build syste
 bench/real.sh: bench/realcc.sh appends \`$COMMON_CFLAGS\` and the variant's flags to every compile,
 so every variant is compiled alike. Builds are cached (\`sh bench/real.sh build PROG VARIANT\`
 rebuilds only what its stamp says changed). Medians over $ROUNDS interleaved rounds
-(bench/timeit.c) after $WARMUP warm-up round(s). *CPU* is user + system time of the process.
+(bench/timeit.c; no warm-up round). *CPU* is user + system time of the process.
 *probes* is the calls the dump counts (every thread; -finstrument-functions also probes inlined
 functions), and for gprof the calls gprof counts (functions that were not inlined). *main()* is
 main's compensated inclusive time in the dump (median over the rounds' dumps) against the plain
@@ -586,7 +604,9 @@ run)
 	run "$@"
 	;;
 bench)
-	bench | sed "s|$ROOT/||g; s|REAL_LOAD_END|$(cut -d' ' -f1-3 /proc/loadavg)|"
+	mkdir -p "$R"
+	bench > "$R/section.md"
+	sed "s|$ROOT/||g; s|REAL_LOAD_END|$(cut -d' ' -f1-3 /proc/loadavg)|" "$R/section.md"
 	;;
 list)
 	list

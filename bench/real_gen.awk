@@ -67,12 +67,18 @@ function sql(    i, nc, np) {
 	print "SELECT sum(qty), count(*) FROM orders;"
 }
 
-function text(    i, j, nw, s) {
+# Text from a vocabulary of 4,096 words, a few of them frequent (as in prose), so that it
+# compresses about as well as prose does.
+function text(    i, j, nw, s, v) {
+	for (i = 0; i < 4096; i++)
+		vocab[i] = word()
 	for (i = 0; i < n; i++) {
 		nw = 4 + rnd(12)
-		s = word()
-		for (j = 1; j < nw; j++)
-			s = s " " word()
+		s = ""
+		for (j = 0; j < nw; j++) {
+			v = rnd(4096)
+			s = s (j ? " " : "") vocab[int(v * v * v / 16777216)]
+		}
 		print s (rnd(10) ? "." : ", " rnd(100000) ".")
 	}
 }

@@ -7,9 +7,11 @@ link=1
 for a in "$@"; do
 	case $a in -c | -S | -E) link=0 ;; esac
 done
+# -x none: objects in REAL_LDFLAGS are objects even after the program's own `-x c -` (zstd's
+# Makefile links a test program from standard input that way).
 # shellcheck disable=SC2086
-if [ $link = 1 ]; then
-	exec ${REAL_CC:-gcc} "$@" $REAL_CFLAGS $REAL_LDFLAGS
+if [ $link = 1 ] && [ -n "${REAL_LDFLAGS:-}" ]; then
+	exec ${REAL_CC:-gcc} "$@" $REAL_CFLAGS -x none $REAL_LDFLAGS
 fi
 # shellcheck disable=SC2086
 exec ${REAL_CC:-gcc} "$@" $REAL_CFLAGS
