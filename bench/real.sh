@@ -67,7 +67,8 @@ EOF
 }
 
 # Runs, the rows of the results: name, build, NAME=VALUE words and a command put before the
-# program ('-': none; DUMP is a dump file of its own for each run), the row's label.  A run
+# program ('-': none; DUMP is a dump file of its own for each run, W.RUN.PID.json: names of
+# runs and workloads have no '.' or ':'), the row's label.  A run
 # whose build is not in the table above is shown as "not yet".
 runs() {
 	cat <<EOF
@@ -387,7 +388,7 @@ cmd() {
 	[ "$pre" = - ] && pre=""
 	workloads | awk -F'\t' -v p="$p" -v only="$only" '$1 == p && (only == "" || $2 == only) { print $2 "\t" $3 }' |
 		while IFS='	' read -r w args; do
-			d=$(echo "$pre" | sed "s|DUMP|$R/run/$p/$w-$r-%p.json|g")
+			d=$(echo "$pre" | sed "s|DUMP|$R/run/$p/$w.$r.%p.json|g")
 			printf '%s:%s\t%s%s %s\n' "$w" "$r" "${d:+$d }" "$R/$p/bin/$b" "$(echo "$args" | sed "s|IN/|$R/input/|g")"
 		done
 }
@@ -434,7 +435,7 @@ median() {
 dump_figures() {
 	n=0
 	: > "$R/run/$1.q"
-	for f in "$R/run/$1/$2-$3"-*.json; do
+	for f in "$R/run/$1/$2.$3".*.json; do
 		[ -f "$f" ] || continue
 		"$W/dumpq" "$f" >> "$R/run/$1.q" 2> /dev/null || continue
 		n=$((n + 1))
@@ -444,7 +445,7 @@ dump_figures() {
 		"$(awk -F'\t' '$1 == "total_calls" { print $2 }' "$R/run/$1.q" | median)" \
 		"$(awk -F'\t' '$1 == "fn" && $2 == "main" { print $4 }' "$R/run/$1.q" | median)" \
 		"$(awk -F'\t' '$1 == "fn" && $2 == "main" { print $6 }' "$R/run/$1.q" | median)" "$n"
-	rm -f "$R/run/$1/$2-$3"-*.json
+	rm -f "$R/run/$1/$2.$3".*.json
 }
 
 # gprof_calls P W: "gprof W calls": the calls gprof counts in one run of the -pg build.
