@@ -1,10 +1,11 @@
-/* options.c: reading CALLPROF_* settings from the environment, once, at start-up. */
+/* options.c: reading CALLPROF_* settings from the environment, once, at start-up (no malloc). */
 #include "options.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 struct options options;
 
@@ -45,10 +46,28 @@ static void read_number(const char *name, uint64_t lo, uint64_t hi, uint64_t *ou
 	*out = v;
 }
 
+/* A copy of the variable's value, or NULL when unset or empty.  Mapped, not
+ * malloc'ed: start-up runs inside the program's first probe, which may be
+ * inside its own malloc. */
 static char *read_string(const char *name)
 {
 	const char *s = getenv(name);
-	return s && *s ? strdup(s) : NULL;
+	size_t len = s ? strlen(s) : 0;
+	char *copy;
+
+	if (!len)
+		return NULL;
+	copy = mmap(NULL, len + 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (copy == MAP_FAILED)
+		return NULL;
+	memcpy(copy, s, len + 1);
+	return copy;
+}
+
+/* True if the comma-separated list holds a glob (",," holds none). */
+static bool has_glob(const char *list)
+{
+	return list && list[strspn(list, ",")];
 }
 
 static bool read_flag(const char *name, bool dflt)
@@ -108,4 +127,5 @@ void options_read(void)
 	options.max_depth = (uint32_t)v;
 	options.include = read_string("CALLPROF_INCLUDE");
 	options.exclude = read_string("CALLPROF_EXCLUDE");
+	options.filtered = has_glob(options.include) || has_glob(options.exclude);
 }

@@ -16,12 +16,14 @@ struct options {
 	uint32_t max_depth;       /* CALLPROF_MAX_DEPTH: deeper calls are transparent; 0 = no limit */
 	char *include;            /* CALLPROF_INCLUDE globs, or NULL */
 	char *exclude;            /* CALLPROF_EXCLUDE globs, or NULL */
+	bool filtered;            /* either holds a glob: calls are filtered (verdict.h) */
 };
 
 /* The settings in force; filled by options_read(). */
 extern struct options options;
 
-/* Reads the environment.  A value it cannot use gives one line on stderr and the default. */
+/* Reads the environment.  A value it cannot use gives one line on stderr and
+ * the default.  Allocates nothing from malloc. */
 void options_read(void);
 
 #endif
