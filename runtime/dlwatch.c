@@ -129,12 +129,13 @@ static void *(*real_dlopen)(const char *, int);
 CP_EXPORT int dlclose(void *handle);
 int dlclose(void *handle)
 {
-	int rc, saved_errno;
+	int rc, saved_errno = errno;
 
 	if (!real_dlclose)
 		*(void **)&real_dlclose = dlsym(RTLD_NEXT, "dlclose");
 	if (process.ready)
 		remember_library(handle);
+	errno = saved_errno;
 	rc = real_dlclose(handle);
 	saved_errno = errno;
 	filter_unload_modules();
@@ -157,29 +158,45 @@ static bool loadable(const char *path)
 	return ok;
 }
 
-/* The first of the directories that `caller`'s own search path puts before
- * the system's (its DT_RPATH, LD_LIBRARY_PATH, its DT_RUNPATH) holding
- * `file`, written to `out`; false when none does. */
-static bool caller_search(const char *file, const void *caller, char out[PATH_MAX])
+/* The search path dlopen follows for a call from the object holding `addr`,
+ * malloc'ed; NULL if unknown. */
+static Dl_serinfo *search_path_of(const void *addr)
 {
 	struct link_map *lm = NULL;
 	Dl_info info;
 	Dl_serinfo size, *si;
-	bool found = false;
 
-	if (!dladdr1(caller, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm ||
+	if (!dladdr1(addr, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm ||
 	    dlinfo(lm, RTLD_DI_SERINFOSIZE, &size) != 0 || !(si = malloc(size.dls_size)))
-		return false;
+		return NULL;
 	si->dls_size = size.dls_size;
 	si->dls_cnt = size.dls_cnt;
 	if (dlinfo(lm, RTLD_DI_SERINFO, si) == 0)
-		for (unsigned i = 0; i < si->dls_cnt && !found; i++) {
-			const Dl_serpath *p = &si->dls_serpath[i];
-			if (!(p->dls_flags & (LA_SER_RUNPATH | LA_SER_LIBPATH)))
-				break; /* the system's directories: the same from here on */
-			found = snprintf(out, PATH_MAX, "%s/%s", p->dls_name, file) < PATH_MAX && loadable(out);
-		}
+		return si;
 	free(si);
+	return NULL;
+}
+
+/*
+ * The first directory of `caller`'s own search path holding `file`, written
+ * to `out`; false when none does.  Its own: the directories before those it
+ * shares, at the end, with ours (the system's, searched after ld.so.cache,
+ * which real_dlopen consults the same for anyone).
+ */
+static bool caller_search(const char *file, const void *caller, char out[PATH_MAX])
+{
+	Dl_serinfo *theirs = search_path_of(caller), *ours = search_path_of((const void *)&caller_search);
+	unsigned own = theirs ? theirs->dls_cnt : 0;
+	bool found = false;
+
+	for (unsigned k = ours ? ours->dls_cnt : 0; own && k; own--, k--)
+		if (strcmp(theirs->dls_serpath[own - 1].dls_name, ours->dls_serpath[k - 1].dls_name))
+			break;
+	for (unsigned i = 0; i < own && !found; i++)
+		found = snprintf(out, PATH_MAX, "%s/%s", theirs->dls_serpath[i].dls_name, file) < PATH_MAX &&
+			loadable(out);
+	free(theirs);
+	free(ours);
 	return found;
 }
 

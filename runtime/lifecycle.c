@@ -32,23 +32,26 @@ static int starter;
 /* The dump at exit is written once, even if several exit paths reach it. */
 static int final_dump_done;
 
+/* Around a fork, the locks of those who rewrite shared state are held, so the
+ * child gets them free.  Order: the registry, then the filters (a dump holds
+ * the first while libdw may dlopen, which takes the second). */
 static void fork_prepare(void)
 {
-	filter_lock();
 	tstate_lock_all();
+	filter_lock();
 }
 
 static void fork_parent(void)
 {
-	tstate_unlock_all();
 	filter_unlock();
+	tstate_unlock_all();
 }
 
 static void fork_child(void)
 {
+	filter_unlock();
 	process_forked();
 	tstate_fork_child(tstate_self, stamp_new_node_state(), process.start_ticks);
-	filter_unlock();
 }
 
 static void start(void)

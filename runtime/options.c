@@ -6,22 +6,40 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 struct options options;
 
-/* Prints `value` with control characters as '?', so a message stays one line. */
-static void put_printable(const char *value)
+/* Writes `s` to stderr, control characters as '?' when `printable`, so a
+ * message stays one line.  write(2), not stdio: start-up may run inside a
+ * probe, which takes no lock (stdio locks its streams). */
+static void put(const char *s, bool printable)
 {
-	for (const unsigned char *c = (const unsigned char *)value; *c; c++)
-		fputc(*c < 0x20 || *c == 0x7f ? '?' : *c, stderr);
+	char buf[256];
+	size_t n = 0;
+
+	for (const unsigned char *c = (const unsigned char *)s;; c++) {
+		if (!*c || n == sizeof(buf)) {
+			if (n && write(STDERR_FILENO, buf, n) < 0)
+				return;
+			n = 0;
+		}
+		if (!*c)
+			return;
+		buf[n++] = (char)(printable && (*c < 0x20 || *c == 0x7f) ? '?' : *c);
+	}
 }
 
 /* One line on stderr: "callprof: ignoring NAME='VALUE': WHY". */
 static void ignoring(const char *name, const char *value, const char *why)
 {
-	fprintf(stderr, "callprof: ignoring %s='", name);
-	put_printable(value);
-	fprintf(stderr, "': %s\n", why);
+	put("callprof: ignoring ", false);
+	put(name, false);
+	put("='", false);
+	put(value, true);
+	put("': ", false);
+	put(why, false);
+	put("\n", false);
 }
 
 /* Sets *out from the variable `name` if it holds a whole number in [lo, hi];
@@ -112,9 +130,12 @@ void options_read(void)
 		strcpy(options.output, out);
 	else
 		strcpy(options.output, "callprof.json");
-	if (out && strlen(out) >= sizeof(options.output))
-		fprintf(stderr, "callprof: ignoring CALLPROF_OUTPUT: longer than %zu bytes\n",
-			sizeof(options.output) - 1);
+	if (out && strlen(out) >= sizeof(options.output)) {
+		char line[96];
+		snprintf(line, sizeof(line), "callprof: ignoring CALLPROF_OUTPUT: longer than %zu bytes\n",
+			 sizeof(options.output) - 1);
+		put(line, false);
+	}
 	read_clock();
 	v = 2000000;
 	read_number("CALLPROF_MAX_NODES", 1, UINT64_MAX / 2, &v);
