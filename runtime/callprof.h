@@ -6,7 +6,11 @@
  * Settings come from the environment, read once at start-up:
  *   CALLPROF_OUTPUT=PATH     where the dump goes (default callprof.json; %p = pid)
  *   CALLPROF_DISABLE=1       no profiling and no dump
- *   CALLPROF_CLOCK=auto|tsc|monotonic|none   the timer (none: exact counts, no times)
+ *   CALLPROF_CLOCK=CLOCK     the timer: auto or tsc (plain TSC reads, the default),
+ *                            tsc-ordered (fenced reads: each interval exactly its own
+ *                            work), tsc-adaptive (fenced only where a call's work pays
+ *                            for it), monotonic (CLOCK_MONOTONIC), none (exact counts,
+ *                            no times)
  *   CALLPROF_COMPENSATE=0    keep raw times as the main figures
  *   CALLPROF_MAX_NODES=N     per-thread tree budget; past it paths fold to caller->callee
  *   CALLPROF_MAX_STACK=N     deepest shadow stack in frames; deeper calls are dropped and counted
