@@ -226,8 +226,10 @@ static __attribute__((noinline)) void *open_deciding(const char *file, int mode,
 	void *h = open_as(file, mode, caller);
 	int saved_errno = errno;
 
-	if (h)
+	if (h) {
 		filter_load_modules();
+		dlerror(); /* the program's dlopen succeeded: no error of our lookups' is left to it */
+	}
 	errno = saved_errno;
 	return h;
 }

@@ -34,6 +34,12 @@ struct loaded {
 	uintptr_t lo[MAX_SEGMENTS], hi[MAX_SEGMENTS];
 };
 
+/* The modules loaded at one moment. */
+struct loaded_list {
+	struct loaded *m;
+	size_t n, cap;
+};
+
 /* A module looked at: decided (id >= 0), or not probed, or not readable (-1). */
 struct seen {
 	char *name;
@@ -47,6 +53,8 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread bool deciding __attribute__((tls_model("initial-exec")));
 static struct seen *seen;
 static size_t nseen, cap_seen;
+/* The globs are read: modules can be decided. */
+static bool ready;
 
 static void globs_split(struct globs *g, const char *list)
 {
@@ -72,6 +80,9 @@ void filter_setup(const char *include, const char *exclude)
 {
 	globs_split(&includes, include);
 	globs_split(&excludes, exclude);
+	pthread_mutex_lock(&lock);
+	ready = true;
+	pthread_mutex_unlock(&lock);
 }
 
 static bool globs_match(const struct globs *g, const char *name, const char *module_base)
@@ -91,7 +102,7 @@ static bool admits(const char *name, const char *module_base)
 
 static int collect(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	struct { struct loaded *m; size_t n, cap; } *all = arg;
+	struct loaded_list *all = arg;
 	struct loaded *m;
 
 	(void)size;
@@ -124,7 +135,7 @@ static int collect(struct dl_phdr_info *info, size_t size, void *arg)
  * out first: nothing slow runs while the loader's lock is held. */
 static struct loaded *loaded_modules(size_t *n)
 {
-	struct { struct loaded *m; size_t n, cap; } all = { NULL, 0, 0 };
+	struct loaded_list all = { NULL, 0, 0 };
 
 	dl_iterate_phdr(collect, &all);
 	*n = all.n;
@@ -233,6 +244,8 @@ void filter_load_modules(void)
 	if (!verdict_on || deciding)
 		return;
 	pthread_mutex_lock(&lock);
+	if (!ready) /* before start-up read the globs: it decides every module then */
+		goto out_unlock;
 	deciding = true;
 	m = loaded_modules(&n);
 	for (size_t i = 0; m && i < n; i++)
@@ -240,6 +253,7 @@ void filter_load_modules(void)
 			seen_add(&m[i], decide_module(&m[i]));
 	loaded_free(m, n);
 	deciding = false;
+out_unlock:
 	pthread_mutex_unlock(&lock);
 }
 

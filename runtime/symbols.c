@@ -621,20 +621,35 @@ void symbols_remember(const char *path, uintptr_t base, uint64_t tag, const uint
 	dwfl_end(dwfl);
 }
 
-/* True if the symbol table of `mod` has a symbol `name`, defined or not, of
- * any version (a linker may write "name@VERSION" into .symtab). */
-static bool has_symbol(Dwfl_Module *mod, const char *name)
+/* True if `s` is `name`, of any version (a linker may write "name@VERSION" into .symtab). */
+static bool is_symbol(const char *s, const char *name, size_t len)
 {
-	int n = dwfl_module_getsymtab(mod);
-	size_t len = strlen(name);
-	GElf_Sym sym;
-	GElf_Addr addr;
-	GElf_Word shndx;
+	return !strncmp(s, name, len) && (s[len] == '\0' || s[len] == '@');
+}
 
-	for (int i = 1; i < n; i++) {
-		const char *s = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, NULL, NULL);
-		if (s && !strncmp(s, name, len) && (s[len] == '\0' || s[len] == '@'))
-			return true;
+/* True if the symbol tables of the file of `mod` have a symbol `name`,
+ * defined or not.  The file's own tables only: no search for separate debug
+ * information, so it costs little for the many modules that say no. */
+static bool file_has_symbol(Dwfl_Module *mod, const char *name)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	Elf_Scn *scn = NULL;
+	size_t len = strlen(name);
+
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr shdr;
+		Elf_Data *data;
+		if (!gelf_getshdr(scn, &shdr) || (shdr.sh_type != SHT_SYMTAB && shdr.sh_type != SHT_DYNSYM) ||
+		    !shdr.sh_entsize || !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 1; i < shdr.sh_size / shdr.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *s;
+			if (gelf_getsym(data, (int)i, &sym) && (s = elf_strptr(elf, shdr.sh_link, sym.st_name)) &&
+			    is_symbol(s, name, len))
+				return true;
+		}
 	}
 	return false;
 }
@@ -655,7 +670,7 @@ int symbols_module_functions(const char *path, uintptr_t base, const char *marke
 	if (!mod)
 		goto out_end;
 	rc = 0;
-	if (marker && !has_symbol(mod, marker))
+	if (marker && !file_has_symbol(mod, marker))
 		goto out_end;
 	index_symbols(&ix, mod);
 	/* Of the names at one address, the last in the sorted index: the one
