@@ -1,5 +1,8 @@
 /* render.c: the table of page kinds and the pieces every page is made of. */
+#define _GNU_SOURCE
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dump.h"
@@ -73,6 +76,17 @@ int render_diff_site(struct render_ctx *ctx)
 	return render_kinds(ctx, diff_page_kinds, sizeof(diff_page_kinds) / sizeof(diff_page_kinds[0]));
 }
 
+/* print_index: DIR/index.html with DIR made absolute, for a terminal to open. */
+static void print_index(const char *dir)
+{
+	char abs[PATH_MAX];
+
+	if (realpath(dir, abs))
+		printf("%s/index.html\n", abs);
+	else
+		printf("%s/index.html\n", dir);
+}
+
 int render_write(struct render_ctx *ctx, const char *dir, int (*render)(struct render_ctx *ctx))
 {
 	struct site site;
@@ -94,6 +108,8 @@ int render_write(struct render_ctx *ctx, const char *dir, int (*render)(struct r
 	buf_release(&ctx->body);
 	tmpl_release_cache();
 	ctx->site = NULL;
+	if (rc == 0)
+		print_index(dir);
 	return rc < 0 ? 2 : 0;
 }
 
