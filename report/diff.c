@@ -163,7 +163,7 @@ static int parse_args(int argc, char **argv)
 }
 
 /* default_title: "callprof diff: PROGRAM" from the new side's first dump. */
-static void default_title(struct buf *out, const struct dump *d)
+static void default_title(struct buf *out, const struct run *d)
 {
 	const char *prog = d->program ? d->program : d->argc ? d->argv[0] : NULL;
 	const char *slash = prog ? strrchr(prog, '/') : NULL;
@@ -215,7 +215,7 @@ static int run(const struct paths side[2])
 	if (o.fail_above_pct >= 0)
 		diff_gate(&d, o.fail_above_pct);
 	if (!o.title) {
-		default_title(&title, &dumps[1][0]);
+		default_title(&title, &dumps[1][0].run);
 		ctx.title = title.data;
 	}
 	rc = render_write(&ctx, o.dir, render_diff_site);

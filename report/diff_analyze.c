@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "diff.h"
 
 /* One function of one side, as the matching sees it. */
@@ -136,8 +137,8 @@ static const char *program_base(const struct profile *p)
 {
 	const char *base = NULL;
 
-	for (size_t i = 0; i < p->ndumps; i++) {
-		const char *prog = p->dumps[i].program, *slash;
+	for (size_t i = 0; i < p->nruns; i++) {
+		const char *prog = p->runs[i]->program, *slash;
 
 		if (!prog)
 			return NULL;

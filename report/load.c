@@ -33,10 +33,6 @@ struct load_ctx {
 
 enum need { OPTIONAL, REQUIRED };
 
-const char *const dump_counter_keys[DC_COUNT] = {
-	"dropped_calls", "resynced_frames", "unmatched_exits", "closed_at_thread_exit",
-	"open_frames", "folded_calls", "dropped_in_signal", "dropped_no_room", "tree_nodes", "max_nodes",
-};
 
 /* add_path appends a file name for a message: control characters become '?', so it stays one line. */
 static void add_path(struct buf *out, const char *path)
@@ -258,24 +254,24 @@ static int load_program(struct load_ctx *c, struct dump *d, struct json_object *
 
 	if (!prog)
 		return bad;
-	if (want_str(c, prog, "path", "program", OPTIONAL, &d->program) < 0)
+	if (want_str(c, prog, "path", "program", OPTIONAL, &d->run.program) < 0)
 		return -1;
 	rc = want_id(c, prog, "pid", "program", OPTIONAL, &pid);
 	if (rc < 0)
 		return -1;
-	d->pid = pid;
-	d->has_pid = rc > 0;
+	d->run.pid = pid;
+	d->run.has_pid = rc > 0;
 	argv = want(c, prog, "argv", "program", OPTIONAL, json_type_array, &bad);
 	if (!argv)
 		return bad;
-	d->argc = json_object_array_length(argv);
-	d->argv = xcalloc(d->argc, sizeof(*d->argv));
-	for (size_t i = 0; i < d->argc; i++) {
+	d->run.argc = json_object_array_length(argv);
+	d->run.argv = xcalloc(d->run.argc, sizeof(*d->run.argv));
+	for (size_t i = 0; i < d->run.argc; i++) {
 		struct json_object *a = json_object_array_get_idx(argv, i);
 
 		if (!a || !json_object_is_type(a, json_type_string))
 			return fail(c, "expected a string, not %s, at program.argv[%zu]", type_name(a), i);
-		d->argv[i] = xstrdup(json_object_get_string(a));
+		d->run.argv[i] = xstrdup(json_object_get_string(a));
 	}
 	return 0;
 }
@@ -285,12 +281,12 @@ static int load_fenced_costs(struct load_ctx *c, struct dump *d, struct json_obj
 {
 	int rc;
 
-	if ((rc = want_num(c, cal, "fenced_o_in_ns", "calibration", &d->fenced_o_in_ns)) < 0)
+	if ((rc = want_num(c, cal, "fenced_o_in_ns", "calibration", &d->run.fenced_o_in_ns)) < 0)
 		return -1;
-	d->has_fenced_o_in = rc > 0;
-	if ((rc = want_num(c, cal, "fenced_o_out_ns", "calibration", &d->fenced_o_out_ns)) < 0)
+	d->run.has_fenced_o_in = rc > 0;
+	if ((rc = want_num(c, cal, "fenced_o_out_ns", "calibration", &d->run.fenced_o_out_ns)) < 0)
 		return -1;
-	d->has_fenced_o_out = rc > 0;
+	d->run.has_fenced_o_out = rc > 0;
 	return 0;
 }
 
@@ -300,10 +296,10 @@ static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *ro
 	struct json_object *clk = want(c, root, "clock", TOP, OPTIONAL, json_type_object, &bad);
 	struct json_object *cal;
 
-	d->compensated = -1;
+	d->run.compensated = -1;
 	if (clk) {
-		if (want_str(c, clk, "source", "clock", OPTIONAL, &d->clock_source) < 0 ||
-		    want_u64(c, clk, "ticks_per_second", "clock", OPTIONAL, &d->ticks_per_second) < 0)
+		if (want_str(c, clk, "source", "clock", OPTIONAL, &d->run.clock_source) < 0 ||
+		    want_u64(c, clk, "ticks_per_second", "clock", OPTIONAL, &d->run.ticks_per_second) < 0)
 			return -1;
 	} else if (bad) {
 		return -1;
@@ -311,15 +307,15 @@ static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *ro
 	cal = want(c, root, "calibration", TOP, OPTIONAL, json_type_object, &bad);
 	if (!cal)
 		return bad;
-	if ((rc = want_num(c, cal, "per_call_ns", "calibration", &d->per_call_ns)) < 0)
+	if ((rc = want_num(c, cal, "per_call_ns", "calibration", &d->run.per_call_ns)) < 0)
 		return -1;
-	d->has_per_call = rc > 0;
-	if ((rc = want_num(c, cal, "o_in_ns", "calibration", &d->o_in_ns)) < 0)
+	d->run.has_per_call = rc > 0;
+	if ((rc = want_num(c, cal, "o_in_ns", "calibration", &d->run.o_in_ns)) < 0)
 		return -1;
-	d->has_o_in = rc > 0;
-	if ((rc = want_num(c, cal, "o_out_ns", "calibration", &d->o_out_ns)) < 0)
+	d->run.has_o_in = rc > 0;
+	if ((rc = want_num(c, cal, "o_out_ns", "calibration", &d->run.o_out_ns)) < 0)
 		return -1;
-	d->has_o_out = rc > 0;
+	d->run.has_o_out = rc > 0;
 	if (load_fenced_costs(c, d, cal) < 0)
 		return -1;
 	if (get(cal, "compensated")) {
@@ -327,7 +323,7 @@ static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *ro
 
 		if (!v)
 			return -1;
-		d->compensated = json_object_get_boolean(v) ? 1 : 0;
+		d->run.compensated = json_object_get_boolean(v) ? 1 : 0;
 	}
 	return 0;
 }
@@ -339,20 +335,20 @@ static int load_warnings(struct load_ctx *c, struct dump *d, struct json_object 
 
 	if (!w)
 		return bad;
-	d->nwarnings = json_object_array_length(w);
-	d->warnings = xcalloc(d->nwarnings, sizeof(*d->warnings));
-	for (size_t i = 0; i < d->nwarnings; i++) {
+	d->run.nwarnings = json_object_array_length(w);
+	d->run.warnings = xcalloc(d->run.nwarnings, sizeof(*d->run.warnings));
+	for (size_t i = 0; i < d->run.nwarnings; i++) {
 		struct json_object *s = json_object_array_get_idx(w, i);
 
 		struct brief b;
 
-		d->warnings[i] = xstrdup(s && json_object_is_type(s, json_type_string) ?
+		d->run.warnings[i] = xstrdup(s && json_object_is_type(s, json_type_string) ?
 					 json_object_get_string(s) : brief(&b, s));
 	}
 	return 0;
 }
 
-static int load_uncalled(struct load_ctx *c, struct dump_module *mod, struct json_object *m,
+static int load_uncalled(struct load_ctx *c, struct run_module *mod, struct json_object *m,
 			 const char *where)
 {
 	int bad = 0;
@@ -387,9 +383,9 @@ static int load_modules(struct load_ctx *c, struct dump *d, struct json_object *
 	keymap_init(ids, mods ? json_object_array_length(mods) : 0);
 	if (!mods)
 		return bad;
-	d->nmodules = json_object_array_length(mods);
-	d->modules = xcalloc(d->nmodules, sizeof(*d->modules));
-	for (size_t i = 0; i < d->nmodules; i++) {
+	d->run.nmodules = json_object_array_length(mods);
+	d->run.modules = xcalloc(d->run.nmodules, sizeof(*d->run.modules));
+	for (size_t i = 0; i < d->run.nmodules; i++) {
 		struct json_object *m = json_object_array_get_idx(mods, i);
 		int64_t id;
 
@@ -397,10 +393,10 @@ static int load_modules(struct load_ctx *c, struct dump *d, struct json_object *
 		if (!m || !json_object_is_type(m, json_type_object))
 			return fail(c, "expected an object, not %s, at %s", type_name(m), where);
 		if (want_id(c, m, "id", where, REQUIRED, &id) < 0 ||
-		    want_str(c, m, "path", where, OPTIONAL, &d->modules[i].path) < 0 ||
-		    want_str(c, m, "build_id", where, OPTIONAL, &d->modules[i].build_id) < 0 ||
-		    want_u64(c, m, "symtab_functions", where, OPTIONAL, &d->modules[i].symtab_functions) < 0 ||
-		    load_uncalled(c, &d->modules[i], m, where) < 0)
+		    want_str(c, m, "path", where, OPTIONAL, &d->run.modules[i].path) < 0 ||
+		    want_str(c, m, "build_id", where, OPTIONAL, &d->run.modules[i].build_id) < 0 ||
+		    want_u64(c, m, "symtab_functions", where, OPTIONAL, &d->run.modules[i].symtab_functions) < 0 ||
+		    load_uncalled(c, &d->run.modules[i], m, where) < 0)
 			return -1;
 		if (keymap_put(ids, (uint64_t)id, (uint32_t)i) < 0)
 			return fail(c, "duplicate module id %lld at %s", (long long)id, where);
@@ -487,7 +483,7 @@ static int want_fn(struct load_ctx *c, struct json_object *obj, const char *key,
 static int fail_fenced(struct load_ctx *c, const struct dump_fstat *s, const char *where)
 {
 	return fail(c, "fenced_calls %llu is more than calls %llu at %s.fenced_calls",
-		    (unsigned long long)s->fenced_calls, (unsigned long long)s->calls, where);
+		    (unsigned long long)s->st.fenced_calls, (unsigned long long)s->st.calls, where);
 }
 
 static int load_fstat(struct load_ctx *c, struct dump_fstat *s, struct json_object *o,
@@ -499,22 +495,22 @@ static int load_fstat(struct load_ctx *c, struct dump_fstat *s, struct json_obje
 	if (!o || !json_object_is_type(o, json_type_object))
 		return fail(c, "expected an object, not %s, at %s", type_name(o), where);
 	if (want_fn(c, o, "fn", where, fns, 0, &fn) < 0 ||
-	    want_u64(c, o, "calls", where, REQUIRED, &s->calls) < 0 ||
-	    want_u64(c, o, "inclusive_ns", where, REQUIRED, &s->incl_ns) < 0 ||
-	    want_u64(c, o, "self_ns", where, REQUIRED, &s->self_ns) < 0)
+	    want_u64(c, o, "calls", where, REQUIRED, &s->st.calls) < 0 ||
+	    want_u64(c, o, "inclusive_ns", where, REQUIRED, &s->st.incl_ns) < 0 ||
+	    want_u64(c, o, "self_ns", where, REQUIRED, &s->st.self_ns) < 0)
 		return -1;
 	s->fn = (uint32_t)fn;
-	s->raw_incl_ns = s->incl_ns;
-	s->raw_self_ns = s->self_ns;
-	if (want_u64(c, o, "raw_inclusive_ns", where, OPTIONAL, &s->raw_incl_ns) < 0 ||
-	    want_u64(c, o, "raw_self_ns", where, OPTIONAL, &s->raw_self_ns) < 0 ||
-	    (rc_min = want_u64(c, o, "min_ns", where, OPTIONAL, &s->min_ns)) < 0 ||
-	    (rc_max = want_u64(c, o, "max_ns", where, OPTIONAL, &s->max_ns)) < 0 ||
-	    (rc_fenced = want_u64(c, o, "fenced_calls", where, OPTIONAL, &s->fenced_calls)) < 0)
+	s->st.raw_incl_ns = s->st.incl_ns;
+	s->st.raw_self_ns = s->st.self_ns;
+	if (want_u64(c, o, "raw_inclusive_ns", where, OPTIONAL, &s->st.raw_incl_ns) < 0 ||
+	    want_u64(c, o, "raw_self_ns", where, OPTIONAL, &s->st.raw_self_ns) < 0 ||
+	    (rc_min = want_u64(c, o, "min_ns", where, OPTIONAL, &s->st.min_ns)) < 0 ||
+	    (rc_max = want_u64(c, o, "max_ns", where, OPTIONAL, &s->st.max_ns)) < 0 ||
+	    (rc_fenced = want_u64(c, o, "fenced_calls", where, OPTIONAL, &s->st.fenced_calls)) < 0)
 		return -1;
-	s->has_minmax = rc_min > 0 && rc_max > 0;
-	s->has_fenced = rc_fenced > 0;
-	if (s->fenced_calls > s->calls)
+	s->st.has_minmax = rc_min > 0 && rc_max > 0;
+	s->st.has_fenced = rc_fenced > 0;
+	if (s->st.fenced_calls > s->st.calls)
 		return fail_fenced(c, s, where);
 	return 0;
 }
@@ -739,22 +735,22 @@ static int fstat_fast(struct load_ctx *c, struct dump_fstat *s, const struct fas
 	int rc_min, rc_max, rc_fenced;
 	char where[80];
 
-	if (fast_fn(c, o, RS_FN_FN, fns, 0, &fn) < 0 || fast_u64(c, o, RS_FN_CALLS, REQUIRED, &s->calls) < 0 ||
-	    fast_u64(c, o, RS_FN_INCL, REQUIRED, &s->incl_ns) < 0 ||
-	    fast_u64(c, o, RS_FN_SELF, REQUIRED, &s->self_ns) < 0)
+	if (fast_fn(c, o, RS_FN_FN, fns, 0, &fn) < 0 || fast_u64(c, o, RS_FN_CALLS, REQUIRED, &s->st.calls) < 0 ||
+	    fast_u64(c, o, RS_FN_INCL, REQUIRED, &s->st.incl_ns) < 0 ||
+	    fast_u64(c, o, RS_FN_SELF, REQUIRED, &s->st.self_ns) < 0)
 		return -1;
 	s->fn = (uint32_t)fn;
-	s->raw_incl_ns = s->incl_ns;
-	s->raw_self_ns = s->self_ns;
-	if (fast_u64(c, o, RS_FN_RAW_INCL, OPTIONAL, &s->raw_incl_ns) < 0 ||
-	    fast_u64(c, o, RS_FN_RAW_SELF, OPTIONAL, &s->raw_self_ns) < 0 ||
-	    (rc_min = fast_u64(c, o, RS_FN_MIN, OPTIONAL, &s->min_ns)) < 0 ||
-	    (rc_max = fast_u64(c, o, RS_FN_MAX, OPTIONAL, &s->max_ns)) < 0 ||
-	    (rc_fenced = fast_u64(c, o, RS_FN_FENCED, OPTIONAL, &s->fenced_calls)) < 0)
+	s->st.raw_incl_ns = s->st.incl_ns;
+	s->st.raw_self_ns = s->st.self_ns;
+	if (fast_u64(c, o, RS_FN_RAW_INCL, OPTIONAL, &s->st.raw_incl_ns) < 0 ||
+	    fast_u64(c, o, RS_FN_RAW_SELF, OPTIONAL, &s->st.raw_self_ns) < 0 ||
+	    (rc_min = fast_u64(c, o, RS_FN_MIN, OPTIONAL, &s->st.min_ns)) < 0 ||
+	    (rc_max = fast_u64(c, o, RS_FN_MAX, OPTIONAL, &s->st.max_ns)) < 0 ||
+	    (rc_fenced = fast_u64(c, o, RS_FN_FENCED, OPTIONAL, &s->st.fenced_calls)) < 0)
 		return -1;
-	s->has_minmax = rc_min > 0 && rc_max > 0;
-	s->has_fenced = rc_fenced > 0;
-	if (s->fenced_calls > s->calls) {
+	s->st.has_minmax = rc_min > 0 && rc_max > 0;
+	s->st.has_fenced = rc_fenced > 0;
+	if (s->st.fenced_calls > s->st.calls) {
 		snprintf(where, sizeof(where), "%s.%s[%zu]", o->thread_where, o->array, o->i);
 		return fail_fenced(c, s, where);
 	}
@@ -844,8 +840,8 @@ static int load_thread(struct load_ctx *c, struct dump_thread *t, size_t ti, str
 	    (rc = want_u64(c, th, "wall_ns", where, OPTIONAL, &t->wall_ns)) < 0)
 		return -1;
 	t->has_wall = rc > 0;
-	for (int k = 0; k < DC_COUNT; k++)
-		if (want_u64(c, th, dump_counter_keys[k], where, OPTIONAL, &t->counters[k]) < 0)
+	for (int k = 0; k < RUN_COUNTERS; k++)
+		if (want_u64(c, th, run_counter_keys[k], where, OPTIONAL, &t->counters[k]) < 0)
 			return -1;
 	if (want_fn(c, th, "folded_first_fn", where, fns, 1, &first) < 0)
 		return -1;
@@ -899,14 +895,14 @@ static int load_header(struct load_ctx *c, struct dump *d, struct json_object *r
 		return fail(c, "missing key \"version\" at the top level");
 	if (!json_object_is_type(ver, json_type_int) || json_object_get_int64(ver) != 1)
 		return fail(c, "unsupported dump version %s (this callprof reads version 1)", brief(&b, ver));
-	if ((rc = want_u64(c, root, "wall_ns", TOP, OPTIONAL, &d->wall_ns)) < 0)
+	if ((rc = want_u64(c, root, "wall_ns", TOP, OPTIONAL, &d->run.wall_ns)) < 0)
 		return -1;
-	d->has_wall = rc > 0;
-	if (want_u64(c, root, "clamped_figures", TOP, OPTIONAL, &d->clamped_figures) < 0 ||
-	    want_str(c, root, "start_time", TOP, OPTIONAL, &d->date) < 0)
+	d->run.has_wall = rc > 0;
+	if (want_u64(c, root, "clamped_figures", TOP, OPTIONAL, &d->run.clamped_figures) < 0 ||
+	    want_str(c, root, "start_time", TOP, OPTIONAL, &d->run.date) < 0)
 		return -1;
-	if (!d->date)
-		return want_str(c, root, "date", TOP, OPTIONAL, &d->date);
+	if (!d->run.date)
+		return want_str(c, root, "date", TOP, OPTIONAL, &d->run.date);
 	return 0;
 }
 
@@ -1009,7 +1005,7 @@ static void set_date_from_mtime(struct dump *d, int fd)
 	if (fstat(fd, &st) < 0 || !localtime_r(&st.st_mtime, &tm))
 		return;
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z", &tm);
-	d->date = xstrdup(when);
+	d->run.date = xstrdup(when);
 }
 
 /*
@@ -1044,7 +1040,7 @@ int dump_parse(struct dump *d, const char *path, char *text, size_t len, struct 
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	d->path = xstrdup(path);
+	d->run.path = xstrdup(path);
 	rc = parse_text(&c, d, text, len, NULL);
 	if (rc < 0)
 		dump_release(d);
@@ -1071,9 +1067,9 @@ int dump_load(struct dump *d, const char *path, struct buf *err)
 	progress_note("reading '%s'", path);
 	if (read_whole(&c, fd, &text) < 0)
 		goto out_close;
-	d->path = xstrdup(path);
+	d->run.path = xstrdup(path);
 	rc = parse_text(&c, d, text.data, text.len, &text);
-	if (rc == 0 && !d->date)
+	if (rc == 0 && !d->run.date)
 		set_date_from_mtime(d, fd);
 out_close:
 	buf_release(&text);
@@ -1083,31 +1079,9 @@ out_close:
 	return rc;
 }
 
-static void free_strings(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 void dump_release(struct dump *d)
 {
-	free(d->path);
-	free(d->date);
-	free(d->program);
-	free_strings(d->argv, d->argc);
-	free(d->clock_source);
-	free_strings(d->warnings, d->nwarnings);
-	for (size_t i = 0; i < d->nmodules; i++) {
-		free(d->modules[i].path);
-		free(d->modules[i].build_id);
-		for (size_t k = 0; k < d->modules[i].nuncalled; k++) {
-			free(d->modules[i].uncalled[k].name);
-			free(d->modules[i].uncalled[k].file);
-		}
-		free(d->modules[i].uncalled);
-	}
-	free(d->modules);
+	run_release(&d->run);
 	for (size_t i = 0; i < d->nfunctions; i++) {
 		free(d->functions[i].name);
 		free(d->functions[i].file);

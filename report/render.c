@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump.h"
 #include "fmt.h"
 #include "html.h"
 #include "render.h"
@@ -116,7 +115,7 @@ int render_write(struct render_ctx *ctx, const char *dir, int (*render)(struct r
 const char *render_title(const struct render_ctx *ctx)
 {
 	static char title[256];
-	const struct dump *d = &ctx->prof->dumps[0];
+	const struct run *d = ctx->prof->runs[0];
 	const char *prog = d->program ? d->program : d->argc ? d->argv[0] : NULL;
 	const char *slash = prog ? strrchr(prog, '/') : NULL;
 
@@ -273,8 +272,8 @@ void render_thread_label(struct buf *out, const struct profile *p, size_t t)
 	const struct pthread *th = &p->threads[t];
 
 	buf_printf(out, "thread %zu (", t + 1);
-	if (p->ndumps > 1)
-		buf_printf(out, "pid %lld, ", (long long)p->dumps[th->dump].pid);
+	if (p->nruns > 1)
+		buf_printf(out, "pid %lld, ", (long long)p->runs[th->run]->pid);
 	buf_printf(out, "tid %lld", (long long)th->tid);
 	if (th->name) {
 		buf_puts(out, ", ");
@@ -344,11 +343,11 @@ void render_fold_note(struct buf *out, const struct profile *p, int64_t thread)
 	char a[FMT_SIZE], b[FMT_SIZE];
 
 	for (size_t t = first; t < end; t++) {
-		const uint64_t *n = p->threads[t].src->counters;
+		const uint64_t *n = p->threads[t].counters;
 
-		folded = u64_add(folded, n[DC_FOLDED_CALLS]);
-		dropped = u64_add(dropped, n[DC_DROPPED_CALLS]);
-		nfolded += n[DC_FOLDED_CALLS] != 0;
+		folded = u64_add(folded, n[RUN_FOLDED_CALLS]);
+		dropped = u64_add(dropped, n[RUN_DROPPED_CALLS]);
+		nfolded += n[RUN_FOLDED_CALLS] != 0;
 	}
 	if (!folded && !dropped)
 		return;
@@ -358,7 +357,7 @@ void render_fold_note(struct buf *out, const struct profile *p, int64_t thread)
 
 		buf_printf(out, "This thread's call tree reached its node budget (%s nodes): %s calls were "
 			   "folded to one level of context, so their paths are missing here (their counts are "
-			   "exact on the function pages)", fmt_count(a, th->src->counters[DC_MAX_NODES]),
+			   "exact on the function pages)", fmt_count(a, th->counters[RUN_MAX_NODES]),
 			   fmt_count(b, folded));
 		if (th->folded_first_fn >= 0) {
 			buf_puts(out, "; the first to be folded was a call to ");

@@ -61,9 +61,9 @@ static size_t modules_with_coverage(const struct profile *p, struct cov_module *
 	size_t n = 0, cap = 0, k = 0;
 	struct cov_module *m = NULL;
 
-	for (size_t d = 0; d < p->ndumps; d++) {
-		for (size_t i = 0; i < p->dumps[d].nmodules; i++) {
-			const struct dump_module *dm = &p->dumps[d].modules[i];
+	for (size_t d = 0; d < p->nruns; d++) {
+		for (size_t i = 0; i < p->runs[d]->nmodules; i++) {
+			const struct run_module *dm = &p->runs[d]->modules[i];
 
 			if (!dm->symtab_functions && !dm->nuncalled)
 				continue;
@@ -92,18 +92,18 @@ static size_t functions_of(const struct profile *p, struct cov_fn **out)
 	size_t n = p->nfuncs, k = 0;
 	struct cov_fn *f;
 
-	for (size_t d = 0; d < p->ndumps; d++)
-		for (size_t i = 0; i < p->dumps[d].nmodules; i++)
-			n += p->dumps[d].modules[i].nuncalled;
+	for (size_t d = 0; d < p->nruns; d++)
+		for (size_t i = 0; i < p->runs[d]->nmodules; i++)
+			n += p->runs[d]->modules[i].nuncalled;
 	f = xmalloc((n + 1) * sizeof(*f));
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		const struct pfunc *pf = &p->funcs[i];
 
 		f[k++] = (struct cov_fn){ pf->module ? pf->module : "", pf->file ? pf->file : "", pf->name, pf->line, 1 };
 	}
-	for (size_t d = 0; d < p->ndumps; d++) {
-		for (size_t i = 0; i < p->dumps[d].nmodules; i++) {
-			const struct dump_module *dm = &p->dumps[d].modules[i];
+	for (size_t d = 0; d < p->nruns; d++) {
+		for (size_t i = 0; i < p->runs[d]->nmodules; i++) {
+			const struct run_module *dm = &p->runs[d]->modules[i];
 
 			for (size_t u = 0; u < dm->nuncalled; u++)
 				f[k++] = (struct cov_fn){ base_of(dm->path), dm->uncalled[u].file ? dm->uncalled[u].file : "",

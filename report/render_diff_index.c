@@ -20,8 +20,8 @@ static void side_dumps(struct buf *out, const struct profile *p, const char *lab
 {
 	struct buf v = BUF_INIT;
 
-	for (size_t i = 0; i < p->ndumps; i++) {
-		const struct dump *d = &p->dumps[i];
+	for (size_t i = 0; i < p->nruns; i++) {
+		const struct run *d = p->runs[i];
 
 		buf_puts(&v, i ? "<br>" : "");
 		if (d->has_pid)
@@ -55,15 +55,15 @@ static void before_after(struct buf *out, const char *label, uint64_t before, ui
 static void facts(struct buf *out, const struct diff *d)
 {
 	const struct profile *b = &d->side[DIFF_BASE], *n = &d->side[DIFF_NEW];
-	const struct dump *nd = &n->dumps[0];
+	const struct run *nd = n->runs[0];
 	struct buf v = BUF_INIT;
 
 	buf_puts(&v, "<code>");
 	html_escape(&v, nd->program ? nd->program : nd->argc ? nd->argv[0] : "unknown");
 	buf_puts(&v, "</code>");
 	fact(out, "Program", v.data);
-	side_dumps(out, b, b->ndumps > 1 ? "Base (merged)" : "Base");
-	side_dumps(out, n, n->ndumps > 1 ? "New (merged)" : "New");
+	side_dumps(out, b, b->nruns > 1 ? "Base (merged)" : "Base");
+	side_dumps(out, n, n->nruns > 1 ? "New (merged)" : "New");
 	before_after(out, "Profiled time", b->run_ns, n->run_ns, 0);
 	before_after(out, "Wall time", b->wall_ns, n->wall_ns, 0);
 	before_after(out, "Calls", b->calls, n->calls, 1);

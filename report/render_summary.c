@@ -11,7 +11,7 @@
 
 static void summary_program(struct buf *md, const struct profile *p)
 {
-	const struct dump *d = &p->dumps[0];
+	const struct run *d = p->runs[0];
 
 	buf_puts(md, "- Program: ");
 	if (d->argc) {
@@ -24,8 +24,8 @@ static void summary_program(struct buf *md, const struct profile *p)
 	} else {
 		md_code(md, d->program ? d->program : "unknown");
 	}
-	if (p->ndumps > 1)
-		buf_printf(md, " (%zu dumps merged)", p->ndumps);
+	if (p->nruns > 1)
+		buf_printf(md, " (%zu dumps merged)", p->nruns);
 	else if (d->has_pid)
 		buf_printf(md, " (pid %lld)", (long long)d->pid);
 	buf_puts(md, "\n");

@@ -6,31 +6,31 @@
 #include "render.h"
 
 /* The counters a thread page lists when they are not 0, with their labels. */
-static const char *const counter_labels[DC_COUNT] = {
-	[DC_DROPPED_CALLS] = "Dropped calls",
-	[DC_RESYNCED_FRAMES] = "Closed without exit",
-	[DC_UNMATCHED_EXITS] = "Unmatched exits",
-	[DC_CLOSED_AT_EXIT] = "Open at thread exit",
-	[DC_OPEN_FRAMES] = "Open at the dump",
-	[DC_FOLDED_CALLS] = "Folded calls",
-	[DC_DROPPED_IN_SIGNAL] = "Dropped in a signal handler",
-	[DC_DROPPED_NO_ROOM] = "Dropped for lack of room",
-	[DC_TREE_NODES] = "Call paths (tree nodes)",
-	[DC_MAX_NODES] = "Node budget",
+static const char *const counter_labels[RUN_COUNTERS] = {
+	[RUN_DROPPED_CALLS] = "Dropped calls",
+	[RUN_RESYNCED_FRAMES] = "Closed without exit",
+	[RUN_UNMATCHED_EXITS] = "Unmatched exits",
+	[RUN_CLOSED_AT_EXIT] = "Open at thread exit",
+	[RUN_OPEN_FRAMES] = "Open at the dump",
+	[RUN_FOLDED_CALLS] = "Folded calls",
+	[RUN_DROPPED_IN_SIGNAL] = "Dropped in a signal handler",
+	[RUN_DROPPED_NO_ROOM] = "Dropped for lack of room",
+	[RUN_TREE_NODES] = "Call paths (tree nodes)",
+	[RUN_MAX_NODES] = "Node budget",
 };
 
 static void thread_counters(struct buf *out, const struct profile *p, const struct pthread *th)
 {
 	char a[FMT_SIZE];
 
-	if (th->src->running)
+	if (th->running)
 		buf_puts(out, "<div><dt>State</dt><dd>still running when the dump was written</dd></div>\n");
-	for (int k = 0; k < DC_COUNT; k++) {
-		if (!th->src->counters[k])
+	for (int k = 0; k < RUN_COUNTERS; k++) {
+		if (!th->counters[k])
 			continue;
 		buf_printf(out, "<div><dt>%s</dt><dd id=\"counter-%s\" data-v=\"%llu\">%s", counter_labels[k],
-			   dump_counter_keys[k], (unsigned long long)th->src->counters[k], fmt_count(a, th->src->counters[k]));
-		if (k == DC_FOLDED_CALLS && th->folded_first_fn >= 0) {
+			   run_counter_keys[k], (unsigned long long)th->counters[k], fmt_count(a, th->counters[k]));
+		if (k == RUN_FOLDED_CALLS && th->folded_first_fn >= 0) {
 			buf_puts(out, " (the first: a call to ");
 			render_fn_link(out, p, (uint32_t)th->folded_first_fn, "../");
 			buf_puts(out, ")");
@@ -55,7 +55,7 @@ static int thread_page(struct render_ctx *ctx, size_t t)
 		   fmt_count(b, th->calls), fmt_count(c, th->nfuncs));
 	thread_counters(&facts, p, th);
 	buf_puts(&facts, "<div><dt>Dump</dt><dd><code>");
-	html_escape(&facts, p->dumps[th->dump].path);
+	html_escape(&facts, p->runs[th->run]->path);
 	buf_puts(&facts, "</code></dd></div>\n");
 	buf_printf(&facts, "<div><dt>Views</dt><dd><a href=\"../tree/t%zu.html\">call tree</a> \xc2\xb7 "
 		   "<a href=\"../flame/t%zu.html\">flame graph</a></dd></div>\n", t, t);

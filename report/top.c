@@ -59,8 +59,8 @@ static void print_profile(const struct profile *p, size_t limit)
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 	size_t n = limit && limit < p->nfuncs ? limit : p->nfuncs;
 
-	buf_printf(&out, "%zu dump%s, %zu thread%s, %s calls, %s profiled\n\n", p->ndumps,
-		   p->ndumps == 1 ? "" : "s", p->nthreads, p->nthreads == 1 ? "" : "s",
+	buf_printf(&out, "%zu dump%s, %zu thread%s, %s calls, %s profiled\n\n", p->nruns,
+		   p->nruns == 1 ? "" : "s", p->nthreads, p->nthreads == 1 ? "" : "s",
 		   fmt_count(a, p->calls), fmt_ns(b, p->run_ns));
 	put_right(&out, "calls", 12);
 	put_right(&out, "self", 9);
