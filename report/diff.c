@@ -13,6 +13,7 @@
 #include "dump.h"
 #include "fmt.h"
 #include "opts.h"
+#include "pages.h"
 #include "render.h"
 
 #define DIFF_DEFAULT_MIN_NS 1000000 /* --min-time: 1 ms, below which a change is noise */
@@ -218,7 +219,7 @@ static int run(const struct paths side[2])
 		default_title(&title, &dumps[1][0].run);
 		ctx.title = title.data;
 	}
-	rc = render_write(&ctx, o.dir, render_diff_site);
+	rc = pages_write(&ctx, o.dir, &pages_diff);
 	if (rc == 0) {
 		print_tripped(&d);
 		rc = d.ntripped ? 3 : 0;

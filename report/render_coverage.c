@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cell.h"
 #include "fmt.h"
 #include "html.h"
+#include "layout.h"
 #include "render.h"
 
 /* One function of a module: a profiled function (called), or an uncalled one a dump lists. */
@@ -129,10 +131,10 @@ static void file_row(struct buf *out, const char *file, const struct cov_count *
 {
 	buf_puts(out, "<tr>");
 	td_file(out, file);
-	render_td_count(out, c->called);
-	render_td_count(out, c->total);
-	render_td_pct(out, c->called, c->total);
-	render_td_count(out, c->total - c->called);
+	cell_count(out, c->called);
+	cell_count(out, c->total);
+	cell_pct(out, c->called, c->total);
+	cell_count(out, c->total - c->called);
 	buf_puts(out, "</tr>\n");
 }
 
@@ -141,7 +143,7 @@ static void uncalled_row(struct buf *out, const struct cov_fn *f)
 	buf_puts(out, "<tr><td class=\"name\"><code>");
 	html_escape(out, f->name[0] ? f->name : "(anonymous)");
 	buf_puts(out, "</code></td>");
-	render_td_site(out, *f->file ? f->file : NULL, f->line);
+	cell_site(out, *f->file ? f->file : NULL, f->line);
 	buf_puts(out, "</tr>\n");
 }
 
@@ -245,7 +247,7 @@ int render_coverage(struct render_ctx *ctx)
 		{ "totals", totals.data },
 		{ "modules", body.data },
 	};
-	rc = render_page(ctx, "coverage.html", "", "coverage", "Coverage", "coverage.html", vars,
+	rc = layout_page(ctx, "coverage.html", "", "coverage", "Coverage", "coverage.html", vars,
 			 sizeof(vars) / sizeof(vars[0]));
 	buf_release(&totals);
 	buf_release(&body);

@@ -4,6 +4,8 @@
 
 #include "diff.h"
 #include "fmt.h"
+#include "layout.h"
+#include "link.h"
 #include "markdown.h"
 #include "render.h"
 
@@ -14,7 +16,7 @@ static void md_name(struct buf *md, const struct diff *d, uint32_t fn)
 {
 	const struct diff_func *f = &d->funcs[fn];
 
-	md_code_cut(md, f->name[0] ? f->name : "(anonymous)", RENDER_NAME_MAX);
+	md_code_cut(md, f->name[0] ? f->name : "(anonymous)", LINK_NAME_MAX);
 	if (f->same_name && f->file) {
 		buf_puts(md, " (");
 		md_text(md, f->file);
@@ -131,7 +133,7 @@ int render_diff_summary(struct render_ctx *ctx)
 
 	buf_reset(md);
 	buf_puts(md, "# ");
-	md_text(md, render_title(ctx));
+	md_text(md, layout_title(ctx));
 	buf_puts(md, "\n\n");
 	md_figures(md, d);
 	buf_puts(md, "\n## Top regressions (self time)\n\n");

@@ -4,10 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cell.h"
 #include "fmt.h"
 #include "html.h"
+#include "layout.h"
+#include "link.h"
 #include "markdown.h"
+#include "pager.h"
 #include "render.h"
+#include "table.h"
 
 #define INDEX_TOP 10 /* rows in each "hottest" card */
 #define INDEX_NOTICE_THREADS 16 /* threads whose notices are listed; the threads table marks the rest */
@@ -133,7 +138,7 @@ static void notice(struct buf *out, const char *cls, const struct profile *p, si
 {
 	buf_printf(out, "<li class=\"%s\">", cls);
 	if (t < p->nthreads) {
-		render_thread_page_link(out, p, t, "");
+		link_thread_page(out, p, t, "");
 		buf_puts(out, ": ");
 	}
 }
@@ -162,7 +167,7 @@ static void thread_notices(struct buf *out, const struct profile *p, size_t t)
 			buf_printf(out, " of %s nodes (CALLPROF_MAX_NODES)", fmt_count(b, n[RUN_MAX_NODES]));
 		if (th->folded_first_fn >= 0) {
 			buf_puts(out, "; the first to be folded was a call to ");
-			render_fn_link(out, p, (uint32_t)th->folded_first_fn, "");
+			link_fn(out, p, (uint32_t)th->folded_first_fn, "");
 		}
 		buf_puts(out, ". Counts stay exact; the tree and flame graph lack those paths.</li>\n");
 	}
@@ -257,10 +262,10 @@ static void top_list(struct buf *out, const struct profile *p, const uint32_t *o
 		uint64_t v = by_self ? f->st.self_ns : f->st.incl_ns;
 
 		buf_puts(out, "<tr><td class=\"name\">");
-		render_fn_link(out, p, order[i], "");
+		link_fn(out, p, order[i], "");
 		buf_printf(out, "</td><td class=\"num\" data-v=\"%llu\">%s</td><td class=\"num pct\">",
 			   (unsigned long long)v, fmt_ns(a, v));
-		render_bar(out, v, p->run_ns);
+		cell_bar(out, v, p->run_ns);
 		buf_printf(out, "%s</td></tr>\n", fmt_pct(b, v, p->run_ns));
 	}
 	buf_puts(out, "</tbody>\n</table>\n");
@@ -306,7 +311,7 @@ static void thread_table(struct buf *out, const struct profile *p)
 		const struct pthread *th = &p->threads[t];
 
 		buf_printf(out, "<tr><td class=\"num\" data-v=\"%zu\">%zu</td><td class=\"name\">", t + 1, t + 1);
-		render_thread_page_link(out, p, t, "");
+		link_thread_page(out, p, t, "");
 		buf_printf(out, "</td><td class=\"num\" data-v=\"%llu\">%s</td>"
 			   "<td class=\"num\" data-v=\"%llu\">%s</td><td class=\"num\" data-v=\"%zu\">%zu</td>",
 			   (unsigned long long)th->wall_ns, fmt_ns(a, th->wall_ns),
@@ -334,10 +339,10 @@ static void thread_table(struct buf *out, const struct profile *p)
 
 static void flat(struct buf *out, const struct profile *p)
 {
-	struct pfstat *rows = render_merged_rows(p);
-	struct flat_pages fp = { rows, p->nfuncs, p->run_ns, "all", "index.html" };
+	struct pfstat *rows = table_flat_rows(p);
+	struct pager pg = { rows, p->nfuncs, p->run_ns, "all", "index.html" };
 
-	render_flat_paged(out, p, &fp, 0, "");
+	pager_flat(out, p, &pg, 0, "");
 	free(rows);
 }
 
@@ -351,7 +356,7 @@ int render_index(struct render_ctx *ctx)
 
 	for (size_t i = 0; i < 8; i++)
 		buf_init(&parts[i]);
-	html_escape(&parts[HEADING], render_title(ctx));
+	html_escape(&parts[HEADING], layout_title(ctx));
 	facts(&parts[FACTS], p);
 	warnings(&parts[WARN], p);
 	if (ctx->notes_md) {
@@ -378,7 +383,7 @@ int render_index(struct render_ctx *ctx)
 			{ "nfuncs", fmt_count(nfuncs, p->nfuncs) },
 			{ "summary", summary.data },
 		};
-		rc = render_page(ctx, "index.html", "", "index", "Overview", "index.html", vars,
+		rc = layout_page(ctx, "index.html", "", "index", "Overview", "index.html", vars,
 				 sizeof(vars) / sizeof(vars[0]));
 	}
 	for (size_t i = 0; i < 8; i++)

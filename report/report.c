@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "dump.h"
 #include "opts.h"
+#include "pages.h"
 #include "profile.h"
 #include "render.h"
 
@@ -109,7 +110,7 @@ static int write_site(const struct profile *prof, const struct buf *notes)
 		.notes_len = notes->len,
 	};
 
-	return render_write(&ctx, o.dir, render_site);
+	return pages_write(&ctx, o.dir, &pages_report);
 }
 
 int cmd_report(int argc, char **argv)
