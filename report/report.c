@@ -15,6 +15,12 @@
 #include "profile.h"
 #include "render.h"
 
+/*
+ * Where the site goes without -o: not "report", which in a project's root is
+ * often a folder of its own (this repository's report/ holds the tool's sources).
+ */
+#define REPORT_DEFAULT_DIR "callprof-report"
+
 /* The parsed command line. */
 struct report_opts {
 	const char *dir;
@@ -41,9 +47,10 @@ static const char *const report_synopses[] = { "DUMP...", NULL };
 static const struct opts_cmd report_cmd = {
 	.name = "report",
 	.synopses = report_synopses,
-	.about = "Writes a static HTML report of one or more dumps to DIR (default: report/)\n"
-		 "and prints the path of its index.html.  Several dumps (forked children, several\n"
-		 "runs) merge into one profile; functions match by module and name.\n",
+	.about = "Writes a static HTML report of one or more dumps to DIR (default:\n"
+		 REPORT_DEFAULT_DIR "/) and prints the path of its index.html.  Several dumps\n"
+		 "(forked children, several runs) merge into one profile; functions match by\n"
+		 "module and name.\n",
 	.opts = report_options,
 	.nopts = sizeof(report_options) / sizeof(report_options[0]),
 };
@@ -54,7 +61,7 @@ static int parse_args(int argc, char **argv)
 	int rc;
 
 	memset(&o, 0, sizeof(o));
-	o.dir = "report";
+	o.dir = REPORT_DEFAULT_DIR;
 	rc = opts_parse(&report_cmd, argc, argv, &o.dumps);
 	if (rc)
 		return rc;
