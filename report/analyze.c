@@ -7,13 +7,11 @@
 #include <string.h>
 
 #include "buf.h"
+#include "dump.h"
 #include "fmt.h"
 #include "keymap.h"
-#include "dump.h"
 #include "profile.h"
 #include "progress.h"
-
-/* An open-addressing map from a 64-bit key to an index; keys are hashed, never 0-special. */
 
 /* A map from string keys (owned) to an index, for matching functions by name. */
 struct strmap {

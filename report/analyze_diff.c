@@ -1,4 +1,4 @@
-/* diff_analyze.c: matches the functions and edges of two profiles and orders them by change
+/* analyze_diff.c: matches the functions and edges of two profiles and orders them by change
  * (see diff.h).  Matching sorts keys rather than hashing them: each list is sorted once. */
 #define _GNU_SOURCE
 #include <stdlib.h>
