@@ -124,7 +124,7 @@ static int read_int(struct scan *sc, int64_t *v)
 	while (i < sc->len && s[i] >= '0' && s[i] <= '9') {
 		uint64_t digit = (uint64_t)(s[i++] - '0');
 
-		/* Past INT64_MAX json-c reads it (and load.c refuses it with the row's path). */
+		/* Past INT64_MAX json-c reads it (and the loader refuses it with the row's path). */
 		if (x > ((uint64_t)INT64_MAX - digit) / 10)
 			return -1;
 		x = x * 10 + digit;

@@ -17,7 +17,7 @@
  * strings, rows of different lengths, a key given twice, malformed text --
  * leaves that array as it was, for json-c to read and check the slow way.  The
  * loader takes a thread's array from its table when json-c saw it empty, and
- * applies the same checks to both (load.c).
+ * applies the same checks to both (load.h).
  *
  * Example: threads[0].edges = [{"caller": null, "callee": 2, "calls": 5, ...}]
  * read with the keys { "caller", "callee", "calls", ... } gives a table of
