@@ -69,13 +69,14 @@ __attribute__((noinline)) static int work(int n) { int s = 0; for (int i = 0; i 
 int main(int argc, char **argv) { printf("%d\n", work(argc > 1 ? (int)strlen(argv[1]) + 5 : 5)); return 0; }
 C
 D=$W/stage
-if ! make -s -C "$TOP" B="$(rel "$B")" install DESTDIR="$D" PREFIX=/usr/local >"$W/install.log" 2>&1; then
+if ! make -s -C "$TOP" B="$(rel "$B")" install DESTDIR="$D" >"$W/install.log" 2>&1; then
 	fail "README: a staged make install" "$(tail -n 2 "$W/install.log" | tr '\n' ' ')"
 fi
+pc_dir=$(dirname "$(find "$D" -name callprof.pc | head -n 1)")
 real_pc=$(command -v pkg-config)
 cat >"$W/bin/pkg-config" <<SH
 #!/bin/sh
-PKG_CONFIG_PATH="$D/usr/local/lib/pkgconfig\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}" exec "$real_pc" --define-prefix "\$@"
+PKG_CONFIG_PATH="$pc_dir\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}" exec "$real_pc" --define-prefix "\$@"
 SH
 chmod +x "$W/bin/pkg-config"
 
