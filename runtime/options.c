@@ -5,8 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
 
 struct options options;
+/* The process's environment, for the CALLPROF_* names a secure program ignores. */
+extern char **environ;
 
 /* Prints `value` with control characters as '?', so a message stays one line. */
 static void put_printable(const char *value)
@@ -82,13 +86,10 @@ static void read_clock(void)
 	ignoring("CALLPROF_CLOCK", s, "expected auto, tsc, tsc-ordered, tsc-adaptive, monotonic or none");
 }
 
-void options_read(void)
+static void read_output(void)
 {
 	const char *out = getenv("CALLPROF_OUTPUT");
-	uint64_t v;
 
-	options.disabled = read_flag("CALLPROF_DISABLE", false);
-	options.compensate = read_flag("CALLPROF_COMPENSATE", true);
 	if (out && *out && strlen(out) < sizeof(options.output))
 		strcpy(options.output, out);
 	else
@@ -96,6 +97,39 @@ void options_read(void)
 	if (out && strlen(out) >= sizeof(options.output))
 		fprintf(stderr, "callprof: ignoring CALLPROF_OUTPUT: longer than %zu bytes\n",
 			sizeof(options.output) - 1);
+}
+
+/*
+ * Setuid, setgid and file-capability programs (AT_SECURE): the environment
+ * belongs to a less privileged user, who must not choose where the program
+ * writes (nor which debuginfod server libdw asks).  Profiling stays off; one
+ * line says so if a CALLPROF_* variable was set.
+ */
+static bool read_secure(void)
+{
+	if (!getauxval(AT_SECURE))
+		return false;
+	options.disabled = true;
+	options.secure = true;
+	for (char **e = environ; e && *e; e++) {
+		if (!strncmp(*e, "CALLPROF_", 9)) {
+			fprintf(stderr, "callprof: not profiling a setuid, setgid or file-capability program; "
+				"CALLPROF_* settings ignored\n");
+			break;
+		}
+	}
+	return true;
+}
+
+void options_read(void)
+{
+	uint64_t v;
+
+	if (read_secure())
+		return;
+	options.disabled = read_flag("CALLPROF_DISABLE", false);
+	options.compensate = read_flag("CALLPROF_COMPENSATE", true);
+	read_output();
 	read_clock();
 	v = 2000000;
 	read_number("CALLPROF_MAX_NODES", 1, UINT64_MAX / 2, &v);

@@ -7,7 +7,8 @@
 #include <stdint.h>
 
 struct options {
-	bool disabled;            /* CALLPROF_DISABLE=1: no profiling, no dump */
+	bool disabled;            /* CALLPROF_DISABLE=1 (or `secure`): no profiling, no dump */
+	bool secure;              /* AT_SECURE (setuid, setgid, capabilities): the environment is ignored */
 	char output[PATH_MAX];    /* CALLPROF_OUTPUT, default "callprof.json"; %p is the pid */
 	char clock[16];           /* CALLPROF_CLOCK: auto, tsc, tsc-ordered, tsc-adaptive, monotonic or none */
 	bool compensate;          /* CALLPROF_COMPENSATE=0 keeps raw times as the main figures */
@@ -21,7 +22,8 @@ struct options {
 /* The settings in force; filled by options_read(). */
 extern struct options options;
 
-/* Reads the environment.  A value it cannot use gives one line on stderr and the default. */
+/* Reads the environment.  A value it cannot use gives one line on stderr and the default.
+ * In a setuid, setgid or file-capability program it reads nothing and turns profiling off. */
 void options_read(void);
 
 #endif
