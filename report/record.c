@@ -59,6 +59,46 @@ static int find_runtime(char *out, size_t size)
 	return file_exists(out) ? 0 : -1;
 }
 
+/* FILE from -o, absolute from where record runs, so a program started in
+ * another directory (`sh -c 'cd sub && ./prog'`) still writes it there; a '%'
+ * of that directory stays itself when the runtime expands %p.  NULL without
+ * memory or working directory (errno set). */
+static char *absolute_output(const char *output)
+{
+	char cwd[PATH_MAX], *out;
+	size_t o = 0, n = strlen(output) + 2;
+
+	if (output[0] == '/')
+		return strdup(output);
+	if (!getcwd(cwd, sizeof(cwd)))
+		return NULL;
+	for (const char *c = cwd; *c; c++)
+		n += *c == '%' ? 2 : 1;
+	if (!(out = malloc(n)))
+		return NULL;
+	for (const char *c = cwd; *c; c++) {
+		if (*c == '%')
+			out[o++] = '%';
+		out[o++] = *c;
+	}
+	if (o > 1)
+		out[o++] = '/';
+	strcpy(out + o, output);
+	return out;
+}
+
+static int set_output(const char *output)
+{
+	char *value = absolute_output(output);
+	int rc;
+
+	if (!value)
+		return -1;
+	rc = setenv("CALLPROF_OUTPUT", value, 1);
+	free(value);
+	return rc;
+}
+
 static int set_preload(const char *lib)
 {
 	const char *old = getenv("LD_PRELOAD");
@@ -120,7 +160,7 @@ int cmd_record(int argc, char **argv)
 			CALLPROF_LIBDIR);
 		return 1;
 	}
-	if (set_preload(lib) < 0 || (output && setenv("CALLPROF_OUTPUT", output, 1) < 0)) {
+	if (set_preload(lib) < 0 || (output && set_output(output) < 0)) {
 		fprintf(stderr, "callprof record: cannot set the environment: %s\n", strerror(errno));
 		return 1;
 	}

@@ -86,6 +86,40 @@ static void read_clock(void)
 	ignoring("CALLPROF_CLOCK", s, "expected auto, tsc, tsc-ordered, tsc-adaptive, monotonic or none");
 }
 
+/* A relative path from the working directory at start-up, so a program that
+ * changes directory still writes where it was asked; a '%' of that directory
+ * stays itself when %p is expanded at the dump. */
+static void make_absolute(char *path, size_t size)
+{
+	char cwd[PATH_MAX], *out;
+	size_t o = 0, n = 0;
+
+	if (path[0] == '/')
+		return;
+	if (!getcwd(cwd, sizeof(cwd))) {
+		fprintf(stderr, "callprof: output '%s' stays relative to the directory at exit: "
+			"cannot read the working directory: %s\n", path, strerror(errno));
+		return;
+	}
+	for (const char *c = cwd; *c; c++)
+		n += *c == '%' ? 2 : 1;
+	if (n + 1 + strlen(path) + 1 > size || !(out = malloc(size))) {
+		fprintf(stderr, "callprof: output '%s' stays relative to the directory at exit: "
+			"the absolute path is longer than %zu bytes\n", path, size - 1);
+		return;
+	}
+	for (const char *c = cwd; *c; c++) {
+		if (*c == '%')
+			out[o++] = '%';
+		out[o++] = *c;
+	}
+	if (o > 1)
+		out[o++] = '/';
+	strcpy(out + o, path);
+	strcpy(path, out);
+	free(out);
+}
+
 static void read_output(void)
 {
 	const char *out = getenv("CALLPROF_OUTPUT");
@@ -97,6 +131,7 @@ static void read_output(void)
 	if (out && strlen(out) >= sizeof(options.output))
 		fprintf(stderr, "callprof: ignoring CALLPROF_OUTPUT: longer than %zu bytes\n",
 			sizeof(options.output) - 1);
+	make_absolute(options.output, sizeof(options.output));
 }
 
 /*
