@@ -164,6 +164,7 @@ void options_read(void)
 		return;
 	options.disabled = read_flag("CALLPROF_DISABLE", false);
 	options.compensate = read_flag("CALLPROF_COMPENSATE", true);
+	options.debuginfod = read_flag("CALLPROF_DEBUGINFOD", false);
 	read_output();
 	read_clock();
 	v = 2000000;

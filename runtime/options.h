@@ -11,6 +11,7 @@ struct options {
 	bool secure;              /* AT_SECURE (setuid, setgid, capabilities): the environment is ignored */
 	char output[PATH_MAX];    /* CALLPROF_OUTPUT, default "callprof.json", made absolute
 				     from the working directory at start-up; %p is the pid */
+	bool debuginfod;          /* CALLPROF_DEBUGINFOD=1: libdw may ask DEBUGINFOD_URLS' servers */
 	char clock[16];           /* CALLPROF_CLOCK: auto, tsc, tsc-ordered, tsc-adaptive, monotonic or none */
 	bool compensate;          /* CALLPROF_COMPENSATE=0 keeps raw times as the main figures */
 	uint64_t max_nodes;       /* CALLPROF_MAX_NODES: tree node budget per thread, 0 = none */
