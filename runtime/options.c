@@ -91,7 +91,7 @@ static void read_clock(void)
  * stays itself when %p is expanded at the dump. */
 static void make_absolute(char *path, size_t size)
 {
-	char cwd[PATH_MAX], *out;
+	char cwd[PATH_MAX], out[sizeof(options.output)];
 	size_t o = 0, n = 0;
 
 	if (path[0] == '/')
@@ -103,7 +103,7 @@ static void make_absolute(char *path, size_t size)
 	}
 	for (const char *c = cwd; *c; c++)
 		n += *c == '%' ? 2 : 1;
-	if (n + 1 + strlen(path) + 1 > size || !(out = malloc(size))) {
+	if (n + 1 + strlen(path) + 1 > size || size > sizeof(out)) {
 		fprintf(stderr, "callprof: output '%s' stays relative to the directory at exit: "
 			"the absolute path is longer than %zu bytes\n", path, size - 1);
 		return;
@@ -117,7 +117,6 @@ static void make_absolute(char *path, size_t size)
 		out[o++] = '/';
 	strcpy(out + o, path);
 	strcpy(path, out);
-	free(out);
 }
 
 static void read_output(void)
