@@ -375,16 +375,20 @@ elif [ -e "$G/cache" ]; then
 elif whole "no debuginfod unless asked" "$G/off.json" mark-off; then
 	ok "no debuginfod unless asked: no connection, libdebuginfod never loaded, the dump written"
 fi
-listener_start
-LD_DEBUG=files CALLPROF_DEBUGINFOD=1 DEBUGINFOD_URLS="http://127.0.0.1:$PORT/" DEBUGINFOD_CACHE_PATH=$G/cache-on \
-	CALLPROF_OUTPUT=$G/on.json "$W/nodbg" mark-on >/dev/null 2>"$G/on.err"
-conns=$(listener_count)
-if [ "$conns" = 0 ] || [ "$conns" = "?" ]; then
-	fail "CALLPROF_DEBUGINFOD=1 asks the servers" "no connection to DEBUGINFOD_URLS ($conns)"
-elif ! grep -q 'libdebuginfod' "$G/on.err"; then
-	fail "CALLPROF_DEBUGINFOD=1 asks the servers" "libdebuginfod not loaded"
-elif whole "CALLPROF_DEBUGINFOD=1 asks the servers" "$G/on.json" mark-on; then
-	ok "CALLPROF_DEBUGINFOD=1 asks the servers ($conns connection(s)) and still writes the dump"
+if ! ldconfig -p 2>/dev/null | grep -q 'libdebuginfod\.so\.1 '; then
+	skip "CALLPROF_DEBUGINFOD=1 asks the servers" "libdebuginfod.so.1 is not installed (Debian: libdebuginfod1)"
+else
+	listener_start
+	LD_DEBUG=files CALLPROF_DEBUGINFOD=1 DEBUGINFOD_URLS="http://127.0.0.1:$PORT/" DEBUGINFOD_CACHE_PATH=$G/cache-on \
+		CALLPROF_OUTPUT=$G/on.json "$W/nodbg" mark-on >/dev/null 2>"$G/on.err"
+	conns=$(listener_count)
+	if [ "$conns" = 0 ] || [ "$conns" = "?" ]; then
+		fail "CALLPROF_DEBUGINFOD=1 asks the servers" "no connection to DEBUGINFOD_URLS ($conns)"
+	elif ! grep -q 'libdebuginfod' "$G/on.err"; then
+		fail "CALLPROF_DEBUGINFOD=1 asks the servers" "libdebuginfod not loaded"
+	elif whole "CALLPROF_DEBUGINFOD=1 asks the servers" "$G/on.json" mark-on; then
+		ok "CALLPROF_DEBUGINFOD=1 asks the servers ($conns connection(s)) and still writes the dump"
+	fi
 fi
 
 # Separate debug files on this machine are still found: by .gnu_debuglink beside the
