@@ -103,6 +103,20 @@ static int check_final(struct safefile *sf, bool remember)
 	return 0;
 }
 
+/* The replaced file's owner and group where we may, then its mode.  0 or an errno. */
+static int keep_mode(const struct safefile *sf, int fd)
+{
+	mode_t mode = sf->mode;
+
+	if (fchown(fd, sf->uid, sf->gid) != 0 && fchown(fd, (uid_t)-1, sf->gid) != 0) {
+		struct stat st;
+		/* Another group now: it gets no more than everybody. */
+		if (fstat(fd, &st) != 0 || st.st_gid != sf->gid)
+			mode = (mode & 0707) | ((mode & 07) << 3);
+	}
+	return fchmod(fd, mode) == 0 ? 0 : errno;
+}
+
 FILE *safefile_open(struct safefile *sf, const char *final)
 {
 	int fd = -1;
@@ -135,20 +149,6 @@ FILE *safefile_open(struct safefile *sf, const char *final)
 		unlink(sf->tmp);
 	}
 	return sf->f;
-}
-
-/* The replaced file's owner and group where we may, then its mode.  0 or an errno. */
-static int keep_mode(const struct safefile *sf, int fd)
-{
-	mode_t mode = sf->mode;
-
-	if (fchown(fd, sf->uid, sf->gid) != 0 && fchown(fd, (uid_t)-1, sf->gid) != 0) {
-		struct stat st;
-		/* Another group now: it gets no more than everybody. */
-		if (fstat(fd, &st) != 0 || st.st_gid != sf->gid)
-			mode = (mode & 0707) | ((mode & 07) << 3);
-	}
-	return fchmod(fd, mode) == 0 ? 0 : errno;
 }
 
 int safefile_close(struct safefile *sf, int err)
