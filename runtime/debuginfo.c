@@ -142,7 +142,8 @@ static int search_by_name(Dwfl_Module *mod, const char *file_name, const char *d
 	char *real;
 	int fd;
 
-	/* A dwz file asked for by name (no CRC): only the build-id search above can tell it is the right one. */
+	/* A dwz file asked for by name (no CRC): only the build-id search
+	 * above can tell it is the right one. */
 	if (!file_name || file_name[0] != '/' || (debuglink_file && !debuglink_crc))
 		return -1;
 	if (stat(file_name, &w.main_st) != 0)
