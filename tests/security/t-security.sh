@@ -131,7 +131,7 @@ held_pair() {
 # attacker's environment: CALLPROF_OUTPUT into a directory only root may write, then no
 # CALLPROF_OUTPUT from nobody's own directory, a debuginfod server of theirs with a
 # cache path of theirs, CALLPROF_DEBUGINFOD=1 on top.
-secure_case() { # secure_case NAME DIR SETUP: SETUP makes $D/prog privileged
+secure_run() { # secure_run NAME DIR SETUP: SETUP makes $D/prog privileged
 	_name=$1 D=$W/secure/$2
 	mkdir -p "$D/lib" "$D/root" "$D/home"
 	cp "$B/libcallprof.so" "$D/lib/"
@@ -184,6 +184,21 @@ secure_case() { # secure_case NAME DIR SETUP: SETUP makes $D/prog privileged
 		{ [ ! -s "$D/run2.err" ] || { fail "$_name: silent without CALLPROF_*" "$(cat "$D/run2.err")"; false; }; }; then
 		ok "$_name: output and status unchanged; one line only when CALLPROF_* was set"
 	fi
+}
+# No privileged program is left behind in the build tree, even if the suite is interrupted.
+unprivilege() {
+	for _p in "$W"/secure/*/prog; do
+		[ -e "$_p" ] || continue
+		chmod 755 "$_p"
+		command -v setcap >/dev/null 2>&1 && setcap -r "$_p" 2>/dev/null
+	done
+	return 0
+}
+trap unprivilege EXIT
+trap 'unprivilege; exit 130' INT TERM
+secure_case() { # secure_case NAME DIR SETUP
+	secure_run "$@"
+	unprivilege
 }
 make_setuid() { chown root:root "$1" && chmod 4755 "$1"; }
 make_setgid() { chown root:root "$1" && chmod 2755 "$1"; }
