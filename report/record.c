@@ -19,7 +19,8 @@ static const char *record_output;
 
 static const struct opt record_options[] = {
 	{ 'o', "output", OPT_STRING, &record_output, "FILE", "where the profile goes (default: $CALLPROF_OUTPUT, else\n"
-							       "callprof.json); %p in FILE becomes the pid" },
+							       "callprof.json); %p in FILE becomes the pid; a relative\n"
+							       "FILE is taken from where record runs" },
 };
 
 static const char *const record_synopses[] = { "[--] PROGRAM [ARGS...]", NULL };
@@ -73,6 +74,46 @@ static int find_runtime(char *out, size_t size)
 	return file_exists(out) ? 0 : -1;
 }
 
+/* FILE from -o, absolute from where record runs, so a program started in
+ * another directory (`sh -c 'cd sub && ./prog'`) still writes it there; a '%'
+ * of that directory stays itself when the runtime expands %p.  NULL without
+ * memory or working directory (errno set). */
+static char *absolute_output(const char *output)
+{
+	char cwd[PATH_MAX], *out;
+	size_t o = 0, n = strlen(output) + 2;
+
+	if (output[0] == '/')
+		return strdup(output);
+	if (!getcwd(cwd, sizeof(cwd)))
+		return NULL;
+	for (const char *c = cwd; *c; c++)
+		n += *c == '%' ? 2 : 1;
+	if (!(out = malloc(n)))
+		return NULL;
+	for (const char *c = cwd; *c; c++) {
+		if (*c == '%')
+			out[o++] = '%';
+		out[o++] = *c;
+	}
+	if (o > 1)
+		out[o++] = '/';
+	strcpy(out + o, output);
+	return out;
+}
+
+static int set_output(const char *output)
+{
+	char *value = absolute_output(output);
+	int rc;
+
+	if (!value)
+		return -1;
+	rc = setenv("CALLPROF_OUTPUT", value, 1);
+	free(value);
+	return rc;
+}
+
 static int set_preload(const char *lib)
 {
 	const char *old = getenv("LD_PRELOAD");
@@ -115,7 +156,7 @@ static int run(const struct opts_list *args)
 			CALLPROF_LIBDIR);
 		return 1;
 	}
-	if (set_preload(lib) < 0 || (record_output && setenv("CALLPROF_OUTPUT", record_output, 1) < 0)) {
+	if (set_preload(lib) < 0 || (record_output && set_output(record_output) < 0)) {
 		fprintf(stderr, "callprof record: cannot set the environment: %s\n", strerror(errno));
 		return 1;
 	}
