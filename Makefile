@@ -61,16 +61,17 @@ $(B)/libcallprof.so: $(RT_OBJ) runtime/libcallprof.map
 # The static archive holds the runtime as one object whose only global symbols
 # are those the shared library exports (libcallprof.map is the one list): a
 # program may define its own `options` or `process`.
-$(B)/runtime/exports.txt: runtime/libcallprof.map | $(B)/runtime
+$(B)/archive/exports.txt: runtime/libcallprof.map
+	@mkdir -p $(@D)
 	@echo "  GEN     $@"
 	$(Q)sed -n '/global:/,/local:/s/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\);.*/\1/p' $< > $@
 
-$(B)/runtime/libcallprof.o: $(RT_OBJ) $(B)/runtime/exports.txt
+$(B)/archive/libcallprof.o: $(RT_OBJ) $(B)/archive/exports.txt
 	@echo "  LD -r   $@"
 	$(Q)$(CC) -r -nostdlib -o $@.all $(RT_OBJ) && \
-	    objcopy --keep-global-symbols=$(B)/runtime/exports.txt $@.all $@ && rm -f $@.all
+	    objcopy --keep-global-symbols=$(B)/archive/exports.txt $@.all $@ && rm -f $@.all
 
-$(B)/libcallprof.a: $(B)/runtime/libcallprof.o
+$(B)/libcallprof.a: $(B)/archive/libcallprof.o
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $<
 

@@ -1,20 +1,8 @@
-/* dumpfile.c: the dump's path, and its file written to a temporary name, then renamed into place. */
+/* dumpfile.c: the dump's path from its pattern, and its file, written through safefile. */
 #include "dumpfile.h"
 
-#include <errno.h>
-#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
-
-/* A short temporary name beside `final` (the rename must stay in one file
- * system), whatever the length of the final name's last component. */
-static void temporary_path(const char *final, char *tmp, size_t size)
-{
-	const char *slash = strrchr(final, '/');
-	int dir_len = slash ? (int)(slash - final + 1) : 0;
-
-	snprintf(tmp, size, "%.*s.callprof-%d.tmp", dir_len, final, (int)getpid());
-}
 
 /* The final path: %p is the pid, %% a percent sign; a fork child without %p adds its pid. */
 static void output_path(const char *pattern, bool forked, char *out, size_t size)
@@ -49,33 +37,32 @@ static void output_path(const char *pattern, bool forked, char *out, size_t size
 void dumpfile_init(struct dumpfile *df, const char *pattern, bool forked)
 {
 	output_path(pattern, forked, df->final, sizeof(df->final));
-	temporary_path(df->final, df->tmp, sizeof(df->tmp));
-	df->f = NULL;
+	df->sf.why = NULL;
+	df->opened = false;
 }
 
 FILE *dumpfile_open(struct dumpfile *df)
 {
-	df->f = fopen(df->tmp, "we");
-	if (df->f)
-		setvbuf(df->f, NULL, _IOFBF, 1 << 20);
-	return df->f;
+	FILE *f = safefile_open(&df->sf, df->final);
+
+	df->opened = f != NULL;
+	if (f)
+		setvbuf(f, NULL, _IOFBF, 1 << 20);
+	return f;
 }
 
 int dumpfile_finish(struct dumpfile *df, int err)
 {
-	if (df->f) {
-		if (ferror(df->f) && !err)
-			err = errno ? errno : EIO;
-		if (fclose(df->f) != 0 && !err)
-			err = errno;
-		df->f = NULL;
-		if (!err && rename(df->tmp, df->final) != 0)
-			err = errno;
-		if (err)
-			unlink(df->tmp);
+	const char *why;
+
+	if (df->opened) {
+		df->opened = false;
+		if (safefile_close(&df->sf, err) == 0)
+			return 0;
+		why = df->sf.why;
+	} else {
+		why = err ? strerror(err) : df->sf.why;
 	}
-	if (!err)
-		return 0;
-	fprintf(stderr, "callprof: cannot write profile '%s': %s\n", df->final, strerror(err));
+	fprintf(stderr, "callprof: cannot write profile '%s': %s\n", df->final, why ? why : "unknown error");
 	return -1;
 }

@@ -104,15 +104,12 @@ static void dump_info_now(struct dump_info *info)
 	info->compensate = options.compensate;
 }
 
-/* Writes the snapshot `snap` to the file `df`; an errno value, 0 when done. */
-static int write_file(struct dumpfile *df, struct snapshot *snap)
+/* Writes the snapshot `snap` to `f`; an errno value, 0 when done. */
+static int write_json(FILE *f, struct snapshot *snap)
 {
 	struct dump_info info;
-	FILE *f;
 
 	dump_info_now(&info);
-	if (!(f = dumpfile_open(df)))
-		return errno;
 	return dump_json(f, snap, &info) < 0 ? ENOMEM : 0;
 }
 
@@ -128,6 +125,7 @@ static int lifecycle_dump(const char *path, bool only_if_data)
 	struct dumpfile df;
 	struct snapshot snap;
 	const struct tstate *threads;
+	FILE *f;
 	int err = 0, rc;
 
 	dumpfile_init(&df, path ? path : options.output, process.forked);
@@ -147,7 +145,8 @@ static int lifecycle_dump(const char *path, bool only_if_data)
 		calib_run();
 	else
 		calib_again();
-	err = write_file(&df, &snap);
+	if ((f = dumpfile_open(&df)))
+		err = write_json(f, &snap);
 	rc = dumpfile_finish(&df, err);
 	tstate_unlock_all();
 	snapshot_release(&snap);
