@@ -22,10 +22,10 @@ if ! make -s -C "$TOP" B="$B" "$DC" "$B/libcallprof.so" "$B/libcallprof.a" "$B/c
 	exit 1
 fi
 
-# build NAME SOURCE [FLAGS...]: NAME-link (gcc -O2, linked) and NAME-pre (clang -O0).
+# build_pair NAME SOURCE [FLAGS...]: NAME-link (gcc -O2, linked) and NAME-pre (clang -O0).
 # -rdynamic: the runtime must see the functions these programs define in its place.
 FLAGS="-g -finstrument-functions -D_GNU_SOURCE -rdynamic -I$TOP/tests/e2e"
-build() {
+build_pair() {
 	name=$1 src=$2
 	shift 2
 	gcc -O2 $FLAGS "$src" -o "$W/$name-link" -L"$B" -lcallprof -Wl,-rpath,"$B" "$@" -lpthread -ldl \
@@ -33,20 +33,20 @@ build() {
 	clang -O0 $FLAGS "$src" -o "$W/$name-pre" "$@" -lpthread -ldl \
 		2>>"$W/build.log" || fail "build $name-pre" "$(tail -n 2 "$W/build.log" | tr '\n' ' ')"
 }
-build errno "$T/errno.c"
-build forkname "$T/forkname.c"
-build sigalloc "$T/sigalloc.c"
-build ownmalloc "$T/ownmalloc.c"
-build attachsig "$T/attachsig.c"
-build dlrunpath "$T/dlrunpath.c" -Wl,--enable-new-dtags,-rpath,'$ORIGIN/rp/lib'
+build_pair errno "$T/errno.c"
+build_pair forkname "$T/forkname.c"
+build_pair sigalloc "$T/sigalloc.c"
+build_pair ownmalloc "$T/ownmalloc.c"
+build_pair attachsig "$T/attachsig.c"
+build_pair dlrunpath "$T/dlrunpath.c" -Wl,--enable-new-dtags,-rpath,'$ORIGIN/rp/lib'
 gcc -O2 -g -fPIC -shared -finstrument-functions -I"$TOP/tests/e2e" "$TOP/tests/hostile/plugin_a.c" \
 	-o "$W/libplugin_a.so" 2>>"$W/build.log" || fail "build libplugin_a.so" "see $W/build.log"
 gcc -O2 -g -fPIC -shared -finstrument-functions -I"$TOP/tests/e2e" "$T/plugrp.c" \
 	-o "$W/rp/lib/libplugrp.so" 2>>"$W/build.log" || fail "build libplugrp.so" "see $W/build.log"
 
-# run NAME VARIANT OUT [VAR=VALUE...] -- [ARGS...]: one profiled run (at most 60 s),
+# profile NAME VARIANT OUT [VAR=VALUE...] -- [ARGS...]: one profiled run (at most 60 s),
 # stdout in OUT.out, stderr in OUT.err; sets $rc.
-run() {
+profile() {
 	name=$1 variant=$2 out=$3
 	shift 3
 	envs=
@@ -61,8 +61,8 @@ run() {
 	rc=$?
 }
 
-# expect TEST FILE EXPECTATIONS: FILE meets the invariants and the expectations.
-expect() {
+# expect_dump TEST FILE EXPECTATIONS: FILE meets the invariants and the expectations.
+expect_dump() {
 	printf '%s\n' "$3" >"$2.expect"
 	check "$1" "$DC" "$2" "$2.expect"
 }
@@ -80,7 +80,7 @@ for v in link pre; do
 		CALLPROF_CLOCK=tsc-adaptive CALLPROF_CLOCK=monotonic; do
 		t="errno unchanged by every probe, $setting ($v)"
 		o=$W/errno-$v-$(echo "$setting" | tr '=' '-')
-		run errno $v "$o" "$setting" -- "$W"
+		profile errno $v "$o" "$setting" -- "$W"
 		if [ $rc -ne 0 ] || ! grep -qx 'errno changed 0' "$o.out"; then
 			fail "$t" "status $rc: $(cat "$o.out" "$o.err" | head -n 3 | tr '\n' ' ')"
 			continue
@@ -94,7 +94,7 @@ calls leaf 3
 edge main leaf 1
 edge excluded leaf 1" ;;
 		esac
-		expect "$t" "$o.json" "$ERRNO_COUNTS
+		expect_dump "$t" "$o.json" "$ERRNO_COUNTS
 $more"
 	done
 	[ "$(jq '[.threads[].folded_calls] | add > 0' "$W/errno-$v-CALLPROF_MAX_NODES-8.json" 2>&1)" = true ] &&
@@ -102,7 +102,7 @@ $more"
 		fail "errno: the node budget folded paths ($v)" "no folded_calls"
 done
 # Disabled, the interposers still work (a longjmp used to abort: no real longjmp looked up).
-run errno link "$W/errno-disabled" CALLPROF_DISABLE=1 -- "$W"
+profile errno link "$W/errno-disabled" CALLPROF_DISABLE=1 -- "$W"
 [ $rc -eq 0 ] && grep -qx 'errno changed 0' "$W/errno-disabled.out" && [ ! -e "$W/errno-disabled.json" ] &&
 	ok "CALLPROF_DISABLE=1: longjmp and dlclose work, errno unchanged, no dump" ||
 	fail "CALLPROF_DISABLE=1: longjmp and dlclose work, errno unchanged, no dump" \
@@ -136,18 +136,18 @@ for v in link pre; do
 	if [ $rc -ne 0 ] || [ ! -f "$W/fork-$v/$child.json" ]; then
 		fail "$t" "status $rc (3: the child hung): $(head -n 2 "$W/fork-$v.err" | tr '\n' ' ')"
 	else
-		expect "$t" "$W/fork-$v/$child.json" "calls child_fresh 1"
+		expect_dump "$t" "$W/fork-$v/$child.json" "calls child_fresh 1"
 	fi
 done
 
 # ---- a signal handler's probes under filters (issue 16 item 5) ------------------------
 for v in link pre; do
 	t="a signal handler's first calls under filters allocate and lock nothing ($v)"
-	run sigalloc $v "$W/sigalloc-$v" CALLPROF_EXCLUDE=nomatch
+	profile sigalloc $v "$W/sigalloc-$v" CALLPROF_EXCLUDE=nomatch
 	if [ $rc -ne 0 ] || ! grep -qx 'in handler: 0 allocations, 0 locks' "$W/sigalloc-$v.out"; then
 		fail "$t" "status $rc: $(cat "$W/sigalloc-$v.out" "$W/sigalloc-$v.err" | head -n 2 | tr '\n' ' ')"
 	else
-		expect "$t" "$W/sigalloc-$v.json" "calls on_signal 5
+		expect_dump "$t" "$W/sigalloc-$v.json" "calls on_signal 5
 calls handler_a 5
 calls handler_c 5
 edge on_signal handler_a 5"
@@ -158,11 +158,11 @@ done
 for v in link pre; do
 	for setting in CALLPROF_CLOCK=tsc CALLPROF_EXCLUDE=nomatch; do
 		t="a program with its own instrumented malloc starts and is profiled, $setting ($v)"
-		run ownmalloc $v "$W/ownmalloc-$v-${setting#*=}" "$setting"
+		profile ownmalloc $v "$W/ownmalloc-$v-${setting#*=}" "$setting"
 		if [ $rc -ne 0 ] || ! grep -qx done "$W/ownmalloc-$v-${setting#*=}.out"; then
 			fail "$t" "status $rc (124: it hung): $(head -n 2 "$W/ownmalloc-$v-${setting#*=}.err" | tr '\n' ' ')"
 		else
-			expect "$t" "$W/ownmalloc-$v-${setting#*=}.json" "calls main 1
+			expect_dump "$t" "$W/ownmalloc-$v-${setting#*=}.json" "calls main 1
 calls work 1
 edge main work 1
 edge work malloc 100
@@ -174,7 +174,7 @@ done
 # ---- signal handlers during thread attach (issue 16 item 24) --------------------------
 for v in link pre; do
 	t="signal handlers that run while a thread attaches are counted ($v)"
-	run attachsig $v "$W/attachsig-$v"
+	profile attachsig $v "$W/attachsig-$v"
 	runs=$(sed -n 's/^runs //p' "$W/attachsig-$v.out")
 	got=$(jq '.functions as $f | [.threads[] | select(any(.functions[]; $f[.fn].name == "first_call")) |
 		.dropped_in_signal + ([.functions[] | select($f[.fn].name | test("^(on|in)_signal$")) | .calls] | add // 0)] |
@@ -184,7 +184,7 @@ for v in link pre; do
 	elif [ "$got" != $((2 * runs)) ]; then
 		fail "$t" "handler calls + dropped_in_signal on the thread: $got, expected 2 x $runs"
 	else
-		expect "$t" "$W/attachsig-$v.json" "calls first_call 1
+		expect_dump "$t" "$W/attachsig-$v.json" "calls first_call 1
 threads 2"
 	fi
 done
@@ -192,19 +192,19 @@ done
 # ---- dlopen through the program's RUNPATH, and a constructor run inside dlopen --------
 for v in link pre; do
 	t="dlopen of a bare name finds it through the program's RUNPATH ($v)"
-	run dlrunpath $v "$W/dlrunpath-$v"
-	[ $rc -eq 0 ] && expect "$t" "$W/dlrunpath-$v.json" "calls load 1
+	profile dlrunpath $v "$W/dlrunpath-$v"
+	[ $rc -eq 0 ] && expect_dump "$t" "$W/dlrunpath-$v.json" "calls load 1
 calls plugrp_entry 1
 calls plugrp_init 1
 calls plugrp_init_work 1" || fail "$t" "status $rc: $(head -n 2 "$W/dlrunpath-$v.err" | tr '\n' ' ')"
 	t="under filters too; its constructor's calls are undecided and counted ($v)"
-	run dlrunpath $v "$W/dlrunpath-f-$v" CALLPROF_EXCLUDE=nomatch
+	profile dlrunpath $v "$W/dlrunpath-f-$v" CALLPROF_EXCLUDE=nomatch
 	if [ $rc -ne 0 ]; then
 		fail "$t" "status $rc: $(head -n 2 "$W/dlrunpath-f-$v.err" | tr '\n' ' ')"
 	elif [ "$(jq '[.threads[].undecided_calls] | add' "$W/dlrunpath-f-$v.json")" != 2 ]; then
 		fail "$t" "undecided_calls: $(jq -c '[.threads[].undecided_calls]' "$W/dlrunpath-f-$v.json")"
 	else
-		expect "$t" "$W/dlrunpath-f-$v.json" "calls load 1
+		expect_dump "$t" "$W/dlrunpath-f-$v.json" "calls load 1
 calls plugrp_entry 1
 absent plugrp_init
 absent plugrp_init_work"
@@ -217,7 +217,7 @@ if gcc -O2 -g -finstrument-functions -I"$TOP/tests/e2e" "$T/names.c" -o "$W/name
 	$(pkg-config --libs libdw) -lelf -ldl -lpthread 2>"$W/names.build"; then
 	CALLPROF_OUTPUT="$W/names.json" "$W/names" >"$W/names.out" 2>"$W/names.err"
 	[ $? -eq 0 ] && [ "$(cat "$W/names.out")" = "4 2 3" ] &&
-		expect "$t" "$W/names.json" "calls main 1
+		expect_dump "$t" "$W/names.json" "calls main 1
 calls step 3" || fail "$t" "run: $(cat "$W/names.out" "$W/names.err" | head -n 2 | tr '\n' ' ')"
 else
 	fail "$t" "$(grep -m 2 -i 'error\|multiple' "$W/names.build" | tr '\n' ' ')"
