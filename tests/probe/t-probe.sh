@@ -5,7 +5,8 @@
 # another thread makes first calls does not hang the child; a program with its
 # own instrumented malloc starts; signal handlers that run while a thread
 # attaches are counted; dlopen through the program's RUNPATH still finds its
-# library; the static archive exports only the public API.  Programs are built
+# library; a library constructor that runs before the runtime's starts it; the static
+# archive exports only the public API.  Programs are built
 # by GCC at -O2 (linked) and Clang at -O0 (preloaded by `callprof record`),
 # with exact counts checked by dumpcheck.
 . "$TOP/tests/lib.sh"
@@ -210,6 +211,31 @@ absent plugrp_init
 absent plugrp_init_work"
 	fi
 done
+
+# ---- a library's constructor runs before the runtime's (preloaded) --------------------
+# Its first probe starts the runtime; calibration still runs, from the runtime's constructor.
+if gcc -O2 -g -fPIC -shared -finstrument-functions -I"$TOP/tests/e2e" "$T/early_lib.c" -o "$W/libearly.so" \
+	2>>"$W/build.log" && clang -O0 -g -finstrument-functions -I"$TOP/tests/e2e" "$T/early.c" -o "$W/early" \
+	-L"$W" -learly -Wl,-rpath,"$W" 2>>"$W/build.log"; then
+	t="a library's constructor that runs first starts the runtime, calibration follows (pre)"
+	"$B/callprof" record -o "$W/early.json" -- "$W/early" >"$W/early.out" 2>&1
+	if [ $? -ne 0 ] || [ "$(jq '.calibration | .compensated and .rounds > 0' "$W/early.json" 2>&1)" != true ]; then
+		fail "$t" "$(head -n 2 "$W/early.out" | tr '\n' ' ') $(jq -c .calibration "$W/early.json" 2>&1 | head -c 200)"
+	else
+		expect_dump "$t" "$W/early.json" "calls early_init 1
+calls early_work 1
+calls main 1
+calls late 1"
+	fi
+	t="under filters, that constructor's calls are undecided and counted (pre)"
+	CALLPROF_EXCLUDE=nomatch "$B/callprof" record -o "$W/early-f.json" -- "$W/early" >"$W/early-f.out" 2>&1
+	[ "$(jq '[.threads[].undecided_calls] | add' "$W/early-f.json" 2>&1)" = 2 ] &&
+		expect_dump "$t" "$W/early-f.json" "absent early_init
+absent early_work
+calls late 1" || fail "$t" "undecided_calls: $(jq -c '[.threads[].undecided_calls]' "$W/early-f.json" 2>&1)"
+else
+	fail "build early" "$(tail -n 2 "$W/build.log" | tr '\n' ' ')"
+fi
 
 # ---- the static archive's exports (issue 11) -----------------------------------------
 t="a program with globals named options, process and calib links the static archive"
