@@ -213,14 +213,15 @@ static void decide_function(uintptr_t addr, const char *name, void *arg)
 }
 
 /* Decides every function of `m`; returns its verdict id, or -1 for a module
- * that is not decided (ours, the vDSO, one that calls no probe). */
+ * that is not decided (libcallprof.so, the vDSO, one that calls no probe).
+ * Linked statically, the runtime is part of the program, which is decided. */
 static int decide_module(const struct loaded *m)
 {
 	char path[PATH_MAX];
 	struct deciding_module d;
 	const char *slash;
 
-	if (holds(m, (uintptr_t)&decide_module) || !module_file(m, path))
+	if ((m->name[0] && holds(m, (uintptr_t)&decide_module)) || !module_file(m, path))
 		return -1;
 	slash = strrchr(path, '/');
 	d.file_base = slash ? slash + 1 : path;

@@ -248,6 +248,12 @@ calls step 3" || fail "$t" "run: $(cat "$W/names.out" "$W/names.err" | head -n 2
 else
 	fail "$t" "$(grep -m 2 -i 'error\|multiple' "$W/names.build" | tr '\n' ' ')"
 fi
+t="the static archive under filters: the program is decided (CALLPROF_EXCLUDE=main)"
+CALLPROF_EXCLUDE=main CALLPROF_OUTPUT="$W/names-f.json" "$W/names" >"$W/names-f.out" 2>&1
+[ -f "$W/names-f.json" ] && [ "$(jq '[.threads[].undecided_calls] | add' "$W/names-f.json")" = 0 ] &&
+	expect_dump "$t" "$W/names-f.json" "absent main
+calls step 3
+edge - step 3" || fail "$t" "$(head -n 2 "$W/names-f.out" | tr '\n' ' ') $(jq -c '[.threads[].undecided_calls]' "$W/names-f.json" 2>&1)"
 exports=$(nm -g --defined-only "$B/libcallprof.a" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort | tr '\n' ' ')
 want=$(sed -n '/global:/,/local:/s/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\);.*/\1/p' "$TOP/runtime/libcallprof.map" |
 	sort | tr '\n' ' ')
