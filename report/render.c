@@ -27,6 +27,7 @@ static const struct page_kind diff_page_kinds[] = {
 	{ "index", render_diff_index },
 	{ "function", render_diff_function },
 	{ "functions", render_diff_functions },
+	{ "flame", render_diff_flame },
 };
 
 #define RENDER_MAX_TABS 64 /* thread links above a tree or flame graph */
@@ -52,6 +53,7 @@ static const struct nav_item diff_nav_items[] = {
 	{ "functions", "Functions", "index.html#functions" },
 	{ "edges", "Calls", "index.html#edges" },
 	{ "changes", "Appeared and vanished", "index.html#changes" },
+	{ "flame", "Flame graph", "flame/all.html" },
 	{ "summary", "summary.md", "summary.md" },
 };
 

@@ -33,6 +33,7 @@
  *   index.html            what was compared, the gate, every function and edge by change
  *   fn/<i>.html           one page per diff function (i = index in diff.funcs)
  *   functions.html        every function, when there are too many for the index
+ *   flame/all.html        the new profile's flame graph coloured by change (all.data.js beside it)
  *   summary.md            top regressions and improvements in Markdown
  *
  * Every link is relative: pages one folder down use root "../".
@@ -72,6 +73,7 @@ int render_diff_summary(struct render_ctx *ctx);
 int render_diff_index(struct render_ctx *ctx);
 int render_diff_function(struct render_ctx *ctx);
 int render_diff_functions(struct render_ctx *ctx);
+int render_diff_flame(struct render_ctx *ctx);
 
 /* render_site runs every page kind in order.  Returns 0, or -1 (message printed). */
 int render_site(struct render_ctx *ctx);
