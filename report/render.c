@@ -14,6 +14,7 @@ static const struct page_kind page_kinds[] = {
 	{ "index", render_index },
 	{ "function", render_function },
 	{ "tree", render_tree },
+	{ "callers", render_callers },
 	{ "flame", render_flame },
 	{ "thread", render_thread },
 	{ "flat", render_flat },

@@ -19,7 +19,9 @@
  *   index.html            what ran, hottest functions, flat profile, threads
  *   fn/<i>.html           one page per function (i = index in profile.funcs)
  *   tree/all.html         the merged calling-context tree; tree/t<k>.html per thread
- *   flame/all.html        the merged flame graph; flame/t<k>.html per thread
+ *   tree/callers.html     the merged tree bottom-up: each function, then its callers
+ *   flame/all.html        the merged flame graph; flame/t<k>.html per thread; beside each,
+ *                         its data (all.data.js, t<k>.data.js) for static/flame.js
  *   thread/t<k>.html      one thread's flat profile (k = index in profile.threads), its
  *                         hottest RENDER_FLAT_PAGE functions
  *   flat/all-<n>.html     page n of the whole run's flat profile, when it has more than
@@ -65,6 +67,7 @@ int render_summary(struct render_ctx *ctx);
 int render_index(struct render_ctx *ctx);
 int render_function(struct render_ctx *ctx);
 int render_tree(struct render_ctx *ctx);
+int render_callers(struct render_ctx *ctx);
 int render_flame(struct render_ctx *ctx);
 int render_thread(struct render_ctx *ctx);
 int render_flat(struct render_ctx *ctx);
