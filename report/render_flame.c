@@ -32,7 +32,8 @@ static int flame_page(struct render_ctx *ctx, const struct ptree *t, uint64_t ru
 		   t->by_calls ? "all calls (this dump has no times)" : "the time");
 	if (hidden)
 		buf_printf(&lede, "<p class=\"pruned\" id=\"pruned\">%s of %s call paths are too narrow to draw "
-			   "(under %.2f%% of the width) or nested deeper than %d levels.</p>\n",
+			   "(under %.2f%% of the width) or nested deeper than %d levels<span class=\"js-only\" hidden>: "
+			   "zoom in to see them</span>.</p>\n",
 			   fmt_count(a, hidden), fmt_count(b, t->n), 100.0 * FLAME_MIN_WIDTH / FLAME_WIDTH,
 			   FLAME_MAX_DEPTH);
 	render_fold_note(&lede, p, thread);

@@ -292,6 +292,7 @@
 
 	function runSearch() {
 		var test;
+		output.setAttribute("data-query", (regex.checked ? "re:" : "") + search.value);
 		search.classList.remove("bad");
 		try {
 			test = matcher();
@@ -419,6 +420,7 @@
 		measureChar();
 		var hint = document.getElementById("flame-static-hint");
 		if (hint) hint.hidden = true;
+		document.querySelectorAll(".js-only").forEach(function (e) { e.hidden = false; });
 		ui.hidden = false;
 		renderCrumbs();
 		render();

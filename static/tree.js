@@ -199,6 +199,7 @@
 
 	function report(paths, shown, first) {
 		out.setAttribute("data-paths", paths);
+		out.setAttribute("data-query", (regex.checked ? "re:" : "") + input.value);
 		out.textContent = paths === 0 ? "No call path matches." :
 			(paths === 1 ? "1 call path matches" : cp.fmtCount(paths) + " call paths match") +
 			(shown < paths ? "; the " + cp.fmtCount(shown) + " heaviest are open." : ", open below.");
