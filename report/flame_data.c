@@ -5,7 +5,7 @@
 
 #include "flame.h"
 #include "json_out.h"
-#include "render.h"
+#include "link.h"
 
 #define FLAME_DATA_VERSION 1
 
@@ -25,14 +25,14 @@ static void put_u64(struct buf *out, uint64_t n)
 /* put_name: a function's name as a string, cut like render_name's (its page shows it whole). */
 static void put_name(struct buf *out, const char *name)
 {
-	size_t len = strlen(name), cut = RENDER_NAME_MAX;
+	size_t len = strlen(name), cut = LINK_NAME_MAX;
 	struct buf cutname = BUF_INIT;
 
 	if (!len) {
 		json_out_str(out, "(anonymous)", 11);
 		return;
 	}
-	if (len <= RENDER_NAME_MAX) {
+	if (len <= LINK_NAME_MAX) {
 		json_out_str(out, name, len);
 		return;
 	}

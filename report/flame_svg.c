@@ -8,7 +8,7 @@
 #include "flame.h"
 #include "fmt.h"
 #include "html.h"
-#include "render.h"
+#include "link.h"
 
 #define FLAME_ROW 18          /* units per level */
 #define FLAME_CHAR 6.6        /* average glyph width of the 11px monospace labels */
@@ -102,7 +102,7 @@ static void flame_rect(struct buf *out, const struct flame_view *v, uint32_t i, 
 
 	flame_colour(colour, v, i);
 	buf_printf(out, "<a href=\"../fn/%u.html\"><title>", flame_link(v, n->fn));
-	render_name(out, name);
+	link_name(out, name);
 	frame_title(out, v, i);
 	buf_printf(out, "</title><rect x=\"%.2f\" y=\"%zu\" width=\"%.2f\" height=\"%d\" fill=\"%s\"/>", x,
 		   depth * FLAME_ROW, w, FLAME_ROW - 1, colour);

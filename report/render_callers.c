@@ -6,9 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cell.h"
 #include "flame.h"
 #include "fmt.h"
 #include "html.h"
+#include "layout.h"
+#include "link.h"
+#include "note.h"
 #include "render.h"
 
 #define CALLERS_MIN_SHARE 0.001  /* paths lighter than 0.1% of the whole are hidden ... */
@@ -267,12 +271,12 @@ static void row(struct buf *out, const struct profile *p, const struct rnode *r,
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE];
 
 	buf_puts(out, "<span class=\"share\">");
-	render_bar(out, r->weight, whole);
+	cell_bar(out, r->weight, whole);
 	buf_printf(out, "%s</span> ", fmt_pct(a, r->weight, whole));
 	if (r->fn == CALLERS_ROOT)
 		buf_puts(out, "<span class=\"muted\">(the root of a thread: no instrumented caller)</span>");
 	else
-		render_fn_link(out, p, r->fn, "../");
+		link_fn(out, p, r->fn, "../");
 	buf_printf(out, " <span class=\"figs\">%s \xc2\xb7 self %s \xc2\xb7 %s call%s</span>", fmt_ns(b, r->incl_ns),
 		   fmt_ns(c, r->self_ns), fmt_count(d, r->calls), r->calls == 1 ? "" : "s");
 }
@@ -392,7 +396,7 @@ int render_callers(struct render_ctx *ctx)
 			   "ones (under %s%s) are hidden, %s function%s entirely; a line under each row says how "
 			   "much.</p>\n", fmt_count(a, shown), t->by_calls ? fmt_count(b, cut) : fmt_ns(b, cut),
 			   t->by_calls ? " calls" : "", fmt_count(d, left), left == 1 ? "" : "s");
-	render_fold_note(&lede, p, -1);
+	note_fold(&lede, p, -1);
 
 	struct tmpl_var vars[] = {
 		{ "heading", "Callers tree \xe2\x80\x94 bottom-up" },
@@ -400,7 +404,7 @@ int render_callers(struct render_ctx *ctx)
 		{ "views", "<p class=\"views\">Also: <a href=\"all.html\">the call tree</a>, top-down.</p>\n" },
 		{ "tree", tree.data },
 	};
-	rc = render_page(ctx, "tree/callers.html", "../", "tree", "Callers tree", "tree.html", vars,
+	rc = layout_page(ctx, "tree/callers.html", "../", "tree", "Callers tree", "tree.html", vars,
 			 sizeof(vars) / sizeof(vars[0]));
 	buf_release(&lede);
 	buf_release(&tree);

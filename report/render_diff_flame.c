@@ -7,6 +7,7 @@
 #include "flame.h"
 #include "fmt.h"
 #include "html.h"
+#include "layout.h"
 #include "render.h"
 
 #define DIFF_FLAME_FLOOR_SHARE 200 /* changes under 1/200 of the run (or --min-time) stay grey */
@@ -109,7 +110,7 @@ int render_diff_flame(struct render_ctx *ctx)
 	};
 	rc = site_write(ctx->site, "flame/all.data.js", data.data, data.len);
 	if (rc == 0)
-		rc = render_page(ctx, "flame/all.html", "../", "flame", "Flame graph of the changes", "flame.html", vars,
+		rc = layout_page(ctx, "flame/all.html", "../", "flame", "Flame graph of the changes", "flame.html", vars,
 				 sizeof(vars) / sizeof(vars[0]));
 	buf_release(&text);
 	buf_release(&leg);

@@ -7,6 +7,9 @@
 #include "flame.h"
 #include "fmt.h"
 #include "html.h"
+#include "layout.h"
+#include "link.h"
+#include "note.h"
 #include "render.h"
 
 static int flame_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run_ns, int64_t thread)
@@ -23,8 +26,8 @@ static int flame_page(struct render_ctx *ctx, const struct ptree *t, uint64_t ru
 	if (thread < 0)
 		buf_puts(&heading, p->nthreads > 1 ? "all threads" : "the whole run");
 	else
-		render_thread_label(&heading, p, (size_t)thread);
-	render_view_tabs(&tabs, p, thread);
+		link_thread_label(&heading, p, (size_t)thread);
+	link_view_tabs(&tabs, p, thread);
 	hidden = flame_svg(&svg, &v);
 	buf_printf(&lede, "<p class=\"lede\">Each box is a call path: its width is its share of %s, "
 		   "its callees sit below it, heaviest on the left. <span id=\"flame-static-hint\">Hover for "
@@ -36,7 +39,7 @@ static int flame_page(struct render_ctx *ctx, const struct ptree *t, uint64_t ru
 			   "zoom in to see them</span>.</p>\n",
 			   fmt_count(a, hidden), fmt_count(b, t->n), 100.0 * FLAME_MIN_WIDTH / FLAME_WIDTH,
 			   FLAME_MAX_DEPTH);
-	render_fold_note(&lede, p, thread);
+	note_fold(&lede, p, thread);
 	if (thread < 0)
 		snprintf(data_name, sizeof(data_name), "all.data.js");
 	else
@@ -58,7 +61,7 @@ static int flame_page(struct render_ctx *ctx, const struct ptree *t, uint64_t ru
 	rc = site_write(ctx->site, path, data.data, data.len);
 	snprintf(path, sizeof(path), "flame/%.*s.html", (int)(strlen(data_name) - 8), data_name);
 	if (rc == 0)
-		rc = render_page(ctx, path, "../", "flame", title.data, "flame.html", vars,
+		rc = layout_page(ctx, path, "../", "flame", title.data, "flame.html", vars,
 				 sizeof(vars) / sizeof(vars[0]));
 	buf_release(&heading);
 	buf_release(&title);
