@@ -192,31 +192,3 @@ size_t flame_svg(struct buf *out, const struct flame_view *v)
 	buf_release(&frames);
 	return v->t->n - drawn;
 }
-
-/* ---- the order of the data file ---- */
-
-uint32_t *flame_order(const struct ptree *t, uint32_t **order_out)
-{
-	uint32_t *pos = xmalloc((t->n + 1) * sizeof(*pos));
-	uint32_t *order = xmalloc((t->n + 1) * sizeof(*order));
-	uint32_t *stack = xmalloc((t->n + 1) * sizeof(*stack));
-	size_t top = 0, k = 0;
-
-	/* Push roots and children lightest first, so the heaviest comes off the stack first. */
-	for (size_t r = t->nroots; r-- > 0;)
-		stack[top++] = t->roots[r];
-	while (top) {
-		uint32_t i = stack[--top];
-
-		pos[i] = (uint32_t)k;
-		order[k++] = i;
-		for (size_t c = t->kid_off[i + 1]; c-- > t->kid_off[i];)
-			stack[top++] = t->kids[c];
-	}
-	free(stack);
-	if (order_out)
-		*order_out = order;
-	else
-		free(order);
-	return pos;
-}

@@ -374,8 +374,8 @@ int render_callers(struct render_ctx *ctx)
 	const struct ptree *t = &p->tree;
 	uint64_t whole = t->by_calls || !p->run_ns ? t->total : p->run_ns;
 	uint64_t cut = (uint64_t)((double)whole * CALLERS_MIN_SHARE);
-	struct callers c = { t, xmalloc((t->n + 1) * sizeof(struct member)), same_up(t, p->nfuncs),
-			     xcalloc(t->n + 1, 1), NULL, 0, 0, NULL, 0, 0, 0 };
+	struct callers c = { .t = t, .members = xmalloc((t->n + 1) * sizeof(struct member)),
+			     .same_up = same_up(t, p->nfuncs), .mark = xcalloc(t->n + 1, 1) };
 	struct buf lede = BUF_INIT, tree = BUF_INIT;
 	char a[FMT_SIZE], b[FMT_SIZE], d[FMT_SIZE];
 	size_t shown, left;
