@@ -12,7 +12,8 @@
 	var ROW = 18;            // pixels per level, as the static picture
 	var MIN_PX = 1;          // narrower boxes (and so their callees) are not drawn
 	var MAX_ROWS = 400;      // levels drawn below the zoomed box; zoom in to see deeper
-	var CRUMBS_HEAD = 2, CRUMBS_TAIL = 8; // a long zoom path shows its ends and folds the middle
+	var CRUMBS_HEAD = 2, CRUMBS_TAIL = 8; // a long zoom path shows its ends and folds the middle ...
+	var CRUMBS_MAX = 500;                 // ... and never shows more than this many steps
 	// Differential colours, as report/flame_svg.c: grey, deepening toward red or blue.
 	var GREY = [224, 224, 224], RED = [214, 39, 40], BLUE = [31, 95, 191], MIN_LEVEL = 0.15;
 
@@ -204,14 +205,15 @@
 	function renderCrumbs() {
 		crumbs.textContent = "";
 		var path = [];
-		for (var i = zoom; i >= 0; i = d.parent[i]) path.unshift(i);
+		for (var i = zoom; i >= 0; i = d.parent[i]) path.push(i);
+		path.reverse();
 		crumbs.appendChild(crumb("All", -1, zoom < 0));
-		var fold = !crumbsOpen && path.length > CRUMBS_HEAD + CRUMBS_TAIL + 1;
+		var tail = crumbsOpen ? CRUMBS_MAX : CRUMBS_TAIL, fold = path.length > CRUMBS_HEAD + tail + 1;
 		path.forEach(function (n, k) {
-			if (fold && k >= CRUMBS_HEAD && k < path.length - CRUMBS_TAIL) {
+			if (fold && k >= CRUMBS_HEAD && k < path.length - tail) {
 				if (k === CRUMBS_HEAD) {
 					crumbs.appendChild(el("span", "sep", " \u203a "));
-					var more = el("button", "crumb more", "\u2026 " + (path.length - CRUMBS_HEAD - CRUMBS_TAIL) + " more");
+					var more = el("button", "crumb more", "\u2026 " + cp.fmtCount(path.length - CRUMBS_HEAD - tail) + " more");
 					more.type = "button";
 					more.addEventListener("click", function () { crumbsOpen = true; renderCrumbs(); });
 					crumbs.appendChild(more);

@@ -8,6 +8,7 @@
 (function () {
 	var MAX_OPEN = 100;  // matching paths a search opens, heaviest first
 	var MAX_KIDS = 200;  // callees shown at once; a line offers the rest
+	var MAX_DEPTH = 400; // a search opens no path deeper than this (deep recursion)
 
 	var cp = window.callprof;
 	var tree, box, input, regex, out, src;
@@ -187,8 +188,8 @@
 	// revealNode: the same for node m of the data, making the rows its path lacks.
 	function revealNode(m) {
 		var path = [];
-		for (var i = m; i >= 0 && !byN.has(i); i = d.parent[i]) path.unshift(i);
-		path.forEach(function (j) {
+		for (var i = m; i >= 0 && !byN.has(i); i = d.parent[i]) path.push(i);
+		path.reverse().forEach(function (j) {
 			var p = d.parent[j];
 			if (p < 0) return; // a root missing from the page: not reachable (roots are never hidden)
 			insert(j);
@@ -197,12 +198,13 @@
 		return byN.has(m) ? reveal(byN.get(m)) : null;
 	}
 
-	function report(paths, shown, first) {
+	function report(paths, shown, first, deep) {
 		out.setAttribute("data-paths", paths);
 		out.setAttribute("data-query", (regex.checked ? "re:" : "") + input.value);
 		out.textContent = paths === 0 ? "No call path matches." :
 			(paths === 1 ? "1 call path matches" : cp.fmtCount(paths) + " call paths match") +
-			(shown < paths ? "; the " + cp.fmtCount(shown) + " heaviest are open." : ", open below.");
+			(shown < paths ? "; the " + cp.fmtCount(shown) + " heaviest are open" : ", open below") +
+			(deep ? " (" + cp.fmtCount(deep) + " nested deeper than " + MAX_DEPTH + " levels are not)." : ".");
 		if (first) first.scrollIntoView({ block: "center" });
 	}
 
@@ -214,7 +216,7 @@
 	// heaviest: the k heaviest of the nodes i with hit[fn[i]], through a min-heap (a search may
 	// match most of a million nodes); returns them and how many matched.
 	function heaviest(hit, k) {
-		var heap = [], count = 0;
+		var heap = [], count = 0, deep = 0;
 		function down(i) {
 			for (;;) {
 				var l = 2 * i + 1, m = i;
@@ -228,6 +230,7 @@
 		for (var i = 0; i < d.n; i++) {
 			if (!hit[d.fn[i]]) continue;
 			count++;
+			if (d.depth[i] > MAX_DEPTH) { deep++; continue; }
 			if (heap.length < k) {
 				heap.push(i);
 				for (var c = heap.length - 1; c > 0;) {
@@ -241,7 +244,7 @@
 				down(0);
 			}
 		}
-		return { nodes: heap, count: count };
+		return { nodes: heap, count: count, deep: deep };
 	}
 
 	function searchData(test) {
@@ -255,7 +258,7 @@
 			var r = revealNode(m);
 			if (!first) first = r;
 		});
-		report(found.count, top.length, first);
+		report(found.count, top.length, first, found.deep);
 	}
 
 	function searchPage(test) {
