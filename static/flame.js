@@ -152,8 +152,14 @@
 		return a;
 	}
 
-	function render() {
-		var width = Math.max(300, wrap.clientWidth - 18);
+	function graphWidth() {
+		return Math.max(300, wrap.clientWidth - 18);
+	}
+
+	// render: the boxes visible at the current zoom; once more when drawing them brought or
+	// took away the page's scroll bar, so the graph always fits the width it ends up with.
+	function render(again) {
+		var width = graphWidth();
 		var x0 = zoom < 0 ? 0 : d.x[zoom], span = zoom < 0 ? d.span : d.w[zoom];
 		var base = zoom < 0 ? 0 : d.depth[zoom], scale = span > 0 ? width / span : 0;
 		var nodes = scale ? visible(scale, base) : [];
@@ -181,6 +187,7 @@
 		svg.setAttribute("height", Math.max(nrows, 1) * ROW);
 		svg.setAttribute("data-zoom", zoom);
 		svg.setAttribute("data-frames", nodes.length);
+		if (!again && graphWidth() !== width) render(true);
 	}
 
 	function frameEl(i) {
@@ -450,14 +457,14 @@
 			flame = !flame;
 			flip.setAttribute("aria-pressed", String(flame));
 			svg.classList.toggle("roots-bottom", flame);
-			render();
+			render(false);
 		});
 		document.addEventListener("keydown", function (ev) {
 			if (ev.key === "Escape") reset();
 		});
 		var pending = 0;
 		window.addEventListener("resize", function () {
-			if (!pending) pending = requestAnimationFrame(function () { pending = 0; render(); });
+			if (!pending) pending = requestAnimationFrame(function () { pending = 0; render(false); });
 		});
 		wrap.setAttribute("data-ready", "1");
 	}
