@@ -112,8 +112,9 @@ void tstate_clear(struct tstate *t, uint64_t now_ticks)
 	t->t_start_ticks = now_ticks;
 }
 
-/* The forking thread keeps its open frames, but in a fresh tree: each open
- * activation counts once, from the fork on. */
+/* The forking thread keeps its open frames, but in a fresh tree: their nodes
+ * count no call (the parent counted their entries), and their time runs from
+ * the fork on, so the child's calls attach below them. */
 static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 {
 	struct cct old = t->tree;
@@ -137,7 +138,6 @@ static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 			t->stack.depth = i;
 			break;
 		}
-		n->calls = 1;
 		f->node = n;
 		f->t_enter_ticks = now;
 		parent = n;

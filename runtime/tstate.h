@@ -71,7 +71,8 @@ void tstate_clear(struct tstate *t, uint64_t now_ticks);
 
 /* In a fork child, with the registry locked by the forking thread: the
  * registry becomes `self` alone (NULL: empty), its open frames kept in a
- * fresh tree, each counted once from `now_ticks`; then the lock is released. */
+ * fresh tree with no calls (the parent counted their entries), timed from
+ * `now_ticks`; then the lock is released. */
 void tstate_fork_child(struct tstate *self, uint32_t node_state, uint64_t now_ticks);
 
 #endif

@@ -3,7 +3,7 @@
  * instrumented code.  The child runs child_work and calls exit from inside
  * forker; the parent waits for it and runs parent_work.  Prints the child's
  * pid, then its own.  The child's dump holds only what ran after the fork, plus main and
- * forker (open at the fork) counted once each.
+ * forker (open at the fork) with no calls: the parent's dump counted their entries.
  */
 #include <pthread.h>
 #include <stdio.h>

@@ -303,6 +303,11 @@ case_fork() {
 	dumpchecked "$dump" "$W/fork-$1-$2.child.expect" &&
 		want "the child's tid, open_frames, running" "$(key '[.threads[0] | .tid, .open_frames, .running]')" \
 			"[$child,2,true]"
+	# Entries count once across the two dumps: main and forker were entered once.
+	[ -f "$dump" ] && want "calls of main and forker, parent and child together" \
+		"$(jq -s -c '[.[] | . as $d | [$d.functions[] | select(.name == "main" or .name == "forker") | .id] as $ids |
+			$d.threads[].functions[] | select(.fn as $f | $ids | index($f)) | .calls] | add' \
+			"$W/fork-$1-$2/out.json" "$dump")" 2
 	verdict
 	begin "fork with %p in the output path, $1 $2"
 	fork_run $1 $2 fork-pid-$1-$2 'out.%p.json'
