@@ -26,6 +26,7 @@ void cct_init(struct cct *tree, uint64_t max_nodes)
 	tree->chunk_bytes = CHUNK_MIN_BYTES;
 	tree->max_nodes = max_nodes;
 	tree->root.min_ticks = UINT64_MAX;
+	tree->fold_root.min_ticks = UINT64_MAX;
 }
 
 void cct_release(struct cct *tree)
@@ -173,10 +174,13 @@ static struct cct_node *child_find_or_add(struct cct *tree, struct cct_node *par
 
 /*
  * Past the node budget a new call path is not recorded in full: the call
- * attaches to the node for (caller function -> fn) under the root's node for
- * the caller, one level of context, so function and edge counts stay exact.
- * Paths of one or two levels lose nothing and are created as they are; the
- * nodes a fold adds are bounded by the number of distinct edges.
+ * attaches to the node for (caller function -> fn) under the folded root's
+ * node for the caller, one level of context, so function and edge counts stay
+ * exact.  Paths of one or two levels lose nothing and are created as they
+ * are; the nodes a fold adds are bounded by the number of distinct edges.
+ * Folded nodes live apart from the thread's call paths (under fold_root), so
+ * a probe's fast path never finds them: a folded call and every call below it
+ * take the slow path, which keeps their figures true (fold.h).
  */
 struct cct_node *cct_child_get_slow(struct cct *tree, struct cct_node *parent, uintptr_t fn,
 				    uintptr_t call_site)
@@ -188,7 +192,7 @@ struct cct_node *cct_child_get_slow(struct cct *tree, struct cct_node *parent, u
 	if (!tree->max_nodes || tree->nodes < tree->max_nodes || parent == &tree->root ||
 	    parent->parent == &tree->root)
 		return child_find_or_add(tree, parent, fn, call_site);
-	fold = child_find_or_add(tree, &tree->root, parent->fn, 0);
+	fold = child_find_or_add(tree, &tree->fold_root, parent->fn, 0);
 	if (!fold)
 		return NULL;
 	if (!tree->folded_calls)
@@ -212,13 +216,20 @@ void cct_node_rekey(struct cct *tree, struct cct_node *node, uintptr_t key)
 	node->fn = key;
 }
 
+static void clear_node(struct cct_node *n)
+{
+	n->calls = n->incl_ticks = n->child_ticks = n->max_ticks = 0;
+	n->nested_ticks = n->fold_child_calls = 0;
+	memset(n->kind_calls, 0, sizeof(n->kind_calls));
+	n->min_ticks = UINT64_MAX;
+}
+
 void cct_clear_counts(struct cct *tree)
 {
-	for (struct cct_node *n = &tree->root; n; n = cct_next_preorder(n, &tree->root)) {
-		n->calls = n->incl_ticks = n->child_ticks = n->max_ticks = 0;
-		memset(n->kind_calls, 0, sizeof(n->kind_calls));
-		n->min_ticks = UINT64_MAX;
-	}
+	clear_node(&tree->root);
+	clear_node(&tree->fold_root);
+	for (struct cct_node *n = cct_first(tree); n; n = cct_next(tree, n))
+		clear_node(n);
 	tree->folded_calls = 0;
 	tree->failed_allocs = 0;
 }

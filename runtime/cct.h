@@ -51,6 +51,9 @@ struct cct_node {
 	/* Last, clear of the lookup's fields: only probes of other kinds than plain read them. */
 	uint64_t kind_calls[PROBE_KINDS - 1]; /* activations of each kind but PROBE_PLAIN (index kind - 1) */
 	uint32_t fence;                  /* CCT_FENCE_*: how tsc-adaptive reads its times (stamp.h) */
+	uint32_t on_prefix;              /* open below folded calls, counted in their thread's fold state (fold.h) */
+	uint64_t nested_ticks;           /* of incl_ticks, the time of its nested folded calls (fold.h) */
+	uint64_t fold_child_calls;       /* folded calls it was the charge of: their o_out is in its self time */
 };
 
 /* The activations of `n` of kind `k`: plain ones are those of no other kind. */
@@ -80,6 +83,7 @@ struct cct_ovf_entry {
 
 struct cct {
 	struct cct_node root;     /* virtual root: the thread's root calls are its children */
+	struct cct_node fold_root;/* virtual root of the calls folded past the budget (cct_child_get_slow) */
 	uint32_t new_fence;       /* the fence state new nodes start in */
 	void *chunks;             /* arena: newest mapped chunk, each links the one before */
 	char *chunk_next;         /* arena: next free byte of the newest chunk */
@@ -100,6 +104,12 @@ static inline CP_NOINSTR unsigned cct_slot_hash(uintptr_t fn)
 {
 	/* Fibonacci hashing: the top bits of the product mix every address bit. */
 	return (unsigned)(((uint64_t)fn * 0x9E3779B97F4A7C15ull) >> 62);
+}
+
+/* True if `n` is a folded call's node: a child of a folded root (cct_child_get_slow). */
+static inline CP_NOINSTR bool cct_node_is_folded(const struct cct *tree, const struct cct_node *n)
+{
+	return n->parent && n->parent->parent == &tree->fold_root;
 }
 
 /*
@@ -190,8 +200,9 @@ void cct_init(struct cct *tree, uint64_t max_nodes);
 void cct_release(struct cct *tree);
 
 /* The slow path of cct_child_get: the overflow table, or a new node, or past
- * the budget a folded one (whose parent is then not `parent`).  Counts each
- * folded call in folded_calls.  Returns NULL only when no memory could be mapped. */
+ * the budget a folded one (cct_node_is_folded; its parent is then not
+ * `parent`).  Counts each folded call in folded_calls.  Returns NULL only when
+ * no memory could be mapped. */
 struct cct_node *cct_child_get_slow(struct cct *tree, struct cct_node *parent, uintptr_t fn,
 				    uintptr_t call_site);
 
@@ -217,6 +228,32 @@ static inline CP_NOINSTR struct cct_node *cct_next_preorder(const struct cct_nod
 	while (n != root && !n->next_sibling)
 		n = n->parent;
 	return n == root ? NULL : n->next_sibling;
+}
+
+/* Every node of `tree` but its two roots, in preorder: the thread's call paths,
+ * then the folded ones.  Safe while the owning thread adds nodes, as
+ * cct_next_preorder. */
+static inline CP_NOINSTR struct cct_node *cct_first(const struct cct *tree)
+{
+	struct cct_node *c = __atomic_load_n(&tree->root.first_child, __ATOMIC_ACQUIRE);
+
+	return c ? c : __atomic_load_n(&tree->fold_root.first_child, __ATOMIC_ACQUIRE);
+}
+
+static inline CP_NOINSTR struct cct_node *cct_next(const struct cct *tree, const struct cct_node *n)
+{
+	struct cct_node *c = __atomic_load_n(&n->first_child, __ATOMIC_ACQUIRE);
+
+	if (c)
+		return c;
+	while (!n->next_sibling) {
+		n = n->parent;
+		if (n == &tree->root)
+			return __atomic_load_n(&tree->fold_root.first_child, __ATOMIC_ACQUIRE);
+		if (n == &tree->fold_root)
+			return NULL;
+	}
+	return n->next_sibling;
 }
 
 /* Zeroes every count and time of the tree, keeping its shape. */

@@ -11,22 +11,37 @@ static double clamp(double v, bool *clamped)
 	return 0;
 }
 
-/* Its calls' o_in and o_out, each call at its kind's cost.  Counts of other
- * kinds that add up to more than its calls (read while they moved) are cut
- * down to them, in kind order. */
-static void own_costs(struct comp_row *x, const struct comp_cost cost[PROBE_KINDS])
+void comp_own_costs(uint64_t calls, const uint64_t kind_calls[PROBE_KINDS - 1],
+		    const struct comp_cost cost[PROBE_KINDS], double *own_in, double *own_out)
 {
-	uint64_t left = x->calls;
+	uint64_t left = calls;
 
-	x->own_in = x->own_out = 0;
+	*own_in = *own_out = 0;
 	for (unsigned k = 1; k < PROBE_KINDS; k++) {
-		uint64_t c = x->kind_calls[k - 1] < left ? x->kind_calls[k - 1] : left;
-		x->own_in += (double)c * cost[k].o_in;
-		x->own_out += (double)c * cost[k].o_out;
+		uint64_t c = kind_calls[k - 1] < left ? kind_calls[k - 1] : left;
+		*own_in += (double)c * cost[k].o_in;
+		*own_out += (double)c * cost[k].o_out;
 		left -= c;
 	}
-	x->own_in += (double)left * cost[PROBE_PLAIN].o_in;
-	x->own_out += (double)left * cost[PROBE_PLAIN].o_out;
+	*own_in += (double)left * cost[PROBE_PLAIN].o_in;
+	*own_out += (double)left * cost[PROBE_PLAIN].o_out;
+}
+
+double comp_hidden(uint64_t hidden_out, const struct comp_cost cost[PROBE_KINDS])
+{
+	return (double)hidden_out * cost[PROBE_PLAIN].o_out;
+}
+
+bool comp_figures(double raw_incl, double raw_self, double own_in, double below, double child_out,
+		  double hidden, double *incl, double *self)
+{
+	bool clamped = false;
+
+	*incl = clamp(raw_incl - own_in - below, &clamped);
+	*self = clamp(raw_self - own_in - child_out - hidden, &clamped);
+	if (*self > *incl)
+		*self = *incl;
+	return clamped;
 }
 
 uint64_t compensate_rows(struct comp_row *rows, size_t n, const struct comp_cost cost[PROBE_KINDS])
@@ -36,14 +51,15 @@ uint64_t compensate_rows(struct comp_row *rows, size_t n, const struct comp_cost
 	for (size_t i = 0; i < n; i++) {
 		struct comp_row *x = &rows[i];
 
-		own_costs(x, cost);
+		comp_own_costs(x->calls, x->kind_calls, cost, &x->own_in, &x->own_out);
+		x->hidden = comp_hidden(x->hidden_out, cost);
 		x->child_calls = x->subtree_calls = 0;
 		x->subtree_o = x->child_out = 0;
 	}
 	for (size_t i = n; i-- > 0;) { /* children come after parents: walk backwards */
 		struct comp_row *x = &rows[i];
 		x->subtree_calls += x->calls;
-		x->subtree_o += x->own_in + x->own_out;
+		x->subtree_o += x->own_in + x->own_out + x->hidden;
 		if (x->parent != COMP_NO_PARENT) {
 			rows[x->parent].child_calls += x->calls;
 			rows[x->parent].subtree_calls += x->subtree_calls;
@@ -53,15 +69,10 @@ uint64_t compensate_rows(struct comp_row *rows, size_t n, const struct comp_cost
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct comp_row *x = &rows[i];
-		bool clamped = false;
-		double below = x->subtree_o - x->own_in - x->own_out;
 
 		x->raw_self = x->raw_incl > x->raw_child ? x->raw_incl - x->raw_child : 0;
-		x->incl = clamp(x->raw_incl - x->own_in - below, &clamped);
-		x->self = clamp(x->raw_self - x->own_in - x->child_out, &clamped);
-		if (x->self > x->incl)
-			x->self = x->incl;
-		clamped_rows += clamped;
+		clamped_rows += comp_figures(x->raw_incl, x->raw_self, x->own_in, x->subtree_o - x->own_in - x->own_out,
+					     x->child_out, x->hidden, &x->incl, &x->self);
 	}
 	return clamped_rows;
 }

@@ -9,10 +9,14 @@
  * raw inclusive 100 becomes 100 - 2 - 30 = 68; raw self 40 becomes 40 - 2 - 4 = 34.
  * A row's calls may be of several kinds of probe (kind.h), each with its own
  * costs: every sum above is then over the calls of each kind at that kind's cost.
+ * A folded call's o_out (fold.h) is charged where it ran, in its charge's
+ * self time (at the plain kind's cost); a folded row is compensated as a root
+ * (its tree parent is no caller of it).
  */
 #ifndef CALLPROF_COMPENSATE_H
 #define CALLPROF_COMPENSATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +33,8 @@ struct comp_cost {
 struct comp_row {
 	uint32_t parent;         /* in: the parent's row (an earlier one), or COMP_NO_PARENT */
 	uint64_t calls;          /* in */
+	uint64_t hidden_out;     /* in: calls not among its children whose o_out is in its self time
+				  * (the folded calls it was the charge of: fold.h) */
 	uint64_t kind_calls[PROBE_KINDS - 1]; /* in: of those, the calls of each kind but PROBE_PLAIN
 					       * (index kind - 1); the rest are plain */
 	double raw_incl;         /* in: raw inclusive time, ticks */
@@ -38,9 +44,28 @@ struct comp_row {
 	double raw_self;         /* out: raw_incl - raw_child, at least 0 */
 	double incl, self;       /* out: compensated, ticks */
 	double own_in, own_out;  /* scratch: its calls' o_in and o_out, summed */
+	double hidden;           /* scratch: the cost of hidden_out */
 	double subtree_o;        /* scratch: the probe cost of its calls and all below */
 	double child_out;        /* scratch: its children's o_out, summed */
 };
+
+/* The pieces of compensate_rows, for callers that keep rows of their own
+ * (snapshot.c keeps a compact one per node).  comp_own_costs: the o_in and
+ * o_out of a row's timed calls, each at its kind's cost (counts of other
+ * kinds that add up to more than its calls, read while they moved, are cut
+ * down to them, in kind order). */
+void comp_own_costs(uint64_t calls, const uint64_t kind_calls[PROBE_KINDS - 1],
+		    const struct comp_cost cost[PROBE_KINDS], double *own_in, double *own_out);
+
+/* The cost of other calls' probes that ran in a row's self time. */
+double comp_hidden(uint64_t hidden_out, const struct comp_cost cost[PROBE_KINDS]);
+
+/* A row's compensated inclusive and self times from its raw ones, its own
+ * o_in, the cost of every probe below it (`below`: its descendants', and the
+ * hidden cost), its children's o_out and the hidden cost; each clamped at 0,
+ * self at inclusive.  True if a figure was clamped. */
+bool comp_figures(double raw_incl, double raw_self, double own_in, double below, double child_out,
+		  double hidden, double *incl, double *self);
 
 /* Fills the outputs of `rows` (n of them, parents before children) with
  * `cost[k]`, the cost per call of each kind k (all zeros: no compensation).

@@ -1,8 +1,8 @@
 /*
  * dlwatch.c: libraries loaded and unloaded while the program runs.  An
  * interposed dlopen decides the filters' verdicts on a new library's
- * functions; an interposed dlclose names a library's profiled functions
- * before it is unloaded, and drops its verdicts.
+ * functions; an interposed dlclose names the profiled functions of the
+ * libraries it unloads, retires their nodes, and drops their verdicts.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -27,29 +27,18 @@
 
 /* The loaded segments of one library. */
 struct module_span {
-	const char *name;
+	char *name;
 	uintptr_t base;
 	size_t n;
 	uintptr_t start[MAX_SEGMENTS], end[MAX_SEGMENTS];
 };
 
-static int find_segments(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct module_span *m = arg;
-
-	(void)size;
-	if (info->dlpi_addr != m->base || !info->dlpi_name || strcmp(info->dlpi_name, m->name))
-		return 0;
-	for (size_t i = 0; i < info->dlpi_phnum && m->n < MAX_SEGMENTS; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type != PT_LOAD)
-			continue;
-		m->start[m->n] = info->dlpi_addr + ph->p_vaddr;
-		m->end[m->n] = m->start[m->n] + ph->p_memsz;
-		m->n++;
-	}
-	return 1;
-}
+/* The libraries loaded before a dlclose, to see which it unloads. */
+struct loaded {
+	struct module_span *mods;
+	size_t n, cap;
+	bool failed;             /* no memory: the list is incomplete, nothing is retired */
+};
 
 static bool in_span(const struct module_span *m, uintptr_t addr)
 {
@@ -59,66 +48,132 @@ static bool in_span(const struct module_span *m, uintptr_t addr)
 	return false;
 }
 
+/* dl_iterate_phdr callback: adds a library (not the program, not the vDSO) to the list. */
+static int list_module(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct loaded *l = arg;
+	struct module_span *m;
+
+	(void)size;
+	if (!info->dlpi_name || !info->dlpi_name[0] || l->failed)
+		return 0;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 32;
+		struct module_span *more = realloc(l->mods, cap * sizeof(*more));
+		if (!more) {
+			l->failed = true;
+			return 0;
+		}
+		l->mods = more;
+		l->cap = cap;
+	}
+	m = &l->mods[l->n];
+	memset(m, 0, sizeof(*m));
+	if (!(m->name = strdup(info->dlpi_name))) {
+		l->failed = true;
+		return 0;
+	}
+	m->base = info->dlpi_addr;
+	for (size_t i = 0; i < info->dlpi_phnum && m->n < MAX_SEGMENTS; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD)
+			continue;
+		m->start[m->n] = info->dlpi_addr + ph->p_vaddr;
+		m->end[m->n] = m->start[m->n] + ph->p_memsz;
+		m->n++;
+	}
+	l->n++;
+	return 0;
+}
+
+static void loaded_release(struct loaded *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->mods[i].name);
+	free(l->mods);
+	memset(l, 0, sizeof(*l));
+}
+
+/* True if `m` is in the list `now`: the same file at the same place. */
+static bool still_loaded(const struct loaded *now, const struct module_span *m)
+{
+	for (size_t i = 0; i < now->n; i++)
+		if (now->mods[i].base == m->base && !strcmp(now->mods[i].name, m->name))
+			return true;
+	return false;
+}
+
 /* Bumped at each unload, so a library loaded again at the same place gets new keys. */
 static uint64_t unload_generation;
 
-/*
- * Names the profiled functions of the library `m` on every thread, then
- * retires their keys: a library loaded later at the same address must not
- * merge into these nodes.  Runs under the registry lock, so no dump reads the
- * trees meanwhile; no thread calls into a library being unloaded.
- */
-static void retire_functions(const struct module_span *m)
+static int cmp_addr(const void *a, const void *b)
 {
-	size_t n = 0, cap = 0;
-	uintptr_t *addrs = NULL, *keys = NULL;
-	uint64_t generation = __atomic_add_fetch(&unload_generation, 1, __ATOMIC_RELAXED);
-	struct tstate *threads = tstate_lock_all();
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
 
-	for (struct tstate *t = threads; t; t = t->next)
-		for (struct cct_node *c = cct_next_preorder(&t->tree.root, &t->tree.root); c;
-		     c = cct_next_preorder(c, &t->tree.root)) {
-			if (!in_span(m, c->fn))
-				continue;
-			if (n == cap) {
-				cap = cap ? cap * 2 : 64;
-				uintptr_t *a = realloc(addrs, cap * sizeof(*a));
-				uintptr_t *k = a ? realloc(keys, cap * sizeof(*k)) : NULL;
-				if (a)
-					addrs = a;
-				if (!k)
-					goto out;
-				keys = k;
-			}
-			addrs[n] = c->fn;
-			keys[n] = cct_retired_key(c->fn, generation);
-			n++;
-		}
-	if (n) /* named under the generation the keys carry */
-		symbols_remember(m->name, m->base, cct_key_generation(keys[0]), addrs, n);
-	for (struct tstate *t = threads; t; t = t->next)
-		for (struct cct_node *c = cct_next_preorder(&t->tree.root, &t->tree.root); c;
-		     c = cct_next_preorder(c, &t->tree.root))
-			if (in_span(m, c->fn))
-				cct_node_rekey(&t->tree, c, cct_retired_key(c->fn, generation));
-out:
-	tstate_unlock_all();
-	free(addrs);
-	free(keys);
+	return (x > y) - (x < y);
 }
 
-static void remember_library(void *handle)
+/* The addresses of the functions of `m` that have nodes in the trees of the
+ * list `threads`, sorted and distinct (malloc'ed, *n of them); NULL when
+ * there are none or without memory. */
+static uintptr_t *span_functions(const struct module_span *m, struct tstate *threads, size_t *n)
 {
-	struct link_map *lm = NULL;
-	struct module_span m = { 0 };
+	size_t used = 0, cap = 0, k = 0;
+	uintptr_t *addrs = NULL;
 
-	if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm || !lm->l_name || !lm->l_name[0])
+	for (struct tstate *t = threads; t; t = t->next)
+		for (struct cct_node *c = cct_first(&t->tree); c; c = cct_next(&t->tree, c)) {
+			if (cct_key_is_retired(c->fn) || !in_span(m, c->fn))
+				continue;
+			if (used == cap) {
+				uintptr_t *more = realloc(addrs, (cap = cap ? cap * 2 : 64) * sizeof(*more));
+				if (!more) {
+					free(addrs);
+					return NULL;
+				}
+				addrs = more;
+			}
+			addrs[used++] = c->fn;
+		}
+	if (used)
+		qsort(addrs, used, sizeof(*addrs), cmp_addr);
+	for (size_t i = 0; i < used; i++)
+		if (!k || addrs[k - 1] != addrs[i])
+			addrs[k++] = addrs[i];
+	*n = k;
+	return addrs;
+}
+
+/*
+ * The library `m` is gone: every thread's nodes of its functions take retired
+ * keys, so a library mapped later at the same address gets nodes of its own,
+ * and the functions are named from its file (`fd`, open, or -1) under the
+ * generation the keys carry.  The trees are rekeyed under the registry lock;
+ * the naming is done after it, under the names' own lock, which a dump takes
+ * to read them: no dump sees a retired key without its name.
+ */
+static void retire_library(const struct module_span *m, int fd)
+{
+	uint64_t generation = __atomic_add_fetch(&unload_generation, 1, __ATOMIC_RELAXED);
+	struct tstate *threads = tstate_lock_all();
+	size_t n = 0;
+	uintptr_t *addrs = span_functions(m, threads, &n);
+
+	if (!addrs) {
+		tstate_unlock_all();
+		if (fd >= 0)
+			close(fd);
 		return;
-	m.name = lm->l_name;
-	m.base = lm->l_addr;
-	dl_iterate_phdr(find_segments, &m);
-	if (m.n)
-		retire_functions(&m);
+	}
+	for (struct tstate *t = threads; t; t = t->next)
+		for (struct cct_node *c = cct_first(&t->tree); c; c = cct_next(&t->tree, c))
+			if (!cct_key_is_retired(c->fn) && in_span(m, c->fn))
+				cct_node_rekey(&t->tree, c, cct_retired_key(c->fn, generation));
+	symbols_remember_lock();
+	tstate_unlock_all();
+	symbols_remember(m->name, m->base, cct_key_generation(cct_retired_key(0, generation)), addrs, n, fd);
+	symbols_remember_unlock();
+	free(addrs);
 }
 
 /* The real dlclose. */
@@ -126,18 +181,59 @@ static int (*real_dlclose)(void *);
 /* The real dlopen. */
 static void *(*real_dlopen)(const char *, int);
 
+/* A descriptor of the file of the library of `handle`, opened before it may be
+ * unloaded (so it can be named even when the file was deleted since): -1 if
+ * none.  Sets *base to its load address. */
+static int open_library(void *handle, uintptr_t *base)
+{
+	struct link_map *lm = NULL;
+
+	if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm || !lm->l_name || !lm->l_name[0])
+		return -1;
+	*base = lm->l_addr;
+	return open(lm->l_name, O_RDONLY | O_CLOEXEC);
+}
+
+/*
+ * A dlclose unloads the library only when nothing else holds it (opened twice,
+ * a dependency of another), and may unload its dependencies with it; the
+ * destructors it runs may still call the library's functions.  So the
+ * libraries are compared before and after the real dlclose: those gone are
+ * retired then, and those still there are left alone.
+ */
 CP_EXPORT int dlclose(void *handle);
 int dlclose(void *handle)
 {
-	int rc, saved_errno = errno;
+	int rc, saved_errno = errno, fd = -1;
+	struct loaded before = { 0 }, after = { 0 };
+	uintptr_t handle_base = 0;
+	bool watch = process.ready;
 
 	if (!real_dlclose)
 		*(void **)&real_dlclose = dlsym(RTLD_NEXT, "dlclose");
-	if (process.ready)
-		remember_library(handle);
+	if (watch) {
+		dl_iterate_phdr(list_module, &before);
+		fd = open_library(handle, &handle_base);
+	}
 	errno = saved_errno;
 	rc = real_dlclose(handle);
 	saved_errno = errno;
+	if (watch) {
+		dl_iterate_phdr(list_module, &after);
+		for (size_t i = 0; !before.failed && !after.failed && i < before.n; i++) {
+			const struct module_span *m = &before.mods[i];
+			bool own = fd >= 0 && m->base == handle_base;
+			if (still_loaded(&after, m))
+				continue;
+			retire_library(m, own ? fd : -1);
+			if (own)
+				fd = -1;
+		}
+		if (fd >= 0)
+			close(fd);
+		loaded_release(&before);
+		loaded_release(&after);
+	}
 	filter_unload_modules();
 	errno = saved_errno;
 	return rc;

@@ -212,6 +212,21 @@ static void resolve_key(struct dump_ctx *d, uintptr_t key, struct sym_function *
 		symbols_resolve(d->syms, key, f);
 }
 
+/* warnings: why the dump is short of something (names: symbols_warnings). */
+static void write_warnings(struct dump_ctx *d)
+{
+	size_t n;
+	const char *const *lines = symbols_warnings(d->syms, &n);
+
+	jsonw_key(&d->w, "warnings");
+	jsonw_array_begin(&d->w);
+	if (!d->syms)
+		jsonw_string(&d->w, "functions are named by address: no memory to read their names");
+	for (size_t i = 0; i < n; i++)
+		jsonw_string(&d->w, lines[i]);
+	jsonw_array_end(&d->w);
+}
+
 /* modules and functions: the functions named with libdw. */
 static void write_symbols(struct dump_ctx *d)
 {
@@ -261,6 +276,7 @@ static void write_symbols(struct dump_ctx *d)
 	}
 	jsonw_array_end(w);
 	free(f);
+	write_warnings(d);
 }
 
 static void write_times(struct dump_ctx *d, const struct snap_total *a)
@@ -325,18 +341,21 @@ static void write_call_site(struct dump_ctx *d, uint32_t caller, uintptr_t site)
 	}
 }
 
-static void write_thread_edges(struct dump_ctx *d, const struct snap_totals *tot,
-			       const struct snap_thread *st)
+/* An edge record, unless the edge only has rows of folded roots (fold.h):
+ * no calls and no time, and no caller of the function. */
+static bool edge_written(const struct snap_total *e)
 {
-	uintptr_t *site = calloc(tot->nedges ? tot->nedges : 1, sizeof(*site));
+	return e->calls || e->raw_incl > 0;
+}
 
-	for (size_t i = 0; site && i < st->n; i++)
-		if (!site[st->rows[i].edge])
-			site[st->rows[i].edge] = st->rows[i].node->call_site;
+static void write_thread_edges(struct dump_ctx *d, const struct snap_totals *tot)
+{
 	jsonw_key(&d->w, "edges");
 	jsonw_array_begin(&d->w);
 	for (size_t i = 0; i < tot->nedges; i++) {
 		const struct snap_total *e = &tot->edges[i];
+		if (!edge_written(e))
+			continue;
 		jsonw_object_begin(&d->w);
 		jsonw_key(&d->w, "caller");
 		if (e->caller == SNAP_NO_FN)
@@ -345,43 +364,46 @@ static void write_thread_edges(struct dump_ctx *d, const struct snap_totals *tot
 			jsonw_uint(&d->w, e->caller);
 		write_uint_member(&d->w, "callee", e->callee);
 		write_times(d, e);
-		if (site && site[i])
-			write_call_site(d, e->caller, site[i]);
+		if (e->call_site)
+			write_call_site(d, e->caller, e->call_site);
 		jsonw_object_end(&d->w);
 	}
 	jsonw_array_end(&d->w);
-	free(site);
 }
 
-static void write_thread_tree(struct dump_ctx *d, const struct snap_thread *st)
+static void write_thread_tree(struct dump_ctx *d, const struct snap_totals *tot)
 {
 	static const char *const columns[] = { "id", "parent", "fn", "calls", "inclusive_ns", "self_ns",
-					       "raw_inclusive_ns", "raw_self_ns" };
+					       "raw_inclusive_ns", "raw_self_ns", "nested_ns" };
+	size_t ncolumns = sizeof(columns) / sizeof(columns[0]) - !tot->has_nested;
 	struct jsonw *w = &d->w;
 
 	jsonw_key(w, "tree");
 	jsonw_object_begin(w);
 	jsonw_key(w, "columns");
 	jsonw_array_begin(w);
-	for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++)
+	for (size_t i = 0; i < ncolumns; i++)
 		jsonw_string(w, columns[i]);
 	jsonw_array_end(w);
 	jsonw_key(w, "rows");
 	jsonw_array_begin(w);
-	for (size_t i = 0; i < st->n; i++) {
-		const struct snap_row *x = &st->rows[i];
+	for (size_t i = 0; i < tot->n; i++) {
+		const struct snap_row *x = &tot->rows[i];
+		double raw_self = x->raw_incl > x->raw_child ? x->raw_incl - x->raw_child : 0;
 		jsonw_array_begin(w);
 		jsonw_uint(w, i);
-		if (x->c.parent == SNAP_NO_FN)
+		if (x->parent == SNAP_NO_FN)
 			jsonw_null(w);
 		else
-			jsonw_uint(w, x->c.parent);
+			jsonw_uint(w, x->parent);
 		jsonw_uint(w, x->fn);
-		jsonw_uint(w, x->c.calls);
-		jsonw_uint(w, ns(d, x->c.incl));
-		jsonw_uint(w, ns(d, x->c.self));
-		jsonw_uint(w, ns(d, x->c.raw_incl));
-		jsonw_uint(w, ns(d, x->c.raw_self));
+		jsonw_uint(w, x->calls);
+		jsonw_uint(w, ns(d, x->incl));
+		jsonw_uint(w, ns(d, x->self));
+		jsonw_uint(w, ns(d, x->raw_incl));
+		jsonw_uint(w, ns(d, raw_self));
+		if (tot->has_nested)
+			jsonw_uint(w, ns(d, x->nested));
 		jsonw_array_end(w);
 	}
 	jsonw_array_end(w);
@@ -433,13 +455,12 @@ static void write_thread_health(struct dump_ctx *d, const struct tstate *t)
 
 static int write_thread(struct dump_ctx *d, size_t i)
 {
-	const struct snap_thread *st = &d->snap->threads[i];
-	const struct tstate *t = st->t;
+	const struct tstate *t = d->snap->threads[i].t;
 	struct snap_totals tot;
 	char name[64];
 	uint64_t end = t->finished ? t->t_end_ticks : d->snap->now_ticks;
 
-	if (snapshot_totals(d->snap, i, d->cost, &tot) < 0)
+	if (snapshot_thread(d->snap, i, d->cost, &tot) < 0)
 		return -1;
 	d->clamped += tot.clamped;
 	thread_name(t, name, sizeof(name));
@@ -451,8 +472,8 @@ static int write_thread(struct dump_ctx *d, size_t i)
 	jsonw_bool(&d->w, !t->finished);
 	write_thread_health(d, t);
 	write_thread_functions(d, tot.fns);
-	write_thread_edges(d, &tot, st);
-	write_thread_tree(d, st);
+	write_thread_edges(d, &tot);
+	write_thread_tree(d, &tot);
 	jsonw_object_end(&d->w);
 	snap_totals_release(&tot);
 	return 0;

@@ -23,6 +23,7 @@
 #include "process.h"
 #include "snapshot.h"
 #include "stamp.h"
+#include "symbols.h"
 #include "tstate.h"
 
 /* Where the lifecycle's start-up is: not begun, under way on `starter`, done. */
@@ -33,23 +34,27 @@ static int starter;
 static int final_dump_done;
 
 /* Around a fork, the locks of those who rewrite shared state are held, so the
- * child gets them free.  Order: the registry, then the filters (a dump holds
- * the first while libdw may dlopen, which takes the second). */
+ * child gets them free.  Order: the registry, the unloaded libraries' names
+ * (a dlclose names them after the registry), then the filters (a dump holds
+ * the first while libdw may dlopen, which takes the last). */
 static void fork_prepare(void)
 {
 	tstate_lock_all();
+	symbols_remember_lock();
 	filter_lock();
 }
 
 static void fork_parent(void)
 {
 	filter_unlock();
+	symbols_remember_unlock();
 	tstate_unlock_all();
 }
 
 static void fork_child(void)
 {
 	filter_unlock();
+	symbols_remember_unlock();
 	process_forked();
 	tstate_fork_child(tstate_self, stamp_new_node_state(), process.start_ticks);
 }

@@ -14,8 +14,6 @@
 #include "process.h"
 #include "verdict.h"
 
-#define FOLD_NESTING_LOOK 1024 /* frames searched for an open call of a folded function */
-
 /* What one call of each kind costs (probe_set_costs); unknown until calibrated. */
 static struct comp_cost costs[PROBE_KINDS];
 static bool costs_known;
@@ -100,6 +98,17 @@ static bool unrecorded(struct tstate *t, uintptr_t fn)
 	return true;
 }
 
+/* A folded call of `fn` opens on top of `t`'s stack: decides whether it is
+ * nested (fold.h).  0, or -1 when it cannot be kept. */
+static int enter_folded(struct tstate *t, uintptr_t fn)
+{
+	struct shadow *s = &t->stack;
+	uint32_t top = s->depth - 1;
+	struct cct_node *real_top = s->fold.depth ? NULL : s->base[shadow_recorded_below(s, top)].node;
+
+	return fold_enter(&s->fold, s->depth, fn, real_top, shadow_charge_node(s, top)) < 0 ? -1 : 0;
+}
+
 /* The body of probe_enter_slow, with busy set; clears it. */
 static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
 {
@@ -117,11 +126,12 @@ static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uint
 		node = top->node; /* a transparent frame: see shadow.h */
 		mark = FRAME_TRANSPARENT;
 	} else if ((node = cct_child_get(&t->tree, top->node, fn, call_site))) {
+		mark = cct_node_is_folded(&t->tree, node) ? FRAME_FOLDED : 0;
+		if (mark && enter_folded(t, fn) < 0) {
+			drop_enter(t, sp);
+			goto out;
+		}
 		node->calls++;
-		/* Folded past the budget, inside an open call of the same function.
-		 * The look is bounded: deeper nesting still counts its time. */
-		if (node->parent != top->node && shadow_has_open(s, fn, FOLD_NESTING_LOOK))
-			mark = FRAME_UNTIMED;
 	} else {
 		drop_enter(t, sp);
 		goto out;
@@ -130,7 +140,7 @@ static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uint
 	top[1].node = node;
 	top[1].sp = sp | mark;
 	s->depth++;
-	if (mark) /* a marked frame carries no time of its own (a transparent one, its caller's node) */
+	if (mark) /* a marked frame reads plainly (a transparent one has no time: its caller's node) */
 		top[1].t_enter_ticks = stamp_enter_read();
 	else
 		stamp_enter(&top[1], node);
@@ -217,7 +227,7 @@ static void exit_slow(struct tstate *t, uintptr_t fn, uint64_t now)
 		goto out;
 	}
 	t->resyncs += shadow_close_above(&t->stack, k, now);
-	frame_close_any(&t->stack.base[k], &t->stack.base[k - 1], now);
+	shadow_close_frame(&t->stack, k, now);
 	t->stack.depth = k;
 out:
 	cp_barrier();

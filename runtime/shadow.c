@@ -8,10 +8,59 @@
 
 #include "clock.h"
 
-void frame_close_any(const struct frame *f, const struct frame *parent, uint64_t now_ticks)
+uint32_t shadow_recorded_below(const struct shadow *s, uint32_t index)
 {
-	if (!frame_is_marked(f))
-		frame_close(f, parent, now_ticks);
+	while (index > 0 && frame_is_transparent(&s->base[index]))
+		index--;
+	return index;
+}
+
+struct cct_node *shadow_charge_node(const struct shadow *s, uint32_t index)
+{
+	const struct fold_frame *e;
+
+	index = shadow_recorded_below(s, index);
+	if (frame_is_folded(&s->base[index]) && (e = fold_frame_at(&s->fold, index)) && e->nested)
+		return e->charge;
+	return s->base[index].node;
+}
+
+/* A folded frame closes (fold.h): a timed one's duration is its node's and
+ * its charge's child time; a nested one's own work is its node's time, as
+ * nested, and its charge's child time.  Either is its caller's callee. */
+static void close_folded(struct shadow *s, uint32_t index, uint64_t now_ticks)
+{
+	const struct frame *f = &s->base[index];
+	struct fold_frame e, *caller;
+	struct cct_node *n = f->node;
+	uint64_t d = now_ticks - f->t_enter_ticks, own;
+
+	if (!fold_leave(&s->fold, index, frame_fn(f), &e))
+		return;
+	own = e.nested ? (d > e.child_ticks ? d - e.child_ticks : 0) : d;
+	n->incl_ticks += own;
+	if (e.nested) {
+		n->nested_ticks += own;
+	} else {
+		if (d < n->min_ticks)
+			n->min_ticks = d;
+		if (d > n->max_ticks)
+			n->max_ticks = d;
+	}
+	e.charge->child_ticks += own;
+	e.charge->fold_child_calls++;
+	if ((caller = fold_top(&s->fold)) && caller->index == shadow_recorded_below(s, index - 1))
+		caller->child_ticks += d;
+}
+
+void shadow_close_frame(struct shadow *s, uint32_t index, uint64_t now_ticks)
+{
+	const struct frame *f = &s->base[index];
+
+	if (frame_is_folded(f))
+		close_folded(s, index, now_ticks);
+	else if (!frame_is_marked(f))
+		frame_close(f, f - 1, now_ticks);
 }
 
 int shadow_init(struct shadow *s, struct cct_node *root, uint32_t cap, uint32_t max_cap)
@@ -29,6 +78,7 @@ int shadow_init(struct shadow *s, struct cct_node *root, uint32_t cap, uint32_t 
 	s->base[0].node = root;
 	s->base[0].t_enter_ticks = 0;
 	s->base[0].sp = UINTPTR_MAX;
+	fold_init(&s->fold);
 	return 0;
 }
 
@@ -61,7 +111,7 @@ uint32_t shadow_close_above(struct shadow *s, uint32_t keep, uint64_t now_ticks)
 		s->depth--;
 		if (frame_is_transparent(&s->base[s->depth]))
 			continue;
-		frame_close_any(&s->base[s->depth], &s->base[s->depth - 1], now_ticks);
+		shadow_close_frame(s, s->depth, now_ticks);
 		closed++;
 	}
 	return closed;
@@ -98,14 +148,6 @@ uint32_t shadow_unwind_to(struct shadow *s, uintptr_t sp, uint64_t now_ticks)
 	return shadow_close_above(s, keep, now_ticks);
 }
 
-bool shadow_has_open(const struct shadow *s, uintptr_t fn, uint32_t limit)
-{
-	for (uint32_t i = s->depth - 1; i > 0 && limit; i--, limit--)
-		if (frame_fn(&s->base[i]) == fn)
-			return true;
-	return false;
-}
-
 uint32_t shadow_find(const struct shadow *s, uintptr_t fn)
 {
 	for (uint32_t i = s->depth - 1; i > 0; i--)
@@ -118,6 +160,7 @@ void shadow_release(struct shadow *s)
 {
 	if (s->base)
 		munmap(s->base, (size_t)s->cap * sizeof(struct frame));
+	fold_release(&s->fold);
 	s->base = NULL;
 	s->depth = s->cap = 0;
 }

@@ -22,6 +22,7 @@
 
 #include "cct.h"
 #include "compat.h"
+#include "fold.h"
 
 struct frame {
 	uintptr_t fn;            /* function address, as given to the enter probe */
@@ -35,6 +36,7 @@ struct shadow {
 	uint32_t depth;          /* frames in use, sentinel included (>= 1) */
 	uint32_t cap;            /* frames mapped */
 	uint32_t max_cap;        /* growth limit; past it calls are dropped and counted */
+	struct fold fold;        /* its folded calls (fold.h) */
 };
 
 /*
@@ -44,14 +46,12 @@ struct shadow {
  * - transparent: a call that is not recorded (an excluded function, or one
  *   deeper than CALLPROF_MAX_DEPTH).  It carries its caller's node, so its
  *   callees attach to the caller and its time stays there;
- * - untimed: a call folded past the node budget while its function is already
- *   open lower on the stack.  A folded row sits under the root, where the
- *   tree cannot show that nesting, so this call adds its count but no time:
- *   recursion never counts the same time twice.
+ * - folded: a call folded past the node budget (fold.h says where its time
+ *   goes: its entry in the stack's fold state).
  */
 #define FRAME_TRANSPARENT ((uintptr_t)1)
-#define FRAME_UNTIMED ((uintptr_t)2)
-#define FRAME_MARKS (FRAME_TRANSPARENT | FRAME_UNTIMED)
+#define FRAME_FOLDED ((uintptr_t)2)
+#define FRAME_MARKS (FRAME_TRANSPARENT | FRAME_FOLDED)
 /* Not a mark: an activation whose times are read with fences (tsc-adaptive), so
  * its exit must read the same way.  Below the alignment too, and harmless to
  * the liveness tests: it never carries a frame address past the next one. */
@@ -65,6 +65,11 @@ static inline CP_NOINSTR bool frame_is_marked(const struct frame *f)
 static inline CP_NOINSTR bool frame_is_transparent(const struct frame *f)
 {
 	return f->sp & FRAME_TRANSPARENT;
+}
+
+static inline CP_NOINSTR bool frame_is_folded(const struct frame *f)
+{
+	return f->sp & FRAME_FOLDED;
 }
 
 /* The function of any frame, marked or not. */
@@ -89,8 +94,18 @@ static inline CP_NOINSTR void frame_close(const struct frame *f, const struct fr
 	parent->node->child_ticks += d;
 }
 
-/* Closes any frame: a marked one adds no time (cold). */
-void frame_close_any(const struct frame *f, const struct frame *parent, uint64_t now_ticks);
+/* Closes frame `index` of `s` at `now_ticks`, leaving depth alone: a plain
+ * frame as frame_close does, a folded one as fold.h says; a transparent one
+ * adds no time (cold). */
+void shadow_close_frame(struct shadow *s, uint32_t index, uint64_t now_ticks);
+
+/* The node that the time of a call made from frame `index` of `s` is child
+ * time of: the frame's node, looking through transparent frames (they carry
+ * their caller's node) and nested folded ones (fold.h). */
+struct cct_node *shadow_charge_node(const struct shadow *s, uint32_t index);
+
+/* The innermost frame at or below `index` that is not transparent. */
+uint32_t shadow_recorded_below(const struct shadow *s, uint32_t index);
 
 /* Maps the stack with room for `cap` frames, growable up to `max_cap`,
  * with the root sentinel for `root`.  Returns 0, or -1 if nothing could be mapped. */
@@ -113,9 +128,6 @@ uint32_t shadow_pop_dead(struct shadow *s, uintptr_t sp);
 /* Closes, at `now_ticks`, the frames of functions whose stack pointer was
  * below `sp`: where a longjmp or a caught exception resumes.  Returns how many. */
 uint32_t shadow_unwind_to(struct shadow *s, uintptr_t sp, uint64_t now_ticks);
-
-/* True if `fn` is open among the `limit` frames under the top one. */
-bool shadow_has_open(const struct shadow *s, uintptr_t fn, uint32_t limit);
 
 /* The index of the innermost frame of `fn`, or 0 if none is open. */
 uint32_t shadow_find(const struct shadow *s, uintptr_t fn);

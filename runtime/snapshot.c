@@ -1,8 +1,9 @@
-/* snapshot.c: reading every thread's tree for a dump, and the per-function and per-edge totals. */
+/* snapshot.c: reading the threads' trees for a dump, one thread at a time, and their totals. */
 #include "snapshot.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "shadow.h"
@@ -103,76 +104,168 @@ int64_t snapshot_fn_id(const struct snapshot *s, uintptr_t key)
 	return idmap_find(&s->fn_ids, key);
 }
 
-/* Lists the thread's nodes in preorder with their raw figures, as they are now. */
-static struct snap_row *thread_rows(struct snapshot *s, const struct tstate *t, size_t *count)
-{
-	size_t n = 0, cap = 1024;
-	struct snap_row *rows = malloc(cap * sizeof(*rows));
-	const struct cct_node *root = &t->tree.root;
+/* Rows being read for one thread. */
+struct row_buf {
+	struct snap_row *rows;
+	size_t n, cap;
+};
 
-	for (const struct cct_node *c = cct_next_preorder(root, root); rows && c;
-	     c = cct_next_preorder(c, root)) {
-		struct snap_row *x;
-		int64_t fn = fn_id(s, c->fn);
-		if (fn < 0) {
-			free(rows);
-			return NULL;
-		}
-		if (n == cap) {
-			struct snap_row *more = realloc(rows, (cap *= 2) * sizeof(*rows));
-			if (!more) {
-				free(rows);
-				return NULL;
-			}
-			rows = more;
-		}
-		x = &rows[n];
-		memset(x, 0, sizeof(*x));
-		x->node = c;
-		((struct cct_node *)c)->dump_id = (uint32_t)n;
-		x->c.parent = c->parent == root ? SNAP_NO_FN : (uint32_t)c->parent->dump_id;
-		x->fn = (uint32_t)fn;
-		x->c.calls = c->calls;
-		memcpy(x->c.kind_calls, c->kind_calls, sizeof(x->c.kind_calls));
-		x->c.raw_incl = (double)c->incl_ticks;
-		x->c.raw_child = (double)c->child_ticks;
-		n++;
-	}
-	*count = n;
-	return rows;
+static int row_room(struct row_buf *r)
+{
+	size_t cap = r->cap ? r->cap * 2 : 1024;
+	struct snap_row *more;
+
+	if (r->n < r->cap)
+		return 0;
+	if (!(more = realloc(r->rows, cap * sizeof(*more))))
+		return -1;
+	r->rows = more;
+	r->cap = cap;
+	return 0;
 }
 
-/* The row of `node` in a snapshot, or -1 if the node was made after it. */
+/* The node after `n` in preorder, past its subtree. */
+static const struct cct_node *next_over(const struct cct *tree, const struct cct_node *n)
+{
+	while (!n->next_sibling) {
+		n = n->parent;
+		if (n == &tree->root)
+			return __atomic_load_n(&tree->fold_root.first_child, __ATOMIC_ACQUIRE);
+		if (n == &tree->fold_root)
+			return NULL;
+	}
+	return n->next_sibling;
+}
+
+/* The function id of `key`: listed now when `listing`, else -1 when the
+ * snapshot does not have it; -2 without memory. */
+static int64_t row_fn(struct snapshot *s, uintptr_t key, bool listing)
+{
+	int64_t fn = listing ? fn_id(s, key) : idmap_find(&s->fn_ids, key);
+
+	return fn < 0 && listing ? -2 : fn;
+}
+
+/*
+ * Appends the rows of `tree` in preorder with their raw figures as they are
+ * now, its roots (and the folded roots) under row `root_row` (SNAP_NO_FN for
+ * none).  With `listing`, functions are added to the snapshot; without, a
+ * node of a function it has not listed is left out with its subtree.  Each
+ * node's dump_id is set to its row.  0, or -1 without memory.
+ */
+static int tree_rows(struct snapshot *s, struct row_buf *r, const struct cct *tree, uint32_t root_row,
+		     bool listing)
+{
+	const struct cct_node *c = cct_first(tree);
+
+	while (c) {
+		const struct cct_node *p = c->parent;
+		int64_t fn = row_fn(s, c->fn, listing);
+		struct snap_row *x;
+		if (fn == -2 || row_room(r) < 0)
+			return -1;
+		if (fn < 0) {
+			c = next_over(tree, c);
+			continue;
+		}
+		x = &r->rows[r->n];
+		memset(x, 0, sizeof(*x));
+		x->node = c;
+		((struct cct_node *)c)->dump_id = (uint32_t)r->n;
+		x->parent = p == &tree->root || p == &tree->fold_root ? root_row : p->dump_id;
+		x->fn = (uint32_t)fn & 0x7fffffff;
+		x->comp_root = cct_node_is_folded(tree, c);
+		x->calls = c->calls;
+		memcpy(x->kind_calls, c->kind_calls, sizeof(x->kind_calls));
+		x->raw_incl = (double)c->incl_ticks;
+		x->raw_child = (double)c->child_ticks;
+		x->nested = (double)c->nested_ticks;
+		r->n++;
+		c = cct_next(tree, c);
+	}
+	return 0;
+}
+
+/* The row of `node` among `n` rows, or -1 if the node has none (made after
+ * they were read, or left out). */
 static int64_t row_of(const struct snap_row *rows, size_t n, const struct cct_node *node)
 {
 	return node->dump_id < n && rows[node->dump_id].node == node ? (int64_t)node->dump_id : -1;
 }
 
-/* Counts the thread's open activations up to now: a call still running has a
- * duration so far, charged to its node and as child time to its caller's. */
-static void thread_add_open(const struct snapshot *s, struct snap_thread *st)
+/*
+ * Counts the open activations of `stack` up to `now`, as if they were closed
+ * now, innermost first: a call still running has a duration so far, its
+ * node's time and child time of its caller's node (a folded one's, of its
+ * charge; a nested folded one's own work only: fold.h).
+ */
+static void add_open(struct snap_row *rows, size_t n, const struct shadow *stack, uint64_t now)
 {
-	const struct tstate *t = st->t;
-	const struct frame *base = __atomic_load_n(&t->stack.base, __ATOMIC_ACQUIRE);
-	uint32_t depth = t->stack.depth;
-	const struct cct_node *root = &t->tree.root;
+	const struct frame *base = __atomic_load_n(&stack->base, __ATOMIC_ACQUIRE);
+	double above = 0; /* the open duration of the innermost recorded frame above */
 
-	for (uint32_t i = 1; i < depth; i++) {
+	for (uint32_t i = base ? stack->depth : 1; i-- > 1;) {
 		const struct frame *f = &base[i];
-		int64_t row = row_of(st->rows, st->n, f->node);
-		int64_t caller = f[-1].node == root ? -1 : row_of(st->rows, st->n, f[-1].node);
-		double open = s->now_ticks > f->t_enter_ticks ? (double)(s->now_ticks - f->t_enter_ticks) : 0;
-		if (frame_is_marked(f) || row < 0)
+		const struct fold_frame *e = frame_is_folded(f) ? fold_frame_at(&stack->fold, i) : NULL;
+		double d = now > f->t_enter_ticks ? (double)(now - f->t_enter_ticks) : 0, own = d;
+		int64_t row = row_of(rows, n, f->node), caller;
+
+		if (frame_is_transparent(f) || (frame_is_folded(f) && !e))
 			continue;
-		st->rows[row].c.raw_incl += open;
+		if (e && e->nested)
+			own = d > (double)e->child_ticks + above ? d - (double)e->child_ticks - above : 0;
+		caller = row_of(rows, n, e ? e->charge : f[-1].node);
+		if (row >= 0) {
+			rows[row].raw_incl += own;
+			if (e && e->nested)
+				rows[row].nested += own;
+		}
 		if (caller >= 0)
-			st->rows[caller].c.raw_child += open;
+			rows[caller].raw_child += own;
+		above = d;
 	}
 }
 
+/* Reads the rows of thread `t` (see tree_rows).  NULL without memory. */
+static struct snap_row *thread_rows(struct snapshot *s, const struct tstate *t, bool listing, size_t *count)
+{
+	struct row_buf r = { 0 };
+
+	*count = 0;
+	if (row_room(&r) < 0 || tree_rows(s, &r, &t->tree, SNAP_NO_FN, listing) < 0) {
+		free(r.rows);
+		return NULL;
+	}
+	*count = r.n;
+	return r.rows;
+}
+
+/* Counts the open calls of thread `t`, whose rows are `rows`, up to `now`. */
+static void thread_open(const struct tstate *t, struct snap_row *rows, size_t n, uint64_t now)
+{
+	add_open(rows, n, &t->stack, now);
+}
+
+/* Lists the functions of `t`'s tree in the snapshot. 0, or -1 without memory. */
+static int list_functions(struct snapshot *s, const struct tstate *t)
+{
+	for (const struct cct_node *c = cct_first(&t->tree); c; c = cct_next(&t->tree, c))
+		if (fn_id(s, c->fn) < 0)
+			return -1;
+	return 0;
+}
+
+/* True if the tree of `t` may change while the dump runs: a thread still
+ * running, other than the one dumping (whose tree stands still meanwhile). */
+static bool may_change(const struct tstate *t)
+{
+	return !t->finished && t->tid != (int)gettid();
+}
+
 /*
- * Reads every thread's tree first and only then takes the time, so calls that
- * finish while the snapshot reads a running thread are never later than `now`.
+ * Reads the trees that may change first and only then takes the time, so
+ * calls that finish while the snapshot reads a running thread are never
+ * later than `now`.
  */
 int snapshot_take(struct snapshot *s, const struct tstate *newest)
 {
@@ -186,12 +279,21 @@ int snapshot_take(struct snapshot *s, const struct tstate *newest)
 	s->nthreads = n;
 	for (const struct tstate *t = newest; t; t = t->next)
 		s->threads[--n].t = t; /* oldest first */
-	for (size_t i = 0; i < s->nthreads; i++)
-		if (!(s->threads[i].rows = thread_rows(s, s->threads[i].t, &s->threads[i].n)))
+	for (size_t i = 0; i < s->nthreads; i++) {
+		struct snap_thread *st = &s->threads[i];
+		if (!may_change(st->t)) {
+			if (list_functions(s, st->t) < 0)
+				goto out_release;
+			continue;
+		}
+		st->rows = thread_rows(s, st->t, true, &st->n);
+		if (!st->rows)
 			goto out_release;
+	}
 	s->now_ticks = clock_now();
 	for (size_t i = 0; i < s->nthreads; i++)
-		thread_add_open(s, &s->threads[i]);
+		if (s->threads[i].rows)
+			thread_open(s->threads[i].t, s->threads[i].rows, s->threads[i].n, s->now_ticks);
 	return 0;
 out_release:
 	snapshot_release(s);
@@ -208,121 +310,157 @@ void snapshot_release(struct snapshot *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Self times, call counts of children and descendants, and compensation, per row. */
-static uint64_t thread_compensate(struct snap_thread *st, const struct comp_cost cost[PROBE_KINDS])
+/*
+ * Compensated times of every row, in one backward pass over the preorder
+ * (children after parents): a row's `incl` and `self` first gather its
+ * children's probe costs and o_out (compensate.h), then hold its figures.
+ */
+static uint64_t compensate(struct snap_row *rows, size_t n, const struct comp_cost cost[PROBE_KINDS])
 {
-	struct comp_row *rows = malloc((st->n ? st->n : 1) * sizeof(*rows));
-	uint64_t clamped;
+	uint64_t clamped = 0;
 
-	if (!rows) { /* no memory for the copy: raw figures, uncompensated */
-		for (size_t i = 0; i < st->n; i++) {
-			struct comp_row *x = &st->rows[i].c;
-			x->raw_self = x->raw_incl > x->raw_child ? x->raw_incl - x->raw_child : 0;
-			x->incl = x->raw_incl;
-			x->self = x->raw_self;
+	for (size_t i = 0; i < n; i++)
+		rows[i].incl = rows[i].self = 0;
+	for (size_t i = n; i-- > 0;) {
+		struct snap_row *x = &rows[i];
+		const struct cct_node *c = x->node;
+		double own_in, own_out, hidden, below = x->incl, child_out = x->self;
+		double raw_self = x->raw_incl > x->raw_child ? x->raw_incl - x->raw_child : 0;
+
+		comp_own_costs(x->calls, x->kind_calls, cost, &own_in, &own_out);
+		hidden = c ? comp_hidden(c->fold_child_calls, cost) : 0;
+		below += hidden;
+		clamped += comp_figures(x->raw_incl, raw_self, own_in, below, child_out, hidden, &x->incl, &x->self);
+		if (x->parent != SNAP_NO_FN && !x->comp_root) {
+			rows[x->parent].incl += below + own_in + own_out;
+			rows[x->parent].self += own_out;
 		}
-		return 0;
 	}
-	for (size_t i = 0; i < st->n; i++)
-		rows[i] = st->rows[i].c;
-	clamped = compensate_rows(rows, st->n, cost);
-	for (size_t i = 0; i < st->n; i++)
-		st->rows[i].c = rows[i];
-	free(rows);
 	return clamped;
 }
 
 static void total_add(struct snap_total *a, const struct snap_row *x, bool outermost)
 {
-	a->calls += x->c.calls;
+	double raw_self = x->raw_incl > x->raw_child ? x->raw_incl - x->raw_child : 0;
+
+	a->calls += x->calls;
 	for (unsigned k = 0; k < PROBE_KINDS - 1; k++)
-		a->kind_calls[k] += x->c.kind_calls[k];
-	a->self += x->c.self;
-	a->raw_self += x->c.raw_self;
-	if (outermost) {
-		a->incl += x->c.incl;
-		a->raw_incl += x->c.raw_incl;
+		a->kind_calls[k] += x->kind_calls[k];
+	a->self += x->self;
+	a->raw_self += raw_self;
+	if (outermost) { /* the time of nested folded calls is inside an outer one's */
+		a->incl += x->incl > x->nested ? x->incl - x->nested : 0;
+		a->raw_incl += x->raw_incl > x->nested ? x->raw_incl - x->nested : 0;
 	}
+	if (!x->node)
+		return;
 	if (x->node->min_ticks < a->min_ticks)
 		a->min_ticks = x->node->min_ticks;
 	if (x->node->max_ticks > a->max_ticks)
 		a->max_ticks = x->node->max_ticks;
+	if (!a->call_site)
+		a->call_site = x->node->call_site;
+}
+
+/* The edge `caller` -> `callee` in `out`, added when new; -1 without memory. */
+static int64_t edge_of(struct snap_idmap *ids, struct snap_totals *out, size_t *cap, uint32_t caller,
+		       uint32_t callee)
+{
+	bool added;
+	int64_t e = idmap_get(ids, (uint64_t)caller << 32 | callee, (uint32_t)out->nedges, &added);
+
+	if (e < 0 || !added)
+		return e;
+	if (out->nedges == *cap) {
+		size_t more_cap = *cap ? *cap * 2 : 256;
+		struct snap_total *more = realloc(out->edges, more_cap * sizeof(*more));
+		if (!more)
+			return -1;
+		out->edges = more;
+		*cap = more_cap;
+	}
+	memset(&out->edges[e], 0, sizeof(out->edges[e]));
+	out->edges[e].min_ticks = UINT64_MAX;
+	out->edges[e].caller = caller;
+	out->edges[e].callee = callee;
+	out->nedges++;
+	return e;
 }
 
 /*
  * Per-function and per-edge totals.  Inclusive time counts outermost
  * activations only: a row adds its time unless an ancestor on its path is
- * the same function (or the same caller->callee edge).
+ * the same function (or the same caller->callee edge).  0, or -1 without memory.
  */
-static struct snap_total *thread_edges(struct snap_thread *st, struct snap_total *fns, size_t *nedges)
+static int thread_totals(struct snap_totals *out)
 {
 	struct snap_idmap ids = { 0 };
-	struct snap_total *edges = NULL;
-	size_t ne = 0, cap = 0, depth = 0;
-	struct snap_row *rows = st->rows;
-	uint32_t *path = malloc((st->n + 1) * sizeof(*path));
+	size_t cap = 0, depth = 0;
+	const struct snap_row *rows = out->rows;
+	uint32_t *path = malloc((out->n + 1) * sizeof(*path) * 2), *path_edge = path ? path + out->n + 1 : NULL;
+	int rc = path ? 0 : -1;
 
-	for (size_t i = 0; path && i < st->n; i++) {
-		struct snap_row *x = &rows[i];
-		uint32_t caller = x->c.parent == SNAP_NO_FN ? SNAP_NO_FN : rows[x->c.parent].fn;
-		bool added;
+	for (size_t i = 0; path && i < out->n; i++) {
+		const struct snap_row *x = &rows[i];
+		uint32_t caller = x->parent == SNAP_NO_FN ? SNAP_NO_FN : rows[x->parent].fn;
 		int64_t e;
 
-		while (depth && path[depth - 1] != x->c.parent) { /* leave finished subtrees */
-			struct snap_row *y = &rows[path[--depth]];
-			fns[y->fn].active--;
-			edges[y->edge].active--;
+		while (depth && path[depth - 1] != x->parent) { /* leave finished subtrees */
+			depth--;
+			out->fns[rows[path[depth]].fn].active--;
+			out->edges[path_edge[depth]].active--;
 		}
-		e = idmap_get(&ids, (uint64_t)caller << 32 | x->fn, (uint32_t)ne, &added);
-		if (e < 0)
+		if ((e = edge_of(&ids, out, &cap, caller, x->fn)) < 0) {
+			rc = -1;
 			break;
-		if (added) {
-			if (ne == cap) {
-				struct snap_total *more = realloc(edges, (cap = cap ? cap * 2 : 256) * sizeof(*edges));
-				if (!more)
-					break;
-				edges = more;
-			}
-			memset(&edges[ne], 0, sizeof(edges[ne]));
-			edges[ne].min_ticks = UINT64_MAX;
-			edges[ne].caller = caller;
-			edges[ne].callee = x->fn;
-			ne++;
 		}
-		x->edge = (uint32_t)e;
-		total_add(&fns[x->fn], x, fns[x->fn].active == 0);
-		total_add(&edges[e], x, edges[e].active == 0);
-		fns[x->fn].active++;
-		edges[e].active++;
-		path[depth++] = (uint32_t)i;
+		total_add(&out->fns[x->fn], x, out->fns[x->fn].active == 0);
+		total_add(&out->edges[e], x, out->edges[e].active == 0);
+		out->fns[x->fn].active++;
+		out->edges[e].active++;
+		path[depth] = (uint32_t)i;
+		path_edge[depth++] = (uint32_t)e;
 	}
 	free(path);
 	idmap_release(&ids);
-	*nedges = ne;
-	return edges;
+	return rc;
 }
 
-int snapshot_totals(struct snapshot *s, size_t i, const struct comp_cost cost[PROBE_KINDS],
+int snapshot_thread(struct snapshot *s, size_t i, const struct comp_cost cost[PROBE_KINDS],
 		    struct snap_totals *out)
 {
 	struct snap_thread *st = &s->threads[i];
 
 	memset(out, 0, sizeof(*out));
+	if (st->rows) {
+		out->rows = st->rows;
+		out->n = st->n;
+		st->rows = NULL;
+		st->n = 0;
+	} else {
+		out->rows = thread_rows(s, st->t, false, &out->n);
+		if (!out->rows)
+			return -1;
+		thread_open(st->t, out->rows, out->n, s->now_ticks);
+	}
 	if (!(out->fns = calloc(s->nfns ? s->nfns : 1, sizeof(*out->fns))))
-		return -1;
+		goto out_release;
 	for (size_t k = 0; k < s->nfns; k++)
 		out->fns[k].min_ticks = UINT64_MAX;
-	out->clamped = thread_compensate(st, cost);
-	out->edges = thread_edges(st, out->fns, &out->nedges);
-	if (st->n && !out->edges) {
-		snap_totals_release(out);
-		return -1;
-	}
+	out->clamped = compensate(out->rows, out->n, cost);
+	for (size_t k = 0; k < out->n && !out->has_nested; k++)
+		out->has_nested = out->rows[k].nested > 0;
+	if (thread_totals(out) < 0)
+		goto out_release;
 	return 0;
+out_release:
+	snap_totals_release(out);
+	return -1;
 }
 
 void snap_totals_release(struct snap_totals *t)
 {
+	free(t->rows);
 	free(t->fns);
 	free(t->edges);
 	memset(t, 0, sizeof(*t));

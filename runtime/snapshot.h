@@ -1,10 +1,13 @@
 /*
- * snapshot.h: what a dump reads from the threads, and the totals it derives.
- * snapshot_take copies every thread's tree into rows (preorder, raw ticks),
- * then takes the time and counts the calls still open up to it; nothing of
- * the live state is read after that.  snapshot_totals derives one thread's
- * compensated rows and its per-function and per-edge totals.  Cold: runs at
- * exit or on callprof_dump(); allocates with malloc.
+ * snapshot.h: what a dump reads from the threads, and the totals it derives,
+ * one thread at a time so that its memory stays a fraction of the trees'.
+ * snapshot_take lists the threads and the functions of their trees, and
+ * copies the rows of the threads that may still change while the dump runs
+ * (those still running, but the one dumping), then takes the time; the
+ * others' trees stand still and are read when written.  snapshot_thread gives
+ * one thread's rows (preorder, compensated) with its per-function and
+ * per-edge totals.  Cold: runs at exit or on callprof_dump(); allocates with
+ * malloc.
  */
 #ifndef CALLPROF_SNAPSHOT_H
 #define CALLPROF_SNAPSHOT_H
@@ -20,18 +23,23 @@
 
 #define SNAP_NO_FN COMP_NO_PARENT /* the caller of a thread's root calls; no parent row */
 
-/* One tree node as read: its function's id, and its figures (compensate.h). */
+/* One tree node as read, 72 bytes: the dump holds one per node of one thread. */
 struct snap_row {
-	const struct cct_node *node;
-	uint32_t fn;               /* function id: index into snapshot.fn_key */
-	uint32_t edge;             /* edge id, set by snapshot_totals */
-	struct comp_row c;         /* parent row (SNAP_NO_FN for a root call), calls, times in ticks */
+	const struct cct_node *node; /* for what does not move: min, max, call site, fold counts */
+	uint32_t parent;             /* its parent's row, or SNAP_NO_FN for a root */
+	uint32_t fn : 31;            /* function id: index into snapshot.fn_key */
+	uint32_t comp_root : 1;      /* compensated as a root: a folded row (fold.h) */
+	uint64_t calls;
+	uint64_t kind_calls[PROBE_KINDS - 1]; /* of those, the calls of each kind but PROBE_PLAIN */
+	double raw_incl, raw_child;  /* ticks */
+	double nested;               /* of raw_incl, the ticks of nested folded calls (fold.h) */
+	double incl, self;           /* compensated ticks (scratch before) */
 };
 
-/* One thread as read. */
+/* One thread of a snapshot: its state, and its rows when taken up front. */
 struct snap_thread {
 	const struct tstate *t;
-	struct snap_row *rows;     /* preorder: a parent before its children */
+	struct snap_row *rows;       /* NULL: read when written (snapshot_thread) */
 	size_t n;
 };
 
@@ -46,11 +54,15 @@ struct snapshot {
 	struct snap_thread *threads; /* oldest first */
 	size_t nthreads;
 	uint64_t now_ticks;          /* when it was taken: open calls count up to here */
-	uintptr_t *fn_key;           /* function id -> its nodes' key (an address, or a
-				      * retired key: cct.h) */
+	uintptr_t *fn_key;           /* function id -> its nodes' key (an address, a
+				      * retired key: cct.h, or SNAP_SIGNAL_KEY) */
 	size_t nfns, fn_cap;
 	struct snap_idmap fn_ids;    /* key -> function id */
 };
+
+/* The key of the `<signal>` row under which a thread's tree of signal
+ * handlers that interrupted a probe hangs (tstate.h): no code address. */
+#define SNAP_SIGNAL_KEY ((uintptr_t)1)
 
 /* Totals of one function, or of one caller -> callee edge, on one thread (ticks). */
 struct snap_total {
@@ -58,15 +70,20 @@ struct snap_total {
 	uint64_t kind_calls[PROBE_KINDS - 1]; /* of those, the calls of each kind but PROBE_PLAIN */
 	double incl, self, raw_incl, raw_self;
 	uint64_t min_ticks, max_ticks;
+	uintptr_t call_site;         /* edges only: the return address of its first row's first call */
 	uint32_t active;             /* activations open on the current path, while summing */
 	uint32_t caller, callee;     /* edges only: function ids (caller SNAP_NO_FN for roots) */
 };
 
+/* One thread as the dump writes it. */
 struct snap_totals {
+	struct snap_row *rows;       /* preorder: a parent before its children */
+	size_t n;
 	struct snap_total *fns;      /* by function id (snapshot.nfns of them) */
 	struct snap_total *edges;
 	size_t nedges;
 	uint64_t clamped;            /* rows with a compensated figure clamped at zero */
+	bool has_nested;             /* a row has time of nested folded calls */
 };
 
 /* Reads the threads of the list `newest` (newest first, linked by `next`,
@@ -78,10 +95,12 @@ void snapshot_release(struct snapshot *s);
 /* The function id of node key `key`, or -1 when no row has it. */
 int64_t snapshot_fn_id(const struct snapshot *s, uintptr_t key);
 
-/* Compensates the rows of thread `i` with the cost per call of each kind
- * (zeros: none) and sums its totals into `out`.  Returns 0, or -1 without
+/* The rows of thread `i`, compensated with the cost per call of each kind
+ * (zeros: none), and its totals, into `out`; the rows taken up front pass to
+ * `out`.  Nodes of functions the snapshot has not listed (made since it was
+ * taken) are left out, with what is below them.  Returns 0, or -1 without
  * memory (then `out` holds nothing to release). */
-int snapshot_totals(struct snapshot *s, size_t i, const struct comp_cost cost[PROBE_KINDS],
+int snapshot_thread(struct snapshot *s, size_t i, const struct comp_cost cost[PROBE_KINDS],
 		    struct snap_totals *out);
 
 void snap_totals_release(struct snap_totals *t);

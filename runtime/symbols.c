@@ -8,7 +8,9 @@
 #include <link.h>
 #include <dwarf.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <errno.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +57,8 @@ struct symbols {
 	size_t n_cu_indexes;
 	struct sym_module *mods;
 	size_t nmods, cap;
+	char **warnings;         /* why names are missing, one line each (symbols_warnings) */
+	size_t nwarnings;
 };
 
 /* Where libdw looks for the process's modules and their separate debug files
@@ -75,18 +79,29 @@ static const Dwfl_Callbacks offline_callbacks = {
 };
 
 /* A name kept for a function of a library unloaded before the dump. */
-struct remembered {
-	uint64_t tag;            /* the unload it belongs to, as symbols_remember got it */
+struct remembered_fn {
 	uintptr_t addr;
-	struct sym_function fn;  /* fn.module unused: the module is path + base */
+	struct sym_function fn;  /* fn.module unused: the module is its unload's */
+};
+
+/* The names kept at one unload (symbols_remember), sorted by address. */
+struct remembered {
+	uint64_t tag;            /* the unload's tag, as symbols_remember got it */
 	char *path;
 	char *build_id;
 	uintptr_t base;
+	struct remembered_fn *fns;
+	size_t n;
 };
+
+#define REMEMBERED_TAGS 65536 /* tags index by_tag modulo this (cct.h keeps 16 bits of a generation) */
+
 /* Guards the remembered names: dlclose may run on any thread. */
 static pthread_mutex_t remembered_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Every unload's names, and the latest unload of each tag (index + 1; 0: none). */
 static struct remembered *remembered;
 static size_t n_remembered, cap_remembered;
+static uint32_t *remembered_by_tag;
 
 typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
 
@@ -145,9 +160,26 @@ out_free:
 	return NULL;
 }
 
+/* Adds a line to the reasons why names are missing (symbols_warnings). */
+__attribute__((format(printf, 2, 3))) static void warn(struct symbols *s, const char *fmt, ...)
+{
+	char line[PATH_MAX + 256], **more;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	more = realloc(s->warnings, (s->nwarnings + 1) * sizeof(*more));
+	if (!more)
+		return;
+	s->warnings = more;
+	if ((more[s->nwarnings] = strdup(line)))
+		s->nwarnings++;
+}
+
 /* What report_module needs: the sorted addresses whose modules to report. */
 struct report_ctx {
-	Dwfl *dwfl;
+	struct symbols *s;
 	const uintptr_t *addrs;
 	size_t n;
 };
@@ -166,13 +198,16 @@ static bool any_in(const uintptr_t *sorted, size_t n, uintptr_t lo, uintptr_t hi
 	return a < n && sorted[a] < hi;
 }
 
-/* dl_iterate_phdr callback: reports the module if one of the addresses is in it. */
+/* dl_iterate_phdr callback: reports the module if one of the addresses is in
+ * it; says why when its file cannot be read (its functions are then named by
+ * module and offset: symbols_resolve). */
 static int report_module(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct report_ctx *r = arg;
 	char exe[PATH_MAX];
 	const char *path = info->dlpi_name;
 	bool used = false;
+	int err;
 
 	(void)size;
 	for (size_t i = 0; i < info->dlpi_phnum && !used; i++) {
@@ -185,12 +220,20 @@ static int report_module(struct dl_phdr_info *info, size_t size, void *arg)
 		return 0;
 	if (!path || !path[0]) { /* the main program */
 		ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		if (len <= 0)
+		if (len <= 0) {
+			warn(r->s, "the program's functions are named by offset: its file is unknown "
+				   "(/proc/self/exe: %s)", strerror(errno));
 			return 0;
+		}
 		exe[len] = '\0';
 		path = exe;
 	}
-	dwfl_report_elf(r->dwfl, path, path, -1, info->dlpi_addr, false);
+	errno = 0;
+	if (!dwfl_report_elf(r->s->dwfl, path, path, -1, info->dlpi_addr, false)) {
+		err = errno;
+		warn(r->s, "the functions of %s are named by offset: it cannot be read (%s)", path,
+		     err ? strerror(err) : dwfl_errmsg(-1));
+	}
 	return 0;
 }
 
@@ -211,21 +254,31 @@ struct symbols *symbols_open_for(const uintptr_t *addrs, size_t n)
 	memcpy(sorted, addrs, n * sizeof(*sorted));
 	qsort(sorted, n, sizeof(*sorted), cmp_uintptr);
 	s->dwfl = dwfl_begin(&offline_callbacks);
-	if (!s->dwfl)
-		goto out_free;
-	r = (struct report_ctx){ s->dwfl, sorted, n };
+	if (!s->dwfl) {
+		warn(s, "functions are named by offset: libdw could not start (%s)", dwfl_errmsg(-1));
+		goto out_sorted;
+	}
+	r = (struct report_ctx){ s, sorted, n };
 	dwfl_report_begin(s->dwfl);
 	dl_iterate_phdr(report_module, &r);
 	if (dwfl_report_end(s->dwfl, NULL, NULL) != 0) {
+		warn(s, "functions are named by offset: libdw could not read the modules (%s)", dwfl_errmsg(-1));
 		dwfl_end(s->dwfl);
-		goto out_free;
+		s->dwfl = NULL;
 	}
+out_sorted:
 	free(sorted);
 	return s;
 out_free:
 	free(sorted);
 	free(s);
 	return NULL;
+}
+
+const char *const *symbols_warnings(const struct symbols *s, size_t *count)
+{
+	*count = s ? s->nwarnings : 0;
+	return s ? (const char *const *)s->warnings : NULL;
 }
 
 static char *hex_build_id(Dwfl_Module *mod)
@@ -534,18 +587,41 @@ static void name_unknown(uintptr_t addr, struct sym_function *out)
 	out->name = strdup(buf);
 }
 
-/* The remembered name of `addr` of the unload `tag`, or NULL. */
-static const struct remembered *remembered_find(uint64_t tag, uintptr_t addr)
+/* A function without a symbol: `module+0xoffset`, after the module file's
+ * name, so that two runs of one program name it alike whatever ASLR did. */
+static void name_by_offset(const char *path, uintptr_t offset, struct sym_function *out)
 {
-	for (size_t i = 0; i < n_remembered; i++)
-		if (remembered[i].addr == addr && remembered[i].tag == tag)
-			return &remembered[i];
-	return NULL;
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	const char *base = slash ? slash + 1 : path;
+	char buf[PATH_MAX + 32];
+
+	if (!base || !base[0])
+		base = "?";
+	snprintf(buf, sizeof(buf), "%s+0x%lx", base, (unsigned long)offset);
+	out->name = strdup(buf);
+}
+
+/* Names `addr` from the dynamic linker's own tables (no file read): the module
+ * that maps it, and the dynamic symbol that starts there, if any.  For the
+ * modules libdw could not read (names limited by RLIMIT_NOFILE, a chroot). */
+static void resolve_loaded(struct symbols *s, uintptr_t addr, struct sym_function *out)
+{
+	Dl_info info;
+
+	if (!dladdr((void *)addr, &info) || !info.dli_fname)
+		return;
+	out->offset = addr - (uintptr_t)info.dli_fbase;
+	if (s)
+		out->module = module_index(s, info.dli_fname, (uintptr_t)info.dli_fbase, NULL, NULL);
+	if (info.dli_sname && (uintptr_t)info.dli_saddr == addr)
+		out->name = symbols_demangle(info.dli_sname);
+	else
+		name_by_offset(info.dli_fname, out->offset, out);
 }
 
 void symbols_resolve(struct symbols *s, uintptr_t addr, struct sym_function *out)
 {
-	Dwfl_Module *mod = s ? dwfl_addrmodule(s->dwfl, addr) : NULL;
+	Dwfl_Module *mod = s && s->dwfl ? dwfl_addrmodule(s->dwfl, addr) : NULL;
 
 	memset(out, 0, sizeof(*out));
 	out->module = -1;
@@ -555,73 +631,149 @@ void symbols_resolve(struct symbols *s, uintptr_t addr, struct sym_function *out
 		path = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
 		out->module = module_index(s, path ? path : "?", (uintptr_t)start, hex_build_id(mod), mod);
 		resolve_in_module(s, mod, addr, (uintptr_t)start, out);
+		if (!out->name)
+			name_by_offset(path, out->offset, out);
+	} else {
+		resolve_loaded(s, addr, out);
 	}
 	if (!out->name)
 		name_unknown(addr, out);
+}
+
+/* The name kept for `addr` among the unload `r`'s (sorted), or NULL. */
+static const struct remembered_fn *remembered_find(const struct remembered *r, uintptr_t addr)
+{
+	size_t lo = 0, hi = r->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (r->fns[mid].addr < addr)
+			lo = mid + 1;
+		else if (r->fns[mid].addr > addr)
+			hi = mid;
+		else
+			return &r->fns[mid];
+	}
+	return NULL;
 }
 
 void symbols_resolve_unloaded(struct symbols *s, uint64_t tag, uintptr_t addr, struct sym_function *out)
 {
-	const struct remembered *r;
+	const struct remembered *r = NULL;
+	const struct remembered_fn *f = NULL;
+	uint32_t index;
 
 	memset(out, 0, sizeof(*out));
 	out->module = -1;
 	pthread_mutex_lock(&remembered_lock);
-	r = remembered_find(tag, addr);
-	if (r) {
-		out->name = strdup(r->fn.name);
-		out->file = r->fn.file ? strdup(r->fn.file) : NULL;
-		out->line = r->fn.line;
-		out->offset = r->fn.offset;
-		if (s)
-			out->module = module_index(s, r->path, r->base,
-						   r->build_id ? strdup(r->build_id) : NULL, NULL);
+	index = remembered_by_tag ? remembered_by_tag[tag % REMEMBERED_TAGS] : 0;
+	if (index && remembered[index - 1].tag == tag)
+		r = &remembered[index - 1];
+	if (r && (f = remembered_find(r, addr))) {
+		out->name = strdup(f->fn.name);
+		out->file = f->fn.file ? strdup(f->fn.file) : NULL;
+		out->line = f->fn.line;
+		out->offset = f->fn.offset;
+	} else if (r) {
+		out->offset = addr - r->base;
+		name_by_offset(r->path, out->offset, out);
 	}
+	if (r && s)
+		out->module = module_index(s, r->path, r->base, r->build_id ? strdup(r->build_id) : NULL, NULL);
 	pthread_mutex_unlock(&remembered_lock);
 	if (!out->name)
 		name_unknown(addr, out);
 }
 
-void symbols_remember(const char *path, uintptr_t base, uint64_t tag, const uintptr_t *addrs, size_t n)
+static void cu_indexes_release(struct cu_index *ix, size_t n)
 {
-	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
-	Dwfl_Module *mod;
-	char *build_id;
+	for (size_t i = 0; i < n; i++) {
+		free(ix[i].ranges);
+		free(ix[i].syms);
+		free(ix[i].subs);
+	}
+	free(ix);
+}
 
-	if (!dwfl)
-		return;
-	dwfl_report_begin(dwfl);
-	mod = dwfl_report_elf(dwfl, path, path, -1, base, false);
-	dwfl_report_end(dwfl, NULL, NULL);
-	build_id = mod ? hex_build_id(mod) : NULL;
+void symbols_remember_lock(void)
+{
 	pthread_mutex_lock(&remembered_lock);
-	for (size_t i = 0; mod && i < n; i++) {
-		struct remembered *r;
-		if (remembered_find(tag, addrs[i]))
-			continue;
-		if (n_remembered == cap_remembered) {
-			size_t cap = cap_remembered ? cap_remembered * 2 : 64;
-			struct remembered *more = realloc(remembered, cap * sizeof(*more));
-			if (!more)
-				break;
+}
+
+void symbols_remember_unlock(void)
+{
+	pthread_mutex_unlock(&remembered_lock);
+}
+
+/* Keeps `r` (taking what it holds) as the latest unload of its tag, with the
+ * names' lock held.  False without memory. */
+static bool remembered_add(struct remembered *r)
+{
+	bool ok = true;
+
+	if (!remembered_by_tag && !(remembered_by_tag = calloc(REMEMBERED_TAGS, sizeof(*remembered_by_tag))))
+		ok = false;
+	if (ok && n_remembered == cap_remembered) {
+		size_t cap = cap_remembered ? cap_remembered * 2 : 16;
+		struct remembered *more = realloc(remembered, cap * sizeof(*more));
+		if (more) {
 			remembered = more;
 			cap_remembered = cap;
+		} else {
+			ok = false;
 		}
-		r = &remembered[n_remembered++];
-		memset(r, 0, sizeof(*r));
-		r->tag = tag;
-		r->addr = addrs[i];
-		r->fn.module = -1;
-		resolve_in_module(NULL, mod, addrs[i], base, &r->fn);
-		if (!r->fn.name)
-			name_unknown(addrs[i], &r->fn);
-		r->path = strdup(path);
-		r->build_id = build_id ? strdup(build_id) : NULL;
-		r->base = base;
 	}
-	pthread_mutex_unlock(&remembered_lock);
-	free(build_id);
-	dwfl_end(dwfl);
+	if (ok) {
+		remembered[n_remembered++] = *r;
+		remembered_by_tag[r->tag % REMEMBERED_TAGS] = (uint32_t)n_remembered;
+	}
+	return ok;
+}
+
+/* Past this many functions, naming builds the module's indexes once (linear
+ * in its symbols and DWARF) instead of searching it per function. */
+#define REMEMBER_INDEXED 32
+
+void symbols_remember(const char *path, uintptr_t base, uint64_t tag, const uintptr_t *addrs, size_t n,
+		      int fd)
+{
+	struct symbols scratch = { 0 };
+	struct remembered r = { .tag = tag, .base = base, .n = n };
+	Dwfl_Module *mod = NULL;
+
+	r.path = strdup(path);
+	r.fns = calloc(n ? n : 1, sizeof(*r.fns));
+	if (!r.path || !r.fns)
+		goto out_free;
+	scratch.dwfl = dwfl_begin(&offline_callbacks);
+	if (scratch.dwfl) {
+		dwfl_report_begin(scratch.dwfl);
+		mod = dwfl_report_elf(scratch.dwfl, path, path, fd, base, false);
+		dwfl_report_end(scratch.dwfl, NULL, NULL);
+	}
+	if (!mod && fd >= 0)
+		close(fd); /* libdw owns it once the module is reported */
+	r.build_id = mod ? hex_build_id(mod) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		struct remembered_fn *f = &r.fns[i];
+		f->addr = addrs[i];
+		f->fn.module = -1;
+		if (mod)
+			resolve_in_module(n > REMEMBER_INDEXED ? &scratch : NULL, mod, addrs[i], base, &f->fn);
+		f->fn.offset = addrs[i] - base;
+		if (!f->fn.name)
+			name_by_offset(path, f->fn.offset, &f->fn);
+	}
+	cu_indexes_release(scratch.cu_indexes, scratch.n_cu_indexes);
+	dwfl_end(scratch.dwfl);
+	if (remembered_add(&r))
+		return;
+out_free:
+	for (size_t i = 0; r.fns && i < n; i++)
+		sym_function_release(&r.fns[i].fn);
+	free(r.fns);
+	free(r.path);
+	free(r.build_id);
 }
 
 /* True if `s` is `name`, of any version (a linker may write "name@VERSION" into .symtab). */
@@ -692,7 +844,7 @@ void symbols_call_line(struct symbols *s, uintptr_t ret_addr, uintptr_t caller, 
 		       int *line)
 {
 	/* The call instruction ends just before the return address. */
-	Dwfl_Module *mod = s && ret_addr ? dwfl_addrmodule(s->dwfl, ret_addr - 1) : NULL;
+	Dwfl_Module *mod = s && s->dwfl && ret_addr ? dwfl_addrmodule(s->dwfl, ret_addr - 1) : NULL;
 	Dwfl_Line *l;
 
 	if (mod && mod != dwfl_addrmodule(s->dwfl, caller))
@@ -776,12 +928,10 @@ void symbols_free(struct symbols *s)
 		free(s->mods[i].build_id);
 	}
 	free(s->mods);
-	for (size_t i = 0; i < s->n_cu_indexes; i++) {
-		free(s->cu_indexes[i].ranges);
-		free(s->cu_indexes[i].syms);
-		free(s->cu_indexes[i].subs);
-	}
-	free(s->cu_indexes);
+	cu_indexes_release(s->cu_indexes, s->n_cu_indexes);
+	for (size_t i = 0; i < s->nwarnings; i++)
+		free(s->warnings[i]);
+	free(s->warnings);
 	dwfl_end(s->dwfl);
 	free(s);
 }

@@ -20,7 +20,8 @@ struct sym_module {
 };
 
 struct sym_function {
-	char *name;      /* demangled; "0x..." when no symbol covers the address */
+	char *name;      /* demangled; `module+0xoffset` when no symbol covers the address,
+			  * "0x..." when no module maps it */
 	char *file;      /* source file of the function's declaration, or NULL */
 	int line;        /* its line, or 0 */
 	long module;     /* index into symbols_modules(), or -1 if no module maps it */
@@ -31,7 +32,10 @@ struct sym_function {
 struct symbols *symbols_open(void);
 
 /* Reports only the modules holding one of `addrs` (n of them): naming the
- * profiled functions then opens no other library.  NULL if libdw fails. */
+ * profiled functions then opens no other library.  A module whose file cannot
+ * be read (and libdw failing altogether) leaves a warning (symbols_warnings),
+ * and its functions are named from the dynamic linker's tables.  NULL only
+ * without memory. */
 struct symbols *symbols_open_for(const uintptr_t *addrs, size_t n);
 
 /* Fills `out` for `addr`; strings are malloc'ed and owned by the caller
@@ -62,12 +66,28 @@ const struct sym_module *symbols_modules(const struct symbols *s, size_t *count)
 
 void symbols_free(struct symbols *s);
 
-/* Names now the functions at `addrs` (n of them) of the module `path` loaded
- * at `base`, and keeps the names for symbols_resolve_unloaded under `tag`
- * (the caller's name for this unload): for a library about to be unloaded,
- * whose addresses will mean nothing, or something else, at dump time. */
+/* Names now the functions at `addrs` (n of them, sorted, distinct) of the
+ * module `path` that was loaded at `base`, read from `fd` (an open descriptor
+ * of its file, which this takes, or -1 to open `path`), and keeps the names
+ * for symbols_resolve_unloaded under `tag` (the caller's name for this
+ * unload, a generation whose low 16 bits tell it apart), with the names' lock
+ * held (symbols_remember_lock): for a library just
+ * unloaded, whose addresses will mean nothing, or something else, at dump
+ * time.  Linear in the module's symbols and debug information, and n log n in
+ * the functions.  A function without a symbol is named `module+0xoffset`. */
 void symbols_remember(const char *path, uintptr_t base, uint64_t tag, const uintptr_t *addrs,
-		      size_t n);
+		      size_t n, int fd);
+
+/* The names' lock: symbols_remember runs with it held, and
+ * symbols_resolve_unloaded takes it, so a dump waits for names being made.
+ * Taken after the thread registry's (tstate.h), before the filters'. */
+void symbols_remember_lock(void);
+void symbols_remember_unlock(void);
+
+/* Why some names are missing from `s` (a module's file could not be read:
+ * RLIMIT_NOFILE, a chroot; libdw failed): `count` lines, for the dump's
+ * warnings.  Owned by `s`. */
+const char *const *symbols_warnings(const struct symbols *s, size_t *count);
 
 /* Calls `visit` for each function symbol of the module `path` loaded at
  * `base`, once per address, with its address in this process and the

@@ -121,6 +121,7 @@ static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 	struct cct_node *parent;
 
 	tree_init(t, node_state);
+	fold_release(&t->stack.fold); /* the fresh tree has room: nothing is folded */
 	parent = &t->tree.root;
 	t->stack.base[0].node = parent;
 	for (uint32_t i = 1; i < t->stack.depth; i++) {
@@ -130,11 +131,12 @@ static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 			f->node = parent;
 			continue;
 		}
-		/* An untimed frame becomes plain: the fresh tree has room for its path. */
+		/* A folded frame becomes plain: the fresh tree has room for its path
+		 * (unless the stack is deeper than the budget: its top is let go). */
 		f->fn = frame_fn(f);
 		f->sp &= ~FRAME_MARKS;
 		n = cct_child_get(&t->tree, parent, f->fn, f->node->call_site);
-		if (!n) {
+		if (!n || cct_node_is_folded(&t->tree, n)) {
 			t->stack.depth = i;
 			break;
 		}

@@ -201,6 +201,7 @@ struct row {
 	int64_t fn;      /* function index, -1 if invalid */
 	uint64_t calls;
 	struct times t;
+	int64_t nested_ns; /* of the raw inclusive time, nested folded calls' (0 without the column) */
 };
 
 struct thread {
@@ -623,7 +624,7 @@ static void check_edge(struct dump *d, struct thread *t, json_object *e, const c
 
 /* Where each named column sits in a row; -1 if absent. */
 struct columns {
-	int id, parent, fn, calls, incl, self, raw_incl, raw_self;
+	int id, parent, fn, calls, incl, self, raw_incl, raw_self, nested;
 	size_t count;
 };
 
@@ -656,6 +657,7 @@ static bool read_columns(json_object *cols, const char *where, struct columns *c
 	}
 	c->raw_incl = column_index(cols, "raw_inclusive_ns");
 	c->raw_self = column_index(cols, "raw_self_ns");
+	c->nested = column_index(cols, "nested_ns");
 	c->count = json_object_array_length(cols);
 	return ok;
 }
@@ -705,7 +707,13 @@ static void check_row(struct dump *d, struct thread *t, json_object *r, const st
 	row->t.self_ns = row_time(d, r, c->self, where, "self_ns");
 	row->t.raw_incl_ns = row_time(d, r, c->raw_incl, where, "raw_inclusive_ns");
 	row->t.raw_self_ns = row_time(d, r, c->raw_self, where, "raw_self_ns");
+	row->nested_ns = c->nested < 0 ? 0 : row_time(d, r, c->nested, where, "nested_ns");
+	if (row->nested_ns < 0)
+		row->nested_ns = 0;
 	check_times(&row->t, where, t->wall_ns, false);
+	if (row->t.raw_incl_ns >= 0 && row->nested_ns > row->t.raw_incl_ns)
+		problem("%s: nested_ns %" PRId64 " > raw_inclusive_ns %" PRId64, where, row->nested_ns,
+			row->t.raw_incl_ns);
 	v = json_object_array_get_idx(r, (size_t)c->id);
 	if (!type_ok(v, W_INT)) {
 		problem("%s: id: expected an integer", where);
@@ -786,6 +794,14 @@ struct derived {
 	uint32_t active;     /* rows of it open on the current path of the walk */
 };
 
+/* a - b, at least 0 */
+static int64_t minus(int64_t a, int64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* An outermost row's inclusive time counts but for its nested folded calls'
+ * (nested_ns): they ran inside an outer call of the same function. */
 static void derived_add(struct derived *x, const struct row *r)
 {
 	bool outer = x->active == 0;
@@ -795,8 +811,8 @@ static void derived_add(struct derived *x, const struct row *r)
 	x->self_ns += r->t.self_ns;
 	x->raw_self_ns += r->t.raw_self_ns;
 	if (outer) {
-		x->incl_ns += r->t.incl_ns;
-		x->raw_incl_ns += r->t.raw_incl_ns;
+		x->incl_ns += minus(r->t.incl_ns, r->nested_ns);
+		x->raw_incl_ns += minus(r->t.raw_incl_ns, r->nested_ns);
 	}
 }
 
@@ -961,6 +977,29 @@ static void check_nesting(const struct thread *t, const char *where)
 	free(kids);
 }
 
+/*
+ * No time counts twice: each moment of a thread is the self time of at most
+ * one call (the innermost one running), so the raw self times of its
+ * functions add up to at most its wall time (each rounded on its own).
+ */
+static void check_self_sum(const struct dump *d, const struct thread *t, const char *where)
+{
+	int64_t sum = 0;
+	size_t n = 0;
+
+	for (size_t f = 0; f < d->nfns; f++) {
+		const struct times *x = &t->fns[f].t;
+		int64_t self = x->raw_self_ns >= 0 ? x->raw_self_ns : x->self_ns;
+		if (!t->fns[f].listed || self < 0)
+			continue;
+		sum += self;
+		n++;
+	}
+	if (t->wall_ns >= 0 && sum > t->wall_ns + (int64_t)n + 1)
+		problem("%s: the functions' raw self times add up to %" PRId64 ", more than the thread's wall_ns %" PRId64,
+			where, sum, t->wall_ns);
+}
+
 static void check_derived(const struct dump *d, const struct thread *t, const char *where)
 {
 	struct derived *fx = xcalloc(d->nfns, sizeof(*fx));
@@ -1038,6 +1077,7 @@ static void check_thread(struct dump *d, struct thread *t, json_object *thr, con
 	check_tree(d, t, thr, where);
 	d->watch_times = false;
 	check_call_sums(d, t, where);
+	check_self_sum(d, t, where);
 	check_derived(d, t, where);
 	check_nesting(t, where);
 }

@@ -29,7 +29,7 @@ command -v jq >/dev/null || { fail "jq" "jq reads the per-thread keys: install i
 # Programs are built by parallel jobs, one per variant and program: P is the
 # program linked to the runtime, P.pre the same objects without it (for
 # `callprof record`).  A job whose outputs are newer than its inputs is skipped.
-C_PROGS="jmp sig threads fork spawn dl exit deep budget coro selftime"
+C_PROGS="jmp sig threads fork spawn dl exit deep budget coro selftime fold"
 CXX_PROGS="exc tls"
 CFLAGS="-std=c11 -D_GNU_SOURCE -g -finstrument-functions -Wall -Wextra -I$TOP/tests/e2e"
 CXXFLAGS="-std=c++17 -g -finstrument-functions -Wall -Wextra -I$TOP/tests/e2e"
@@ -430,6 +430,25 @@ case_budget() {
 	verdict
 }
 
+# fold.c: 2,250,602 calls, most of them folded past the budget and nested in
+# open calls of their function (issue 16 item 28).  Each folded call costs
+# O(1): a bound of 200 ns of CPU a call is generous (a scan of up to 1,024
+# frames of the stack per folded call took 390).
+case_fold() {
+	begin "mutual recursion 3000 deep past a budget of 1000 nodes: exact counts, no time counted twice, $1 $2"
+	RUN_ENV=CALLPROF_MAX_NODES=1000
+	run $2 $1 fold fold-$1-$2
+	checked 0 "$H/fold.expect"
+	[ -f "$dump" ] || { verdict; return; }
+	want "folded, nested time, edges without calls" \
+		"$(key '[.threads[0] | .folded_calls > 0, (.tree.columns | index("nested_ns") != null),
+			([.edges[] | select(.calls == 0)] | length)]')" "[true,true,0]"
+	cpu=$(sed -n 's/^cpu_ns //p' "$out")
+	[ "${cpu:-0}" -gt 0 ] && [ "$cpu" -le $((2250602 * 200)) ] ||
+		problem "CPU time of the calls: ${cpu:-none} ns, more than 200 ns a call"
+	verdict
+}
+
 case_coro() {
 	begin "makecontext/swapcontext coroutines, $1 $2"
 	run $2 $1 coro coro-$1-$2
@@ -458,7 +477,7 @@ case_selftime() {
 # ---- the matrix --------------------------------------------------------------------
 for variant in $VARIANTS; do
 	for mode in $MODES; do
-		for kase in jmp exc sig threads tls fork spawn dl exit deep budget coro selftime; do
+		for kase in jmp exc sig threads tls fork spawn dl exit deep budget coro selftime fold; do
 			case_$kase $variant $mode
 		done
 	done
@@ -472,7 +491,7 @@ W_MATRIX=$W W=$W/adaptive
 mkdir -p "$W"
 for vm in "gcc-O2 link" "clang-O0 preload"; do
 	set -- $vm
-	for kase in jmp exc sig threads tls fork spawn dl exit deep budget coro selftime; do
+	for kase in jmp exc sig threads tls fork spawn dl exit deep budget coro selftime fold; do
 		case_$kase $1 $2
 	done
 done

@@ -204,7 +204,9 @@ void test_cct_budget_folds_to_edges(void)
 	CHECK_EQ_U64(d->fn, TEXT_BASE + 48);
 	CHECK_NOT_NULL(d->parent);
 	CHECK_EQ_U64(d->parent->fn, c->fn); /* the caller is still C ... */
-	CHECK_EQ_PTR(d->parent->parent, &tree.root); /* ... one level below the root */
+	CHECK_EQ_PTR(d->parent->parent, &tree.fold_root); /* ... one level below the folded root */
+	CHECK(cct_node_is_folded(&tree, d));
+	CHECK_EQ_PTR(cct_child_find(&tree, c, TEXT_BASE + 48), NULL); /* the fast path never finds it */
 	again = cct_child_get(&tree, c, TEXT_BASE + 48, 0);
 	CHECK_EQ_PTR(again, d); /* the same folded node every time */
 	CHECK_GE_U64(tree.folded_calls, 1);
@@ -255,7 +257,7 @@ void test_cct_budget_bounds_depth(void)
 	for (uintptr_t i = 0; i < 200; i++) { /* a deep chain of new functions past the budget */
 		n = cct_child_get(&tree, n, TEXT_BASE + 0x1000 + 16 * i, 0);
 		CHECK_NOT_NULL(n);
-		CHECK(n->parent == &tree.root || n->parent->parent == &tree.root);
+		CHECK(n->parent == &tree.root || n->parent->parent == &tree.fold_root);
 	}
 	/* One node per function under the root, one per edge below it. */
 	CHECK_LE_U64(tree.nodes, 3 + 2 * 201);
