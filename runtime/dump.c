@@ -221,7 +221,7 @@ static void write_warnings(struct dump_ctx *d)
 	jsonw_key(&d->w, "warnings");
 	jsonw_array_begin(&d->w);
 	if (!d->syms)
-		jsonw_string(&d->w, "functions are named by address: no memory to read their names");
+		jsonw_string(&d->w, "names are missing: there was no memory to read them, so functions are named by address");
 	for (size_t i = 0; i < n; i++)
 		jsonw_string(&d->w, lines[i]);
 	jsonw_array_end(&d->w);

@@ -221,8 +221,8 @@ static int report_module(struct dl_phdr_info *info, size_t size, void *arg)
 	if (!path || !path[0]) { /* the main program */
 		ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 		if (len <= 0) {
-			warn(r->s, "the program's functions are named by offset: its file is unknown "
-				   "(/proc/self/exe: %s)", strerror(errno));
+			warn(r->s, "names are missing for the program: its file is unknown (/proc/self/exe: %s), "
+				   "so its functions are named by module and offset", strerror(errno));
 			return 0;
 		}
 		exe[len] = '\0';
@@ -231,8 +231,8 @@ static int report_module(struct dl_phdr_info *info, size_t size, void *arg)
 	errno = 0;
 	if (!dwfl_report_elf(r->s->dwfl, path, path, -1, info->dlpi_addr, false)) {
 		err = errno;
-		warn(r->s, "the functions of %s are named by offset: it cannot be read (%s)", path,
-		     err ? strerror(err) : dwfl_errmsg(-1));
+		warn(r->s, "names are missing for %s: its file could not be read (%s), so its functions "
+			   "are named by module and offset", path, err ? strerror(err) : dwfl_errmsg(-1));
 	}
 	return 0;
 }
@@ -255,14 +255,16 @@ struct symbols *symbols_open_for(const uintptr_t *addrs, size_t n)
 	qsort(sorted, n, sizeof(*sorted), cmp_uintptr);
 	s->dwfl = dwfl_begin(&offline_callbacks);
 	if (!s->dwfl) {
-		warn(s, "functions are named by offset: libdw could not start (%s)", dwfl_errmsg(-1));
+		warn(s, "names are missing: libdw could not start (%s), so functions are named by module and "
+			"offset", dwfl_errmsg(-1));
 		goto out_sorted;
 	}
 	r = (struct report_ctx){ s, sorted, n };
 	dwfl_report_begin(s->dwfl);
 	dl_iterate_phdr(report_module, &r);
 	if (dwfl_report_end(s->dwfl, NULL, NULL) != 0) {
-		warn(s, "functions are named by offset: libdw could not read the modules (%s)", dwfl_errmsg(-1));
+		warn(s, "names are missing: libdw could not read the modules (%s), so functions are named by "
+			"module and offset", dwfl_errmsg(-1));
 		dwfl_end(s->dwfl);
 		s->dwfl = NULL;
 	}

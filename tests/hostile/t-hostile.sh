@@ -84,6 +84,10 @@ $cxx -o $d/$p.pre $d/$p.o $LIBS"
 		job "$v-$lib" "$d/lib$lib.so" "$H/$lib.c $COMMON_INPUTS" \
 			"$cc $o -g -fPIC -shared -finstrument-functions -I$TOP/tests/e2e $H/$lib.c -o $d/lib$lib.so"
 	done
+	for x in c d; do
+		job "$v-plugin_$x" "$d/libplugin_$x.so" "$H/plugin_fini.c $COMMON_INPUTS" \
+			"$cc $o -g -fPIC -shared -finstrument-functions -DPLUGIN=$x -I$TOP/tests/e2e $H/plugin_fini.c -o $d/libplugin_$x.so"
+	done
 done
 job renames "$P/librenames.so" "$H/renames.c" "gcc -O2 -fPIC -shared $H/renames.c -o $P/librenames.so -ldl"
 # Under AddressSanitizer, linked: the jumps (GCC), exceptions and threads (Clang).
@@ -347,7 +351,7 @@ plugin_modules() {
 	jq -r '. as $d | .functions[] | select(.name | startswith("plugin_")) |
 		"\(.name) \(.module as $m | [$d.modules[] | select(.id == $m) | .path][0])"' "$dump" |
 		while read -r name path; do
-			lib=$(echo "$name" | sed 's/^\(plugin_[ab]\)_.*/lib\1.so/')
+			lib=$(echo "$name" | sed 's/^\(plugin_[abcd]\)_.*/lib\1.so/')
 			[ "$path" = "$P/$1/$lib" ] || echo "$name in $path"
 		done
 }
@@ -362,6 +366,19 @@ case_dl() {
 	run $2 $1 dl dl-swap-$1-$2 "$P/$1" swap
 	checked 0 "$H/dl-swap.expect"
 	[ -f "$dump" ] && want "plugin functions outside their library" "$(plugin_modules $1 | head -n 2)" ""
+	verdict
+	begin "a library opened twice: a dlclose that unloads nothing keeps its functions whole, $1 $2"
+	run $2 $1 dl dl-twice-$1-$2 "$P/$1" twice
+	checked 0 "$H/dl-twice.expect"
+	[ -f "$dump" ] && want "plugin functions outside their library" "$(plugin_modules $1 | head -n 2)" ""
+	verdict
+	# The destructor's calls are named, and the second library, the same code
+	# where the first was (same_place 1 in the log), keeps functions of its own.
+	begin "calls made by a library's destructor during dlclose, $1 $2"
+	run $2 $1 dl dl-fini-$1-$2 "$P/$1" fini
+	checked 0 "$H/dl-fini.expect"
+	[ -f "$dump" ] && want "plugin functions outside their library" "$(plugin_modules $1 | head -n 2)" ""
+	echo "# $tname: $(cat "$out")"
 	verdict
 }
 
