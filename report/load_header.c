@@ -24,6 +24,8 @@ static int load_format(struct load_ctx *c, struct dump *d, struct json_object *r
 		return -1;
 	d->run.has_wall = rc > 0;
 	if (load_want_u64(c, root, "clamped_figures", LOAD_TOP, LOAD_OPTIONAL, &d->run.clamped_figures) < 0 ||
+	    load_want_u64(c, root, "threads_lost", LOAD_TOP, LOAD_OPTIONAL, &d->run.threads_lost) < 0 ||
+	    load_want_u64(c, root, "lost_calls", LOAD_TOP, LOAD_OPTIONAL, &d->run.lost_calls) < 0 ||
 	    load_want_str(c, root, "start_time", LOAD_TOP, LOAD_OPTIONAL, &d->run.date) < 0)
 		return -1;
 	if (!d->run.date && load_want_str(c, root, "date", LOAD_TOP, LOAD_OPTIONAL, &d->run.date) < 0)

@@ -210,7 +210,7 @@ static int thread_has_notices(const struct pthread *th)
 
 static void warnings(struct buf *out, const struct profile *p)
 {
-	char a[FMT_SIZE];
+	char a[FMT_SIZE], b[FMT_SIZE];
 
 	buf_puts(out, "<ul class=\"notices\">\n");
 	for (size_t d = 0; d < p->nruns; d++) {
@@ -223,6 +223,20 @@ static void warnings(struct buf *out, const struct profile *p)
 			html_escape(out, p->runs[d]->warnings[i]);
 			buf_puts(out, "</li>\n");
 		}
+	}
+	for (size_t d = 0; d < p->nruns; d++) {
+		const struct run *r = p->runs[d];
+		if (!r->threads_lost)
+			continue;
+		buf_puts(out, "<li class=\"warn\" id=\"threads-lost\">");
+		if (p->nruns > 1) {
+			html_escape(out, r->path);
+			buf_puts(out, ": ");
+		}
+		buf_printf(out, "%s thread%s not profiled: the runtime had no memory for %s state; %s call%s %s "
+			   "missing from this profile.</li>\n", fmt_count(a, r->threads_lost),
+			   r->threads_lost == 1 ? " was" : "s were", r->threads_lost == 1 ? "its" : "their",
+			   fmt_count(b, r->lost_calls), r->lost_calls == 1 ? "" : "s", r->lost_calls == 1 ? "is" : "are");
 	}
 	if (p->clamped) {
 		notice(out, "warn", p, SIZE_MAX);

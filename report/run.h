@@ -47,6 +47,8 @@ struct run {
 	unsigned has_fenced_o_in : 1, has_fenced_o_out : 1;
 	int compensated;          /* calibration.compensated: 1, 0, or -1 when absent */
 	uint64_t clamped_figures; /* compensated figures clamped at 0 */
+	uint64_t threads_lost;    /* threads the runtime could not profile (no memory for their state) */
+	uint64_t lost_calls;      /* the calls those threads made */
 	size_t nwarnings;
 	char **warnings;          /* free-text lines the runtime left in "warnings" */
 	size_t nmodules;

@@ -138,6 +138,8 @@ static void write_header(struct dump_ctx *d)
 	jsonw_object_end(w);
 	write_calibration(d);
 	write_uint_member(w, "wall_ns", ns(d, (double)(d->snap->now_ticks - d->info->start_ticks)));
+	write_uint_member(w, "threads_lost", d->info->threads_lost);
+	write_uint_member(w, "lost_calls", d->info->lost_calls);
 }
 
 static void write_hex_member(struct jsonw *w, const char *key, uintptr_t v)
@@ -389,7 +391,6 @@ static void write_thread_tree(struct dump_ctx *d, const struct snap_totals *tot)
 	jsonw_array_begin(w);
 	for (size_t i = 0; i < tot->n; i++) {
 		const struct snap_row *x = &tot->rows[i];
-		double raw_self = x->raw_incl > x->raw_child ? x->raw_incl - x->raw_child : 0;
 		jsonw_array_begin(w);
 		jsonw_uint(w, i);
 		if (x->parent == SNAP_NO_FN)
@@ -401,7 +402,7 @@ static void write_thread_tree(struct dump_ctx *d, const struct snap_totals *tot)
 		jsonw_uint(w, ns(d, x->incl));
 		jsonw_uint(w, ns(d, x->self));
 		jsonw_uint(w, ns(d, x->raw_incl));
-		jsonw_uint(w, ns(d, raw_self));
+		jsonw_uint(w, ns(d, snap_raw_self(x)));
 		if (tot->has_nested)
 			jsonw_uint(w, ns(d, x->nested));
 		jsonw_array_end(w);

@@ -24,6 +24,8 @@ struct dump_info {
 	probe_kind_set kinds;          /* the kinds of call the clock makes (kind.h) */
 	const struct calib *calib;     /* the probes' measured costs */
 	bool compensate;               /* subtract them (CALLPROF_COMPENSATE) */
+	uint64_t threads_lost;         /* threads not profiled: no memory for their state */
+	uint64_t lost_calls;           /* the calls they made */
 };
 
 /* Writes the profile of `snap` to `f`, ending with a newline; the caller

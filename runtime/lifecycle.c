@@ -107,6 +107,8 @@ static void dump_info_now(struct dump_info *info)
 	info->kinds = stamp_kinds();
 	info->calib = &calib;
 	info->compensate = options.compensate;
+	info->threads_lost = __atomic_load_n(&process.threads_lost, __ATOMIC_RELAXED);
+	info->lost_calls = __atomic_load_n(&process.lost_calls, __ATOMIC_RELAXED);
 }
 
 /* Writes the snapshot `snap` to `f`; an errno value, 0 when done. */

@@ -22,6 +22,9 @@ static struct tstate tstate_off = { .busy = 1, .off = true };
 /* This thread's state while its first probe creates the real one: probes
  * that run meanwhile (a signal handler's) count themselves in attach_dropped. */
 static struct tstate tstate_attaching = { .busy = 1, .off = true };
+/* The state of a thread whose own state could not be made (no memory): its
+ * probes count themselves in process.lost_calls. */
+static struct tstate tstate_lost = { .busy = 1, .off = true };
 static __thread uint64_t attach_dropped __attribute__((tls_model("initial-exec")));
 
 void probe_set_costs(const struct comp_cost cost[PROBE_KINDS])
@@ -176,9 +179,15 @@ static struct tstate *attach(void)
 		tstate_self = NULL;
 		return NULL;
 	}
-	if (!started || !(t = tstate_create(stamp_new_node_state()))) {
+	if (!started) {
 		tstate_self = &tstate_off;
 		return &tstate_off;
+	}
+	if (!(t = tstate_create(stamp_new_node_state()))) {
+		__atomic_add_fetch(&process.threads_lost, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&process.lost_calls, 1, __ATOMIC_RELAXED); /* this probe */
+		tstate_self = &tstate_lost;
+		return &tstate_lost;
 	}
 	t->busy = 1;
 	cp_barrier();
@@ -197,6 +206,10 @@ void probe_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, ui
 
 	if (t == &tstate_attaching) {
 		attach_dropped++; /* a signal handler's probe while this thread attaches */
+		return;
+	}
+	if (t == &tstate_lost) {
+		__atomic_add_fetch(&process.lost_calls, 1, __ATOMIC_RELAXED);
 		return;
 	}
 	if (t) {

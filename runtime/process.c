@@ -70,6 +70,7 @@ int process_start(void)
 void process_forked(void)
 {
 	process.forked = true;
+	process.threads_lost = process.lost_calls = 0;
 	start_profile();
 }
 

@@ -20,6 +20,8 @@ struct process_info {
 	int pid;
 	uint64_t start_ticks;        /* profile start: start-up, fork or reset */
 	uint64_t start_realtime_ns;  /* the same moment on the wall clock, for the report's date */
+	uint64_t threads_lost;       /* threads whose state could not be made (no memory): not profiled */
+	uint64_t lost_calls;         /* the calls those threads made */
 };
 
 extern struct process_info process;

@@ -112,7 +112,7 @@ struct row_buf {
 
 static int row_room(struct row_buf *r)
 {
-	size_t cap = r->cap ? r->cap * 2 : 1024;
+	size_t cap = r->cap ? r->cap + r->cap / 4 : 1024;
 	struct snap_row *more;
 
 	if (r->n < r->cap)
@@ -176,9 +176,8 @@ static int tree_rows(struct snapshot *s, struct row_buf *r, const struct cct *tr
 		x->fn = (uint32_t)fn & 0x7fffffff;
 		x->comp_root = cct_node_is_folded(tree, c);
 		x->calls = c->calls;
-		memcpy(x->kind_calls, c->kind_calls, sizeof(x->kind_calls));
 		x->raw_incl = (double)c->incl_ticks;
-		x->raw_child = (double)c->child_ticks;
+		x->raw_self = (double)c->incl_ticks - (double)c->child_ticks;
 		x->nested = (double)c->nested_ticks;
 		r->n++;
 		c = cct_next(tree, c);
@@ -217,22 +216,25 @@ static void add_open(struct snap_row *rows, size_t n, const struct shadow *stack
 		caller = row_of(rows, n, e ? e->charge : f[-1].node);
 		if (row >= 0) {
 			rows[row].raw_incl += own;
+			rows[row].raw_self += own;
 			if (e && e->nested)
 				rows[row].nested += own;
 		}
 		if (caller >= 0)
-			rows[caller].raw_child += own;
+			rows[caller].raw_self -= own;
 		above = d;
 	}
 }
 
-/* Reads the rows of thread `t` (see tree_rows).  NULL without memory. */
+/* Reads the rows of thread `t` (see tree_rows), in an array of the size its
+ * tree says (a running thread's may grow meanwhile).  NULL without memory. */
 static struct snap_row *thread_rows(struct snapshot *s, const struct tstate *t, bool listing, size_t *count)
 {
-	struct row_buf r = { 0 };
+	size_t nodes = (size_t)__atomic_load_n(&t->tree.nodes, __ATOMIC_RELAXED);
+	struct row_buf r = { malloc((nodes + 64) * sizeof(*r.rows)), 0, nodes + 64 };
 
 	*count = 0;
-	if (row_room(&r) < 0 || tree_rows(s, &r, &t->tree, SNAP_NO_FN, listing) < 0) {
+	if (!r.rows || tree_rows(s, &r, &t->tree, SNAP_NO_FN, listing) < 0) {
 		free(r.rows);
 		return NULL;
 	}
@@ -325,12 +327,15 @@ static uint64_t compensate(struct snap_row *rows, size_t n, const struct comp_co
 		struct snap_row *x = &rows[i];
 		const struct cct_node *c = x->node;
 		double own_in, own_out, hidden, below = x->incl, child_out = x->self;
-		double raw_self = x->raw_incl > x->raw_child ? x->raw_incl - x->raw_child : 0;
+		uint64_t kinds[PROBE_KINDS - 1];
 
-		comp_own_costs(x->calls, x->kind_calls, cost, &own_in, &own_out);
+		for (unsigned k = 0; k < PROBE_KINDS - 1; k++)
+			kinds[k] = snap_kind_calls(x, k);
+		comp_own_costs(x->calls, kinds, cost, &own_in, &own_out);
 		hidden = c ? comp_hidden(c->fold_child_calls, cost) : 0;
 		below += hidden;
-		clamped += comp_figures(x->raw_incl, raw_self, own_in, below, child_out, hidden, &x->incl, &x->self);
+		clamped += comp_figures(x->raw_incl, snap_raw_self(x), own_in, below, child_out, hidden, &x->incl,
+					&x->self);
 		if (x->parent != SNAP_NO_FN && !x->comp_root) {
 			rows[x->parent].incl += below + own_in + own_out;
 			rows[x->parent].self += own_out;
@@ -341,13 +346,11 @@ static uint64_t compensate(struct snap_row *rows, size_t n, const struct comp_co
 
 static void total_add(struct snap_total *a, const struct snap_row *x, bool outermost)
 {
-	double raw_self = x->raw_incl > x->raw_child ? x->raw_incl - x->raw_child : 0;
-
 	a->calls += x->calls;
 	for (unsigned k = 0; k < PROBE_KINDS - 1; k++)
-		a->kind_calls[k] += x->kind_calls[k];
+		a->kind_calls[k] += snap_kind_calls(x, k);
 	a->self += x->self;
-	a->raw_self += raw_self;
+	a->raw_self += snap_raw_self(x);
 	if (outermost) { /* the time of nested folded calls is inside an outer one's */
 		a->incl += x->incl > x->nested ? x->incl - x->nested : 0;
 		a->raw_incl += x->raw_incl > x->nested ? x->raw_incl - x->nested : 0;
@@ -395,9 +398,9 @@ static int64_t edge_of(struct snap_idmap *ids, struct snap_totals *out, size_t *
 static int thread_totals(struct snap_totals *out)
 {
 	struct snap_idmap ids = { 0 };
-	size_t cap = 0, depth = 0;
+	size_t cap = 0, depth = 0, path_cap = 1024;
 	const struct snap_row *rows = out->rows;
-	uint32_t *path = malloc((out->n + 1) * sizeof(*path) * 2), *path_edge = path ? path + out->n + 1 : NULL;
+	struct { uint32_t row, edge; } *path = malloc(path_cap * sizeof(*path));
 	int rc = path ? 0 : -1;
 
 	for (size_t i = 0; path && i < out->n; i++) {
@@ -405,10 +408,18 @@ static int thread_totals(struct snap_totals *out)
 		uint32_t caller = x->parent == SNAP_NO_FN ? SNAP_NO_FN : rows[x->parent].fn;
 		int64_t e;
 
-		while (depth && path[depth - 1] != x->parent) { /* leave finished subtrees */
+		while (depth && path[depth - 1].row != x->parent) { /* leave finished subtrees */
 			depth--;
-			out->fns[rows[path[depth]].fn].active--;
-			out->edges[path_edge[depth]].active--;
+			out->fns[rows[path[depth].row].fn].active--;
+			out->edges[path[depth].edge].active--;
+		}
+		if (depth == path_cap) {
+			void *more = realloc(path, (path_cap *= 2) * sizeof(*path));
+			if (!more) {
+				rc = -1;
+				break;
+			}
+			path = more;
 		}
 		if ((e = edge_of(&ids, out, &cap, caller, x->fn)) < 0) {
 			rc = -1;
@@ -418,8 +429,8 @@ static int thread_totals(struct snap_totals *out)
 		total_add(&out->edges[e], x, out->edges[e].active == 0);
 		out->fns[x->fn].active++;
 		out->edges[e].active++;
-		path[depth] = (uint32_t)i;
-		path_edge[depth++] = (uint32_t)e;
+		path[depth].row = (uint32_t)i;
+		path[depth++].edge = (uint32_t)e;
 	}
 	free(path);
 	idmap_release(&ids);

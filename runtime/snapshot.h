@@ -23,18 +23,33 @@
 
 #define SNAP_NO_FN COMP_NO_PARENT /* the caller of a thread's root calls; no parent row */
 
-/* One tree node as read, 72 bytes: the dump holds one per node of one thread. */
+/* One tree node as read, 64 bytes: the dump holds one per node of one thread. */
 struct snap_row {
-	const struct cct_node *node; /* for what does not move: min, max, call site, fold counts */
+	const struct cct_node *node; /* for the rest: kinds of calls (at most `calls`), min, max, call
+				      * site, fold counts */
 	uint32_t parent;             /* its parent's row, or SNAP_NO_FN for a root */
 	uint32_t fn : 31;            /* function id: index into snapshot.fn_key */
 	uint32_t comp_root : 1;      /* compensated as a root: a folded row (fold.h) */
 	uint64_t calls;
-	uint64_t kind_calls[PROBE_KINDS - 1]; /* of those, the calls of each kind but PROBE_PLAIN */
-	double raw_incl, raw_child;  /* ticks */
+	double raw_incl, raw_self;   /* ticks; raw_self is raw_incl less its children's (may dip
+				      * below 0 while open calls are added: read it with snap_raw_self) */
 	double nested;               /* of raw_incl, the ticks of nested folded calls (fold.h) */
 	double incl, self;           /* compensated ticks (scratch before) */
 };
+
+/* The raw self time of a row. */
+static inline double snap_raw_self(const struct snap_row *x)
+{
+	return x->raw_self > 0 ? x->raw_self : 0;
+}
+
+/* The calls of kind k + 1 (kind.h) of a row, read from its node, at most its calls. */
+static inline uint64_t snap_kind_calls(const struct snap_row *x, unsigned k)
+{
+	uint64_t n = x->node ? x->node->kind_calls[k] : 0;
+
+	return n < x->calls ? n : x->calls;
+}
 
 /* One thread of a snapshot: its state, and its rows when taken up front. */
 struct snap_thread {

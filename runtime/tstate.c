@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "handoff.h"
 #include "options.h"
 
 #define STACK_INITIAL_FRAMES 4096u
@@ -22,6 +23,9 @@ static struct tstate *registry;
 /* Its destructor tells us a thread ended. */
 static pthread_key_t exit_key;
 static bool exit_key_ok;
+/* The state of a thread once its profile is handed to the process: every
+ * probe sees busy and off, and returns (it has ended). */
+static struct tstate tstate_ended = { .busy = 1, .off = true };
 
 static void tree_init(struct tstate *t, uint32_t node_state)
 {
@@ -62,6 +66,46 @@ void tstate_destroy(struct tstate *t)
  * calls destructors again while values are set again, so we re-arm ours for
  * the last of those rounds and finish then.
  */
+/* Puts `copy` in the registry in place of `old`; with the registry locked,
+ * so only threads joining it, at its head, change it meanwhile. */
+static void registry_replace(struct tstate *old, struct tstate *copy)
+{
+	struct tstate *head = __atomic_load_n(&registry, __ATOMIC_ACQUIRE);
+
+	copy->next = old->next;
+	if (head == old &&
+	    __atomic_compare_exchange_n(&registry, &head, copy, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return;
+	for (struct tstate *p = head; p; p = p->next)
+		if (p->next == old) {
+			__atomic_store_n(&p->next, copy, __ATOMIC_RELEASE);
+			return;
+		}
+}
+
+/*
+ * The thread, which has ended, hands its profile to the process (handoff.h)
+ * and frees its state; without memory for the copy, it frees its stack only.
+ * Its probes are dropped from now on.
+ */
+static void hand_off(struct tstate *t)
+{
+	struct tstate *copy;
+
+	t->busy = 1; /* a signal handler's probes leave it alone */
+	tstate_lock_all();
+	if ((copy = handoff_copy(t)))
+		registry_replace(t, copy);
+	else
+		shadow_release(&t->stack);
+	t->stack.depth = 1;
+	tstate_unlock_all();
+	if (!copy)
+		return;
+	tstate_self = &tstate_ended;
+	tstate_destroy(t);
+}
+
 static void thread_ended(void *arg)
 {
 	struct tstate *t = arg;
@@ -73,6 +117,7 @@ static void thread_ended(void *arg)
 	t->t_end_ticks = now;
 	prctl(PR_GET_NAME, t->name, 0, 0, 0);
 	t->finished = true;
+	hand_off(t);
 }
 
 void tstate_setup(void)
@@ -156,6 +201,7 @@ static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 void tstate_fork_child(struct tstate *self, uint32_t node_state, uint64_t now_ticks)
 {
 	__atomic_store_n(&registry, NULL, __ATOMIC_RELAXED); /* the other threads do not exist here */
+	handoff_forget_all();
 	if (self && !self->off) {
 		restart(self, node_state, now_ticks);
 		__atomic_store_n(&registry, self, __ATOMIC_RELEASE);

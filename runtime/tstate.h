@@ -4,8 +4,9 @@
  * registry of every thread's state.
  *
  * A thread gets its state on its first probe (probe.c) through an
- * initial-exec TLS pointer.  States are never freed: a finished thread's tree
- * stays in the registry for the dump at process exit.  Joining the registry
+ * initial-exec TLS pointer.  When it ends, it hands a packed copy of its
+ * profile to the registry in its place and frees its state (handoff.h), so
+ * the dump at process exit still has it.  Joining the registry
  * takes no lock, so a probe can do it anywhere (a signal handler, a thread
  * the dump is running on); the lock only keeps apart those who walk or
  * rewrite every state (the dump, dlclose, callprof_reset, fork).
