@@ -1,5 +1,5 @@
 /*
- * bigtree.c: a call tree of 599,185 nodes (walk calling 8 functions that call
+ * bigtree.c: a call tree of 599,187 nodes (walk calling 8 functions that call
  * walk again, 6 levels deep, each path once), then the dump under an
  * address-space limit that leaves it PERCENT (argument; 50) of what the tree
  * took: the dump must need less.  Prints the tree's size.
