@@ -15,10 +15,16 @@
 
 typedef void (*jump_fn)(struct __jmp_buf_tag *, int) __attribute__((noreturn));
 typedef void *(*catch_fn)(void *);
+struct _Unwind_Context;
+typedef void (*set_ip_fn)(struct _Unwind_Context *, uintptr_t);
+typedef uintptr_t (*get_fn)(struct _Unwind_Context *);
 
 /* The interposed functions' real definitions, found once at start-up. */
 static jump_fn real_longjmp, real_siglongjmp, real__longjmp, real_longjmp_chk;
 static catch_fn real_begin_catch;
+/* The unwinder's (libgcc_s), found when first needed: it may be loaded later. */
+static set_ip_fn real_set_ip;
+static get_fn real_get_cfa, real_get_region_start;
 
 static void *next_symbol(const char *name)
 {
@@ -99,6 +105,32 @@ CP_EXPORT void __longjmp_chk(struct __jmp_buf_tag env[1], int val);
 void __longjmp_chk(struct __jmp_buf_tag env[1], int val)
 {
 	jump(&real_longjmp_chk, "__longjmp_chk", env, val);
+}
+
+/*
+ * Called by a personality routine as the unwinder is about to resume in a
+ * frame, at a landing pad (a catch, or a cleanup that unwinds on): every
+ * instrumented function below that frame is gone.  A program linked with
+ * -static-libstdc++ has its own __cxa_begin_catch, which no interposer sees,
+ * but its personality routine still calls this one from libgcc_s; without
+ * it, a function called next from the catching frame would probe level with
+ * the first of the dead frames, which the liveness test cannot tell from a
+ * live caller (shadow.h), and the whole unwound chain would stay open until
+ * the catching function returned.  The frame is known by its canonical frame
+ * address and the start of its function.
+ */
+CP_EXPORT void _Unwind_SetIP(struct _Unwind_Context *context, uintptr_t ip);
+void _Unwind_SetIP(struct _Unwind_Context *context, uintptr_t ip)
+{
+	if (!real_set_ip) {
+		*(void **)&real_get_cfa = next_symbol("_Unwind_GetCFA");
+		*(void **)&real_get_region_start = next_symbol("_Unwind_GetRegionStart");
+		*(void **)&real_set_ip = next_symbol("_Unwind_SetIP");
+	}
+	if (real_get_cfa && real_get_region_start)
+		probe_unwind_frame(real_get_cfa(context), real_get_region_start(context));
+	if (real_set_ip)
+		real_set_ip(context, ip);
 }
 
 /* Called by a catch block: every instrumented function below the catcher was unwound. */

@@ -301,3 +301,36 @@ void probe_unwind_alt(uintptr_t lo, uintptr_t hi, uintptr_t target)
 	}
 	errno = saved_errno;
 }
+
+/*
+ * The frames with a stack address below cfa - SHADOW_PROBE_FRAME belong to
+ * the function whose frame it is, if it was instrumented, and to those it
+ * called: its caller's probe is at least that high (probe.h).  The outermost
+ * of them is its own if its function is `fn`: that one stays open, and so do
+ * the functions inlined into it, level with it.
+ */
+void probe_unwind_frame(uintptr_t cfa, uintptr_t fn)
+{
+	int saved_errno = errno;
+	struct tstate *t = cfa ? unwind_begin() : NULL;
+	struct shadow *s;
+	uint32_t k;
+	uintptr_t below;
+
+	if (!t) {
+		errno = saved_errno;
+		return;
+	}
+	s = &t->stack;
+	below = cfa - SHADOW_PROBE_FRAME;
+	for (k = s->depth; k > 1 && (s->base[k - 1].sp & ~FRAME_MARKS & ~FRAME_FENCED) < below; k--)
+		;
+	/* k: the outermost frame below, if any (k < depth) */
+	if (k < s->depth && frame_fn(&s->base[k]) == fn)
+		below = s->base[k].sp & ~FRAME_MARKS & ~FRAME_FENCED;
+	for (k = s->depth - 1; k > 0 && (s->base[k].sp & ~FRAME_MARKS & ~FRAME_FENCED) < below; k--)
+		;
+	t->resyncs += shadow_close_above(s, k, clock_now());
+	unwind_end(t);
+	errno = saved_errno;
+}

@@ -147,6 +147,11 @@ static inline __attribute__((always_inline)) CP_NOINSTR void probe_exit(struct t
 void probe_unwind(uintptr_t sp);
 void probe_unwind_alt(uintptr_t lo, uintptr_t hi, uintptr_t target);
 
+/* For an unwinder resuming in the frame whose canonical frame address is
+ * `cfa` (the stack pointer before the call into it), of the function that
+ * starts at `fn`: closes the frames of the functions it called. */
+void probe_unwind_frame(uintptr_t cfa, uintptr_t fn);
+
 /* The calibrated cost of one call of each kind, in ticks (calib.c sets it
  * after measuring): tsc-adaptive weighs a context's own work against it. */
 void probe_set_costs(const struct comp_cost cost[PROBE_KINDS]);

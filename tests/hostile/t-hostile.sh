@@ -80,6 +80,11 @@ $cxx $o $CXXFLAGS -c $H/$p.cc -o $d/$p.o
 $cxx -o $d/$p $d/$p.o $RT $LIBS
 $cxx -o $d/$p.pre $d/$p.o $LIBS"
 	done
+	# exc with a private copy of libstdc++ (its own __cxa_begin_catch)
+	job "$v-exc-static" "$d/exc-static $d/exc-static.pre" "$H/exc.cc $COMMON_INPUTS" "
+$cxx $o $CXXFLAGS -c $H/exc.cc -o $d/exc-static.o
+$cxx -static-libstdc++ -o $d/exc-static $d/exc-static.o $RT $LIBS
+$cxx -static-libstdc++ -o $d/exc-static.pre $d/exc-static.o $LIBS"
 	for lib in plugin_a plugin_b; do
 		job "$v-$lib" "$d/lib$lib.so" "$H/$lib.c $COMMON_INPUTS" \
 			"$cc $o -g -fPIC -shared -finstrument-functions -I$TOP/tests/e2e $H/$lib.c -o $d/lib$lib.so"
@@ -224,6 +229,15 @@ case_exc() {
 	checked 0 "$H/exc.expect"
 	want "unmatched_exits, closed_at_thread_exit" \
 		"$(key '[.threads[] | .unmatched_exits, .closed_at_thread_exit] | unique')" "[0]"
+	verdict
+	# Its catches bind to its own __cxa_begin_catch, which no interposer
+	# sees: the unwinder's landing (_Unwind_SetIP) closes the frames instead.
+	begin "C++ exceptions caught in a program linked with -static-libstdc++, $1 $2"
+	run $2 $1 exc-static exc-static-local-$1-$2 local
+	checked 0 "$H/exc-local.expect"
+	want resynced_frames "$(key '.threads[0].resynced_frames')" \
+		"$([ "$(family_of $1)" = gcc ] && echo 0 || echo 700)"
+	want unmatched_exits "$(key '.threads[0].unmatched_exits')" 0
 	verdict
 }
 
