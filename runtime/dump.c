@@ -208,7 +208,11 @@ static void write_uncalled(struct dump_ctx *d, long module)
  * one of a library unloaded since (cct.h). */
 static void resolve_key(struct dump_ctx *d, uintptr_t key, struct sym_function *f)
 {
-	if (cct_key_is_retired(key))
+	if (key == SNAP_SIGNAL_KEY) {
+		memset(f, 0, sizeof(*f));
+		f->name = strdup("<signal>");
+		f->module = -1;
+	} else if (cct_key_is_retired(key))
 		symbols_resolve_unloaded(d->syms, cct_key_generation(key), cct_key_address(key), f);
 	else
 		symbols_resolve(d->syms, key, f);
@@ -264,7 +268,8 @@ static void write_symbols(struct dump_ctx *d)
 			jsonw_uint(w, (uint64_t)f[i].module);
 		else
 			jsonw_null(w);
-		write_hex_member(w, "address", cct_key_address(d->snap->fn_key[i]));
+		write_hex_member(w, "address", d->snap->fn_key[i] == SNAP_SIGNAL_KEY ? 0 :
+						 cct_key_address(d->snap->fn_key[i]));
 		write_hex_member(w, "offset", f ? f[i].offset : 0);
 		write_string_member(w, "file", f ? f[i].file : NULL);
 		jsonw_key(w, "line");
@@ -499,7 +504,7 @@ static uintptr_t *live_addresses(const struct snapshot *snap, size_t *n)
 
 	*n = 0;
 	for (size_t i = 0; a && i < snap->nfns; i++)
-		if (!cct_key_is_retired(snap->fn_key[i]))
+		if (!cct_key_is_retired(snap->fn_key[i]) && snap->fn_key[i] != SNAP_SIGNAL_KEY)
 			a[(*n)++] = snap->fn_key[i];
 	return a;
 }

@@ -90,7 +90,8 @@ static int copy_tree(const struct cct *from, struct cct *to)
 	return 0;
 }
 
-struct tstate *handoff_copy(const struct tstate *t)
+/* A copy of `t` and of its signal levels (tstate.h), the thread's own state's being `thread` (NULL: this one). */
+static struct tstate *copy_state(const struct tstate *t, struct tstate *thread)
 {
 	struct tstate *copy = arena_alloc(sizeof(*copy));
 
@@ -101,9 +102,18 @@ struct tstate *handoff_copy(const struct tstate *t)
 	copy->stack.depth = 1;
 	copy->busy = 1;
 	copy->off = true;
+	copy->thread = thread ? thread : copy;
+	copy->sig = NULL;
 	if (copy_tree(&t->tree, &copy->tree) < 0)
 		return NULL; /* what it took of the arena stays: the arena is never given back */
+	if (t->sig && !(copy->sig = copy_state(t->sig, copy->thread)))
+		return NULL;
 	return copy;
+}
+
+struct tstate *handoff_copy(const struct tstate *t)
+{
+	return copy_state(t, NULL);
 }
 
 void handoff_forget_all(void)

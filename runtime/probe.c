@@ -7,12 +7,15 @@
 #include "probe.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 
 #include "clock.h"
 #include "options.h"
 #include "process.h"
 #include "verdict.h"
+
+#define SIGNAL_LEVELS 4 /* a thread's own state and the signal levels below it (tstate.sig) */
 
 /* What one call of each kind costs (probe_set_costs); unknown until calibrated. */
 static struct comp_cost costs[PROBE_KINDS];
@@ -200,6 +203,52 @@ static struct tstate *attach(void)
 	return t;
 }
 
+/*
+ * The state for the probes of a signal handler that interrupted a probe on
+ * `t` (tstate.sig), made on first need with every signal held off, so none
+ * lands while it is made (mmap and sigprocmask are async-signal-safe).  NULL
+ * past the last level, or when it could not be made.
+ */
+static struct tstate *signal_level(struct tstate *t)
+{
+	struct tstate *s = __atomic_load_n(&t->sig, __ATOMIC_ACQUIRE);
+	sigset_t all, old;
+
+	if (s || t->sig_making || t->level + 1 >= SIGNAL_LEVELS)
+		return s;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	t->sig_making = 1;
+	if ((s = tstate_create_signal(t))) {
+		__atomic_store_n(&t->sig, s, __ATOMIC_RELEASE);
+		t->sig_making = 0; /* left set on failure: no other attempt */
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return s;
+}
+
+/* An enter inside a probe on `t`, busy (a signal handler's): on the next
+ * signal level, or counted as dropped. */
+static void enter_busy(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
+{
+	int saved_errno = errno;
+	struct tstate *s = signal_level(t);
+
+	errno = saved_errno;
+	if (s)
+		probe_enter(s, fn, call_site, sp);
+	else
+		__atomic_add_fetch(&t->thread->dropped_calls, 1, __ATOMIC_RELAXED);
+}
+
+void probe_exit_busy(struct tstate *t, uintptr_t fn, uint64_t now)
+{
+	struct tstate *s;
+
+	if (t && !t->off && (s = __atomic_load_n(&t->sig, __ATOMIC_ACQUIRE)))
+		probe_exit(s, fn, now); /* its enter went there, or was dropped */
+}
+
 void probe_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
 {
 	int saved_errno;
@@ -214,7 +263,7 @@ void probe_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, ui
 	}
 	if (t) {
 		if (!t->off)
-			t->dropped_calls++; /* a signal handler's probe inside another probe */
+			enter_busy(t, fn, call_site, sp); /* a signal handler's probe inside another probe */
 		return;
 	}
 	saved_errno = errno;
@@ -260,8 +309,12 @@ static struct tstate *unwind_begin(void)
 {
 	struct tstate *t = tstate_self;
 
-	if (!t || t->busy)
-		return NULL; /* the off and attaching states are always busy */
+	if (t && t->off)
+		return NULL; /* the off, attaching, lost and ended states */
+	while (t && t->busy) /* in a signal handler that interrupted a probe: its level */
+		t = __atomic_load_n(&t->sig, __ATOMIC_ACQUIRE);
+	if (!t)
+		return NULL;
 	t->busy = 1;
 	cp_barrier();
 	return t;

@@ -41,10 +41,13 @@
  *   whoever finishes that probe: the fast path itself, or the probe.c function
  *   it tail-calls (probe_enter_slow, probe_exit_slow and probe_exit_close are
  *   entered with it set and return with it clear).  A probe that finds it set
- *   is inside another probe (a signal handler's): probe_enter_unready counts
- *   the enter as dropped and leaves the flag alone; probe_exit returns (its
- *   enter was dropped too).  A thread's first probe (probe_enter_unready with
- *   no state) creates its state busy and clears it as probe_enter_slow does.
+ *   is inside another probe (a signal handler's) and must not touch this
+ *   state: probe_enter_unready and probe_exit_busy run it on the state of the
+ *   next signal level (tstate.sig, made on the first need), which has a flag
+ *   of its own, so a signal during a signal level's probe goes one level
+ *   deeper; past the last level the enter is counted as dropped, and its exit
+ *   finds it so.  A thread's first probe (probe_enter_unready with no state)
+ *   creates its state busy and clears it as probe_enter_slow does.
  *   probe_unwind and probe_unwind_alt set and clear it themselves.  Nothing
  *   else writes it; a thread that is not profiled has a state that is always
  *   busy and off.
@@ -75,6 +78,7 @@ void probe_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, ui
 void probe_enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp);
 void probe_exit_slow(struct tstate *t, uintptr_t fn, uint64_t now);
 void probe_exit_close(struct tstate *t, struct frame *top, uint64_t now);
+void probe_exit_busy(struct tstate *t, uintptr_t fn, uint64_t now);
 
 /* Opens a call of `fn` on this thread, whose state is `t` (tstate_self). */
 static inline __attribute__((always_inline)) CP_NOINSTR void
@@ -118,8 +122,10 @@ static inline __attribute__((always_inline)) CP_NOINSTR void probe_exit(struct t
 	struct shadow *s;
 	struct frame *top;
 
-	if (unlikely(!t || t->busy))
-		return; /* no state yet, or inside another probe: its enter was dropped too */
+	if (unlikely(!t || t->busy)) {
+		probe_exit_busy(t, fn, now); /* no state yet, or inside another probe */
+		return;
+	}
 	t->busy = 1;
 	cp_barrier();
 	s = &t->stack;

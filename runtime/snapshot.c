@@ -226,15 +226,59 @@ static void add_open(struct snap_row *rows, size_t n, const struct shadow *stack
 	}
 }
 
-/* Reads the rows of thread `t` (see tree_rows), in an array of the size its
- * tree says (a running thread's may grow meanwhile).  NULL without memory. */
+/* The first signal level of `t` (tstate.h) with calls, or NULL. */
+static const struct tstate *signal_levels(const struct tstate *t)
+{
+	for (const struct tstate *l = __atomic_load_n(&t->sig, __ATOMIC_ACQUIRE); l;
+	     l = __atomic_load_n(&l->sig, __ATOMIC_ACQUIRE))
+		if (cct_first(&l->tree))
+			return l;
+	return NULL;
+}
+
+/* Adds the `<signal>` row (no node, no calls: its time is its children's),
+ * then the rows of the signal levels of `t` from `from` on, below it. */
+static int signal_rows(struct snapshot *s, struct row_buf *r, const struct tstate *from, bool listing)
+{
+	int64_t fn = row_fn(s, SNAP_SIGNAL_KEY, listing);
+	uint32_t row = (uint32_t)r->n;
+
+	if (fn == -2 || row_room(r) < 0)
+		return -1;
+	if (fn < 0)
+		return 0;
+	memset(&r->rows[row], 0, sizeof(r->rows[row]));
+	r->rows[row].parent = SNAP_NO_FN;
+	r->rows[row].fn = (uint32_t)fn & 0x7fffffff;
+	r->n++;
+	for (const struct tstate *l = from; l; l = __atomic_load_n(&l->sig, __ATOMIC_ACQUIRE))
+		if (tree_rows(s, r, &l->tree, row, listing) < 0)
+			return -1;
+	return 0;
+}
+
+/* The nodes of every level of `t`. */
+static size_t thread_nodes(const struct tstate *t)
+{
+	size_t n = 0;
+
+	for (const struct tstate *l = t; l; l = __atomic_load_n(&l->sig, __ATOMIC_ACQUIRE))
+		n += (size_t)__atomic_load_n(&l->tree.nodes, __ATOMIC_RELAXED) + 1;
+	return n;
+}
+
+/* Reads the rows of thread `t` (see tree_rows), and below a `<signal>` row
+ * those of its signal levels, in an array of the size its trees say (a
+ * running thread's may grow meanwhile).  NULL without memory. */
 static struct snap_row *thread_rows(struct snapshot *s, const struct tstate *t, bool listing, size_t *count)
 {
-	size_t nodes = (size_t)__atomic_load_n(&t->tree.nodes, __ATOMIC_RELAXED);
+	size_t nodes = thread_nodes(t);
 	struct row_buf r = { malloc((nodes + 64) * sizeof(*r.rows)), 0, nodes + 64 };
+	const struct tstate *sig = signal_levels(t);
 
 	*count = 0;
-	if (!r.rows || tree_rows(s, &r, &t->tree, SNAP_NO_FN, listing) < 0) {
+	if (!r.rows || tree_rows(s, &r, &t->tree, SNAP_NO_FN, listing) < 0 ||
+	    (sig && signal_rows(s, &r, sig, listing) < 0)) {
 		free(r.rows);
 		return NULL;
 	}
@@ -242,18 +286,34 @@ static struct snap_row *thread_rows(struct snapshot *s, const struct tstate *t, 
 	return r.rows;
 }
 
-/* Counts the open calls of thread `t`, whose rows are `rows`, up to `now`. */
+/* Counts the open calls of thread `t`, whose rows are `rows`, up to `now`;
+ * then the `<signal>` row's time is its children's. */
 static void thread_open(const struct tstate *t, struct snap_row *rows, size_t n, uint64_t now)
 {
-	add_open(rows, n, &t->stack, now);
+	size_t sig = n;
+
+	for (const struct tstate *l = t; l; l = __atomic_load_n(&l->sig, __ATOMIC_ACQUIRE))
+		add_open(rows, n, &l->stack, now);
+	for (size_t i = 0; i < n; i++) {
+		if (!rows[i].node) {
+			sig = i;
+			rows[i].raw_incl = rows[i].raw_self = 0;
+		} else if (sig < n && rows[i].parent == sig) {
+			rows[sig].raw_incl += rows[i].raw_incl;
+			rows[i].comp_root = 1; /* the `<signal>` row has no probes to share */
+		}
+	}
 }
 
-/* Lists the functions of `t`'s tree in the snapshot. 0, or -1 without memory. */
+/* Lists the functions of every level of `t` in the snapshot. 0, or -1 without memory. */
 static int list_functions(struct snapshot *s, const struct tstate *t)
 {
-	for (const struct cct_node *c = cct_first(&t->tree); c; c = cct_next(&t->tree, c))
-		if (fn_id(s, c->fn) < 0)
-			return -1;
+	if (signal_levels(t) && fn_id(s, SNAP_SIGNAL_KEY) < 0)
+		return -1;
+	for (const struct tstate *l = t; l; l = __atomic_load_n(&l->sig, __ATOMIC_ACQUIRE))
+		for (const struct cct_node *c = cct_first(&l->tree); c; c = cct_next(&l->tree, c))
+			if (fn_id(s, c->fn) < 0)
+				return -1;
 	return 0;
 }
 
@@ -342,6 +402,21 @@ static uint64_t compensate(struct snap_row *rows, size_t n, const struct comp_co
 		}
 	}
 	return clamped;
+}
+
+/* The `<signal>` row's compensated time is its children's (it has no probes). */
+static void signal_figures(struct snap_row *rows, size_t n)
+{
+	size_t sig = n;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!rows[i].node) {
+			sig = i;
+			rows[i].incl = rows[i].self = 0;
+		} else if (sig < n && rows[i].parent == sig) {
+			rows[sig].incl += rows[i].incl;
+		}
+	}
 }
 
 static void total_add(struct snap_total *a, const struct snap_row *x, bool outermost)
@@ -459,6 +534,7 @@ int snapshot_thread(struct snapshot *s, size_t i, const struct comp_cost cost[PR
 	for (size_t k = 0; k < s->nfns; k++)
 		out->fns[k].min_ticks = UINT64_MAX;
 	out->clamped = compensate(out->rows, out->n, cost);
+	signal_figures(out->rows, out->n);
 	for (size_t k = 0; k < out->n && !out->has_nested; k++)
 		out->has_nested = out->rows[k].nested > 0;
 	if (thread_totals(out) < 0)

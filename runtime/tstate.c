@@ -13,6 +13,7 @@
 #include "options.h"
 
 #define STACK_INITIAL_FRAMES 4096u
+#define SIGNAL_STACK_FRAMES 256u /* a signal level's first room: handlers are shallow */
 
 __thread struct tstate *tstate_self __attribute__((tls_model("initial-exec")));
 
@@ -33,7 +34,8 @@ static void tree_init(struct tstate *t, uint32_t node_state)
 	t->tree.new_fence = node_state;
 }
 
-struct tstate *tstate_create(uint32_t node_state)
+/* A state whose stack starts with room for `frames` frames. */
+static struct tstate *state_create(uint32_t node_state, uint32_t frames)
 {
 	struct tstate *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 				-1, 0);
@@ -41,8 +43,7 @@ struct tstate *tstate_create(uint32_t node_state)
 	if (t == MAP_FAILED)
 		return NULL;
 	tree_init(t, node_state);
-	if (shadow_init(&t->stack, &t->tree.root,
-			STACK_INITIAL_FRAMES < options.max_stack ? STACK_INITIAL_FRAMES : options.max_stack,
+	if (shadow_init(&t->stack, &t->tree.root, frames < options.max_stack ? frames : options.max_stack,
 			options.max_stack) < 0) {
 		munmap(t, sizeof(*t));
 		return NULL;
@@ -50,14 +51,36 @@ struct tstate *tstate_create(uint32_t node_state)
 	t->tid = (int)gettid();
 	t->is_main = t->tid == getpid();
 	t->t_start_ticks = clock_now();
+	t->thread = t;
 	return t;
+}
+
+struct tstate *tstate_create(uint32_t node_state)
+{
+	return state_create(node_state, STACK_INITIAL_FRAMES);
+}
+
+struct tstate *tstate_create_signal(const struct tstate *t)
+{
+	struct tstate *s = state_create(t->tree.new_fence, SIGNAL_STACK_FRAMES);
+
+	if (s) {
+		s->thread = t->thread;
+		s->level = t->level + 1;
+		s->unfiltered = t->unfiltered;
+	}
+	return s;
 }
 
 void tstate_destroy(struct tstate *t)
 {
-	shadow_release(&t->stack);
-	cct_release(&t->tree);
-	munmap(t, sizeof(*t));
+	while (t) {
+		struct tstate *next = t->sig;
+		shadow_release(&t->stack);
+		cct_release(&t->tree);
+		munmap(t, sizeof(*t));
+		t = next;
+	}
 }
 
 /*
@@ -92,7 +115,8 @@ static void hand_off(struct tstate *t)
 {
 	struct tstate *copy;
 
-	t->busy = 1; /* a signal handler's probes leave it alone */
+	t->busy = 1; /* a signal handler's probes are dropped: off, no signal level made */
+	t->off = true;
 	tstate_lock_all();
 	if ((copy = handoff_copy(t)))
 		registry_replace(t, copy);
@@ -113,7 +137,8 @@ static void thread_ended(void *arg)
 
 	if (++t->exit_rounds < PTHREAD_DESTRUCTOR_ITERATIONS && pthread_setspecific(exit_key, t) == 0)
 		return;
-	t->closed_at_exit += shadow_close_above(&t->stack, 0, now);
+	for (struct tstate *l = t; l; l = l->sig)
+		t->closed_at_exit += shadow_close_above(&l->stack, 0, now);
 	t->t_end_ticks = now;
 	prctl(PR_GET_NAME, t->name, 0, 0, 0);
 	t->finished = true;
@@ -149,6 +174,8 @@ void tstate_unlock_all(void)
 
 void tstate_clear(struct tstate *t, uint64_t now_ticks)
 {
+	if (t->sig)
+		tstate_clear(t->sig, now_ticks);
 	cct_clear_counts(&t->tree);
 	for (uint32_t i = 1; i < t->stack.depth; i++)
 		t->stack.base[i].t_enter_ticks = now_ticks;
@@ -190,6 +217,9 @@ static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 		parent = n;
 	}
 	cct_release(&old);
+	tstate_destroy(t->sig); /* a fresh profile: the handlers' trees go too */
+	t->sig = NULL;
+	t->sig_making = 0;
 	t->dropped_calls = t->dropped_no_room = t->resyncs = t->unmatched_exits = 0;
 	t->closed_at_exit = t->undecided_calls = 0;
 	t->tid = (int)gettid();

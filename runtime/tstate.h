@@ -43,6 +43,13 @@ struct tstate {
 	bool is_main;               /* the process's initial thread */
 	char name[16];              /* the thread's name when it ended */
 	struct tstate *next;        /* registry link, newest first */
+	/* Signal handlers that interrupt a probe (busy) keep their calls in a state
+	 * of their own, one per level of nesting, made on first need (probe.c) and
+	 * reached from here only; the dump shows their trees under `<signal>`. */
+	struct tstate *sig;         /* the next level's state, or NULL */
+	struct tstate *thread;      /* the thread's own state (level 0): where drops are counted */
+	uint32_t level;             /* 0: the thread's own state; n: handlers n levels into probes */
+	volatile sig_atomic_t sig_making; /* the next level's state is being made (or could not be) */
 };
 
 /* This thread's state; NULL until its first probe. */
@@ -52,6 +59,13 @@ extern __thread struct tstate *tstate_self __attribute__((tls_model("initial-exe
  * in state `node_state` (cct.new_fence).  Maps its memory (never malloc).
  * NULL without memory. */
 struct tstate *tstate_create(uint32_t node_state);
+
+/* Creates the state for the signal handlers that interrupt a probe on `t`,
+ * one level deeper, outside the registry (t->sig reaches it).  Maps its
+ * memory: async-signal-safe.  NULL without memory. */
+struct tstate *tstate_create_signal(const struct tstate *t);
+
+/* Frees `t` and the states of its signal levels. */
 void tstate_destroy(struct tstate *t);
 
 /* Creates the thread-exit key.  Once, at start-up (process.c). */

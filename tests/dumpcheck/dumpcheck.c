@@ -980,7 +980,9 @@ static void check_nesting(const struct thread *t, const char *where)
 /*
  * No time counts twice: each moment of a thread is the self time of at most
  * one call (the innermost one running), so the raw self times of its
- * functions add up to at most its wall time (each rounded on its own).
+ * functions add up to at most its wall time (each rounded on its own).  The
+ * calls of signal handlers that interrupted a probe, under `<signal>`, ran
+ * inside the self time of the call they interrupted: they are left out.
  */
 static void check_self_sum(const struct dump *d, const struct thread *t, const char *where)
 {
@@ -992,6 +994,8 @@ static void check_self_sum(const struct dump *d, const struct thread *t, const c
 		int64_t self = x->raw_self_ns >= 0 ? x->raw_self_ns : x->self_ns;
 		if (!t->fns[f].listed || self < 0)
 			continue;
+		if (d->fns[f].name && !strcmp(d->fns[f].name, "<signal>"))
+			sum -= x->raw_incl_ns >= 0 ? x->raw_incl_ns : x->incl_ns;
 		sum += self;
 		n++;
 	}

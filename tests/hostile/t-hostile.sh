@@ -241,8 +241,9 @@ case_exc() {
 	verdict
 }
 
-# Each handler run calls in_handler once; a run that lands inside a probe is
-# dropped whole (handler and in_handler: 2 enters), so
+# Each handler run calls in_handler once.  A run that lands inside a probe
+# is kept on the thread's signal level, under <signal>: every run is counted
+# (issue 16 item 34), none dropped, and still
 #   2 x runs = calls(handlers) + calls(in_handler) + dropped_in_signal.
 case_sig() {
 	begin "signal handlers on top of and inside probes, nested and on an alternate stack, $1 $2"
@@ -260,6 +261,10 @@ case_sig() {
 	dropped=$(key '.threads[0].dropped_in_signal')
 	want "calls of in_handler" "$in_h" "$h"
 	want "handler calls + in_handler calls + dropped_in_signal" $((h + in_h + dropped)) $((2 * runs))
+	want "dropped_in_signal" "$dropped" 0
+	want "calls of on_timer, on_kill, on_nested, on_alt" \
+		"$(calls on_timer) $(calls on_kill) $(calls on_nested) $(calls on_alt)" \
+		"$(awk '/^(timer|kill|nest|alt)_runs / { printf "%s%s", sep, $2; sep = " " }' "$out")"
 	want "dropped_no_room, resynced_frames, unmatched_exits" \
 		"$(key '[.threads[] | .dropped_no_room, .resynced_frames, .unmatched_exits] | unique')" "[0]"
 	echo "# $tname: $runs handler runs, $dropped enters dropped in signals"
