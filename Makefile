@@ -60,8 +60,9 @@ $(B)/libcallprof.so: $(RT_OBJ) runtime/libcallprof.map
 
 # The static archive holds the runtime as one object whose only global symbols
 # are those the shared library exports (libcallprof.map is the one list): a
-# program may define its own `options` or `process`.  Its _Unwind_SetIP is
-# weak: a program linked with -static brings libgcc_eh.a's.
+# program may define its own `options` or `process`.  Its _Unwind_SetIP and
+# context switches are weak: a program linked with -static brings libgcc_eh.a's
+# and libc.a's.
 $(B)/archive/exports.txt: runtime/libcallprof.map
 	@mkdir -p $(@D)
 	@echo "  GEN     $@"
@@ -70,7 +71,8 @@ $(B)/archive/exports.txt: runtime/libcallprof.map
 $(B)/archive/libcallprof.o: $(RT_OBJ) $(B)/archive/exports.txt
 	@echo "  LD -r   $@"
 	$(Q)$(CC) -r -nostdlib -o $@.all $(RT_OBJ) && \
-	    objcopy --keep-global-symbols=$(B)/archive/exports.txt --weaken-symbol=_Unwind_SetIP $@.all $@ && \
+	    objcopy --keep-global-symbols=$(B)/archive/exports.txt --weaken-symbol=_Unwind_SetIP \
+	        --weaken-symbol=makecontext --weaken-symbol=swapcontext --weaken-symbol=setcontext $@.all $@ && \
 	    rm -f $@.all
 
 $(B)/libcallprof.a: $(B)/archive/libcallprof.o

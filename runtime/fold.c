@@ -189,3 +189,22 @@ struct fold_frame *fold_top(struct fold *f)
 {
 	return f->depth ? &f->frames[f->depth - 1] : NULL;
 }
+
+void fold_suspend(struct fold *f)
+{
+	if (!f->prefix)
+		return;
+	for (struct cct_node *n = f->prefix; n->parent; n = n->parent) {
+		count_add(f, node_fn(n), -1);
+		n->on_prefix = 0;
+	}
+	f->suspended = f->prefix;
+	f->prefix = NULL;
+}
+
+void fold_resume(struct fold *f)
+{
+	if (f->suspended && !f->broken && prefix_move(f, f->suspended) < 0)
+		f->broken = true;
+	f->suspended = NULL;
+}

@@ -63,6 +63,7 @@ struct fold {
 	struct fold_frame *frames; /* mmap'ed; innermost last */
 	uint32_t depth, cap;
 	struct cct_node *prefix;   /* the real node whose path is counted; NULL: none */
+	struct cct_node *suspended;/* while its stack does not run (a context switch): the prefix to count again */
 	bool broken;               /* no memory: every folded call from now on is nested */
 };
 
@@ -92,5 +93,11 @@ const struct fold_frame *fold_frame_at(const struct fold *f, uint32_t index);
 
 /* The innermost open folded frame, or NULL. */
 struct fold_frame *fold_top(struct fold *f);
+
+/* The stack of `f` stops running (another context takes the thread): the
+ * marks of its counted path come off the tree, which the next stack to run
+ * shares; fold_resume puts them back when it runs again. */
+void fold_suspend(struct fold *f);
+void fold_resume(struct fold *f);
 
 #endif

@@ -104,6 +104,7 @@ static struct tstate *copy_state(const struct tstate *t, struct tstate *thread)
 	copy->off = true;
 	copy->thread = thread ? thread : copy;
 	copy->sig = NULL;
+	copy->contexts = NULL;
 	if (copy_tree(&t->tree, &copy->tree) < 0)
 		return NULL; /* what it took of the arena stays: the arena is never given back */
 	if (t->sig && !(copy->sig = copy_state(t->sig, copy->thread)))

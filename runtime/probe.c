@@ -304,8 +304,7 @@ void probe_exit_slow(struct tstate *t, uintptr_t fn, uint64_t now)
 	errno = saved_errno;
 }
 
-/* Takes this thread's state for an interposer; NULL when it has none or is inside a probe. */
-static struct tstate *unwind_begin(void)
+struct tstate *probe_hold(void)
 {
 	struct tstate *t = tstate_self;
 
@@ -320,7 +319,7 @@ static struct tstate *unwind_begin(void)
 	return t;
 }
 
-static void unwind_end(struct tstate *t)
+void probe_release(struct tstate *t)
 {
 	cp_barrier();
 	t->busy = 0;
@@ -329,11 +328,11 @@ static void unwind_end(struct tstate *t)
 void probe_unwind(uintptr_t sp)
 {
 	int saved_errno = errno;
-	struct tstate *t = sp ? unwind_begin() : NULL;
+	struct tstate *t = sp ? probe_hold() : NULL;
 
 	if (t) {
 		t->resyncs += shadow_unwind_to(&t->stack, sp, clock_now());
-		unwind_end(t);
+		probe_release(t);
 	}
 	errno = saved_errno;
 }
@@ -341,7 +340,7 @@ void probe_unwind(uintptr_t sp)
 void probe_unwind_alt(uintptr_t lo, uintptr_t hi, uintptr_t target)
 {
 	int saved_errno = errno;
-	struct tstate *t = unwind_begin();
+	struct tstate *t = probe_hold();
 	uint32_t keep;
 
 	if (t) {
@@ -350,7 +349,7 @@ void probe_unwind_alt(uintptr_t lo, uintptr_t hi, uintptr_t target)
 				break;
 		t->resyncs += shadow_close_above(&t->stack, keep, clock_now());
 		t->resyncs += shadow_unwind_to(&t->stack, target, clock_now());
-		unwind_end(t);
+		probe_release(t);
 	}
 	errno = saved_errno;
 }
@@ -365,7 +364,7 @@ void probe_unwind_alt(uintptr_t lo, uintptr_t hi, uintptr_t target)
 void probe_unwind_frame(uintptr_t cfa, uintptr_t fn)
 {
 	int saved_errno = errno;
-	struct tstate *t = cfa ? unwind_begin() : NULL;
+	struct tstate *t = cfa ? probe_hold() : NULL;
 	struct shadow *s;
 	uint32_t k;
 	uintptr_t below;
@@ -384,6 +383,6 @@ void probe_unwind_frame(uintptr_t cfa, uintptr_t fn)
 	for (k = s->depth - 1; k > 0 && (s->base[k].sp & ~FRAME_MARKS & ~FRAME_FENCED) < below; k--)
 		;
 	t->resyncs += shadow_close_above(s, k, clock_now());
-	unwind_end(t);
+	probe_release(t);
 	errno = saved_errno;
 }

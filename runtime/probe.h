@@ -48,9 +48,9 @@
  *   deeper; past the last level the enter is counted as dropped, and its exit
  *   finds it so.  A thread's first probe (probe_enter_unready with no state)
  *   creates its state busy and clears it as probe_enter_slow does.
- *   probe_unwind and probe_unwind_alt set and clear it themselves.  Nothing
- *   else writes it; a thread that is not profiled has a state that is always
- *   busy and off.
+ *   Interposers take the state with probe_hold, which sets it, and give it
+ *   back with probe_release, which clears it.  Nothing else writes it; a
+ *   thread that is not profiled has a state that is always busy and off.
  * - errno: every function of probe.c saves errno on entry and restores it on
  *   return, so a probe never changes the program's errno, whatever it had to
  *   do (start the runtime, map memory, read the signal stack).  The one
@@ -157,6 +157,13 @@ void probe_unwind_alt(uintptr_t lo, uintptr_t hi, uintptr_t target);
  * `cfa` (the stack pointer before the call into it), of the function that
  * starts at `fn`: closes the frames of the functions it called. */
 void probe_unwind_frame(uintptr_t cfa, uintptr_t fn);
+
+/* This thread's state for an interposer (non-local exits, context
+ * switches): the signal level its code runs on, set busy; NULL when it has
+ * none, is not profiled, or is inside a probe with no signal level to use.
+ * probe_release clears busy. */
+struct tstate *probe_hold(void);
+void probe_release(struct tstate *t);
 
 /* The calibrated cost of one call of each kind, in ticks (calib.c sets it
  * after measuring): tsc-adaptive weighs a context's own work against it. */

@@ -286,14 +286,31 @@ static struct snap_row *thread_rows(struct snapshot *s, const struct tstate *t, 
 	return r.rows;
 }
 
-/* Counts the open calls of thread `t`, whose rows are `rows`, up to `now`;
- * then the `<signal>` row's time is its children's. */
+/* Rows for ctxmap_each_saved. */
+struct open_rows {
+	struct snap_row *rows;
+	size_t n;
+};
+
+/* The open calls of a context's stack that does not run count up to when it stopped. */
+static void add_open_kept(const struct shadow *s, uint64_t paused_ticks, void *arg)
+{
+	struct open_rows *o = arg;
+
+	add_open(o->rows, o->n, s, paused_ticks);
+}
+
+/* Counts the open calls of thread `t`, whose rows are `rows`, up to `now`
+ * (its stopped contexts' up to when they stopped); then the `<signal>` row's
+ * time is its children's. */
 static void thread_open(const struct tstate *t, struct snap_row *rows, size_t n, uint64_t now)
 {
+	struct open_rows o = { rows, n };
 	size_t sig = n;
 
 	for (const struct tstate *l = t; l; l = __atomic_load_n(&l->sig, __ATOMIC_ACQUIRE))
 		add_open(rows, n, &l->stack, now);
+	ctxmap_each_saved(t->contexts, add_open_kept, &o);
 	for (size_t i = 0; i < n; i++) {
 		if (!rows[i].node) {
 			sig = i;

@@ -76,6 +76,7 @@ void tstate_destroy(struct tstate *t)
 {
 	while (t) {
 		struct tstate *next = t->sig;
+		ctxmap_release(&t->contexts);
 		shadow_release(&t->stack);
 		cct_release(&t->tree);
 		munmap(t, sizeof(*t));
@@ -217,6 +218,8 @@ static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 		parent = n;
 	}
 	cct_release(&old);
+	ctxmap_release(&t->contexts); /* the other contexts' stacks were of the old tree */
+	t->ctx_current = NULL;
 	tstate_destroy(t->sig); /* a fresh profile: the handlers' trees go too */
 	t->sig = NULL;
 	t->sig_making = 0;

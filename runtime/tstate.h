@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "cct.h"
+#include "ctxmap.h"
 #include "shadow.h"
 
 struct tstate {
@@ -50,6 +51,9 @@ struct tstate {
 	struct tstate *thread;      /* the thread's own state (level 0): where drops are counted */
 	uint32_t level;             /* 0: the thread's own state; n: handlers n levels into probes */
 	volatile sig_atomic_t sig_making; /* the next level's state is being made (or could not be) */
+	/* Execution contexts (context.c): the stack of each that does not run. */
+	struct ctxmap *contexts;    /* NULL until the first makecontext or swapcontext */
+	const void *ctx_current;    /* the ucontext_t of the running context; NULL: the thread's own */
 };
 
 /* This thread's state; NULL until its first probe. */

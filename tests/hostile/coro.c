@@ -2,9 +2,12 @@
  * coro.c: two coroutines (makecontext/swapcontext) that take turns with main,
  * 50 turns each: one on a stack from malloc, below main's, and one on a stack
  * in main's frame, above the frames that switch to it.  Each turn calls work
- * and yields; the counts of every function that ran must be exact.
+ * and yields; the counts of every function that ran must be exact, and so
+ * must the edges: each context has its stack of calls.  `coro heap` runs the
+ * first alone, `coro frame` the second.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <ucontext.h>
 
 #include "e2e.h"
@@ -39,15 +42,16 @@ NOINLINE static void resume(int id)
 	swapcontext(&main_ctx, &co_ctx[id]);
 }
 
-NOINLINE static void schedule(void)
+/* Runs coroutine `first` up to `last` in turns. */
+NOINLINE static void schedule(int first, int last)
 {
 	for (int i = 0; i < TURNS; i++) {
-		resume(0);
-		resume(1);
+		for (int id = first; id <= last; id++)
+			resume(id);
 		work(-1);
 	}
-	resume(0); /* each coroutine returns to main_ctx through uc_link */
-	resume(1);
+	for (int id = first; id <= last; id++)
+		resume(id); /* each coroutine returns to main_ctx through uc_link */
 }
 
 static void start(int id, void *stack)
@@ -59,13 +63,14 @@ static void start(int id, void *stack)
 	makecontext(&co_ctx[id], (void (*)(void))coroutine, 1, id);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char above[STACK_BYTES]; /* in main's frame: above schedule's */
+	const char *which = argc > 1 ? argv[1] : "both";
 
 	start(0, malloc(STACK_BYTES));
 	start(1, above);
-	schedule();
+	schedule(!strcmp(which, "frame"), strcmp(which, "heap") ? 1 : 0);
 	work(-2);
 	return 0;
 }
