@@ -794,10 +794,10 @@ struct derived {
 	uint32_t active;     /* rows of it open on the current path of the walk */
 };
 
-/* a - b, at least 0 */
+/* a - b, at least 0; a missing time (negative) stays missing */
 static int64_t minus(int64_t a, int64_t b)
 {
-	return a > b ? a - b : 0;
+	return a < 0 ? a : a > b ? a - b : 0;
 }
 
 /* An outermost row's inclusive time counts but for its nested folded calls'

@@ -37,6 +37,9 @@
 	T(shadow_grow_keeps_frames)       \
 	T(shadow_grow_limit)              \
 	T(shadow_unwind_to)               \
+	T(fold_nested_on_the_path)        \
+	T(fold_path_moves)                \
+	T(fold_close_charges)             \
 	T(compensate_worked_example)      \
 	T(compensate_chain)               \
 	T(compensate_clamps)              \
