@@ -36,6 +36,21 @@ ifneq ($(SAN),)
 SAN_FLAGS := -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
 
+# ---- build flags tracked ------------------------------------------------------
+# Each kind of object writes the command lines that build it, FLAGS_<kind>, into
+# $(B)/flags/<kind>, and depends on that file.  The file is rewritten only when
+# those lines change, so `make SAN=address,undefined` or `make CC=clang` after a
+# plain `make` rebuilds exactly what the change touches, and nothing otherwise.
+flags = $(B)/flags/$(1)
+shquote = '$(subst ','\'',$(1))'
+
+$(B)/flags/%: FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' $(call shquote,$(FLAGS_$*)) >$@.tmp.$$$$ && \
+	if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; else mv -f $@.tmp.$$$$ $@; fi
+FORCE:
+.PRECIOUS: $(B)/flags/%
+
 # ---- runtime: libcallprof.so / libcallprof.a -------------------------------
 # The runtime itself is never instrumented, except calib_target.c: the private
 # function calibration drives through the real probes.
@@ -44,19 +59,21 @@ RT_OBJ   := $(RT_SRC:%.c=$(B)/%.o) $(B)/runtime/calib_target.o
 RT_CFLAGS:= $(BASE_CFLAGS) -D_GNU_SOURCE -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
             -ftls-model=initial-exec $(DW_CFLAGS)
 RT_LIBS  := $(DW_LIBS) -lelf -ldl -lpthread
+RT_TARGET_CFLAGS := -finstrument-functions -O2 -fno-inline -fno-optimize-sibling-calls
+RT_LDFLAGS := -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,libcallprof.so
+FLAGS_runtime = $(CC) $(RT_CFLAGS) | $(RT_TARGET_CFLAGS) | $(RT_LDFLAGS) $(RT_LIBS)
 
-$(B)/runtime/%.o: runtime/%.c | $(B)/runtime
+$(B)/runtime/%.o: runtime/%.c $(call flags,runtime) | $(B)/runtime
 	@echo "  CC      $@" $(if $(Q),,)
 	$(Q)$(CC) $(RT_CFLAGS) -c $< -o $@
 
-$(B)/runtime/calib_target.o: runtime/calib_target.c | $(B)/runtime
+$(B)/runtime/calib_target.o: runtime/calib_target.c $(call flags,runtime) | $(B)/runtime
 	@echo "  CC      $@"
-	$(Q)$(CC) $(RT_CFLAGS) -finstrument-functions -O2 -fno-inline -fno-optimize-sibling-calls -c $< -o $@
+	$(Q)$(CC) $(RT_CFLAGS) $(RT_TARGET_CFLAGS) -c $< -o $@
 
-$(B)/libcallprof.so: $(RT_OBJ) runtime/libcallprof.map
+$(B)/libcallprof.so: $(RT_OBJ) runtime/libcallprof.map $(call flags,runtime)
 	@echo "  LD      $@"
-	$(Q)$(CC) -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,libcallprof.so \
-	    -o $@ $(RT_OBJ) $(RT_LIBS)
+	$(Q)$(CC) $(RT_LDFLAGS) -o $@ $(RT_OBJ) $(RT_LIBS)
 
 $(B)/libcallprof.a: $(RT_OBJ)
 	@echo "  AR      $@"
@@ -70,8 +87,9 @@ TOOL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) -Ireport -Iruntime $(JSON_CFLAGS) $(C
                -DCALLPROF_VERSION='"$(VERSION)"' -DCALLPROF_LIBDIR='"$(PREFIX)/lib"'
 TOOL_LIBS   := $(JSON_LIBS) $(CMARK_LIBS) -lm
 ASSETS      := $(sort $(wildcard templates/* static/*))
+FLAGS_tool   = $(CC) $(TOOL_CFLAGS) | $(SAN_FLAGS) $(TOOL_LIBS)
 
-$(B)/report/%.o: report/%.c | $(B)/report
+$(B)/report/%.o: report/%.c $(call flags,tool) | $(B)/report
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -c $< -o $@
 
@@ -79,11 +97,11 @@ $(B)/gen/assets.S: $(ASSETS) report/gen-assets.sh | $(B)/gen
 	@echo "  GEN     $@"
 	$(Q)sh report/gen-assets.sh $(ASSETS) > $@
 
-$(B)/gen/assets.o: $(B)/gen/assets.S
+$(B)/gen/assets.o: $(B)/gen/assets.S $(call flags,tool)
 	@echo "  AS      $@"
 	$(Q)$(CC) -c -I. $< -o $@
 
-$(B)/callprof: $(TOOL_OBJ)
+$(B)/callprof: $(TOOL_OBJ) $(call flags,tool)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(SAN_FLAGS) -o $@ $(TOOL_OBJ) $(TOOL_LIBS)
 
@@ -91,7 +109,7 @@ $(B)/runtime $(B)/report $(B)/gen $(B)/tests:
 	$(Q)mkdir -p $@
 
 # ---- top-level targets -------------------------------------------------------
-.PHONY: all deps test-deps check demo bench fuzz install uninstall clean format help
+.PHONY: all deps test-deps check demo bench fuzz install uninstall clean format help FORCE
 all: $(B)/libcallprof.so $(B)/libcallprof.a $(B)/callprof
 
 help:

@@ -17,7 +17,9 @@ check: tests-build
 # ---- dumpcheck ---------------------------------------------------------------
 tests-dumpcheck: $(T)/dumpcheck
 
-$(T)/dumpcheck: tests/dumpcheck/dumpcheck.c | $(T)
+FLAGS_dumpcheck = $(CC) $(BASE_CFLAGS) $(JSON_CFLAGS) | $(JSON_LIBS)
+
+$(T)/dumpcheck: tests/dumpcheck/dumpcheck.c $(call flags,dumpcheck) | $(T)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(BASE_CFLAGS) $(JSON_CFLAGS) $< -o $@ $(JSON_LIBS)
 
@@ -27,20 +29,21 @@ UNIT_CFLAGS := $(RT_CFLAGS) $(UNIT_SAN) -Iruntime
 UNIT_RT     := cct shadow clock compensate
 UNIT_OBJ    := $(patsubst tests/unit/%.c,$(T)/unit/%.o,$(wildcard tests/unit/*.c)) \
                $(UNIT_RT:%=$(T)/unit/rt/%.o)
+FLAGS_unit  = $(CC) $(UNIT_CFLAGS)
 
 tests-unit: $(T)/unit/unit
 
-$(T)/unit/rt/%.o: runtime/%.c
+$(T)/unit/rt/%.o: runtime/%.c $(call flags,unit)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(UNIT_CFLAGS) -c $< -o $@
 
-$(T)/unit/%.o: tests/unit/%.c
+$(T)/unit/%.o: tests/unit/%.c $(call flags,unit)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(UNIT_CFLAGS) -c $< -o $@
 
-$(T)/unit/unit: $(UNIT_OBJ)
+$(T)/unit/unit: $(UNIT_OBJ) $(call flags,unit)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(UNIT_SAN) -o $@ $(UNIT_OBJ)
 
@@ -73,12 +76,15 @@ e2e_linker = $(if $(filter $(2),$(E2E_PROGS_CC)),$(E2E_CXX_$(call e2e_family,$(1
 
 # $(1): a variant such as gcc-O2
 define e2e_variant_rules
-$(E2E)/$(1)/%.o: tests/e2e/%.c
+FLAGS_e2e-$(1) = $(E2E_CC_$(call e2e_family,$(1))) $(E2E_CXX_$(call e2e_family,$(1))) \
+	-$(call e2e_level,$(1)) $(E2E_CFLAGS) | $(E2E_CXXFLAGS) | -L$(E2E_LIBDIR) -Wl,-rpath,$(E2E_LIBDIR)
+
+$(E2E)/$(1)/%.o: tests/e2e/%.c $(call flags,e2e-$(1))
 	@mkdir -p $$(@D)
 	@echo "  CC      $$@"
 	$(Q)$(E2E_CC_$(call e2e_family,$(1))) -$(call e2e_level,$(1)) $(E2E_CFLAGS) -c $$< -o $$@
 
-$(E2E)/$(1)/%.o: tests/e2e/%.cc
+$(E2E)/$(1)/%.o: tests/e2e/%.cc $(call flags,e2e-$(1))
 	@mkdir -p $$(@D)
 	@echo "  CXX     $$@"
 	$(Q)$(E2E_CXX_$(call e2e_family,$(1))) -$(call e2e_level,$(1)) $(E2E_CXXFLAGS) -c $$< -o $$@
@@ -86,7 +92,7 @@ endef
 
 # $(1): a variant, $(2): a program
 define e2e_program_rules
-$(E2E)/$(1)/$(2): $(call e2e_objs,$(1),$(2)) $(B)/libcallprof.so
+$(E2E)/$(1)/$(2): $(call e2e_objs,$(1),$(2)) $(B)/libcallprof.so $(call flags,e2e-$(1))
 	@echo "  LD      $$@"
 	$(Q)$(call e2e_linker,$(1),$(2)) -o $$@ $(call e2e_objs,$(1),$(2)) \
 	    -L$(E2E_LIBDIR) -lcallprof -Wl,-rpath,$(E2E_LIBDIR) -lpthread
@@ -99,7 +105,9 @@ endef
 $(foreach v,$(E2E_VARIANTS),$(eval $(call e2e_variant_rules,$(v))))
 $(foreach v,$(E2E_VARIANTS),$(foreach p,$(E2E_PROGS),$(eval $(call e2e_program_rules,$(v),$(p)))))
 
-$(E2E)/static/%: $(E2E)/gcc-O2/%.o $(B)/libcallprof.a
+FLAGS_e2e-static = $(CC) $(RT_LIBS)
+
+$(E2E)/static/%: $(E2E)/gcc-O2/%.o $(B)/libcallprof.a $(call flags,e2e-static)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) -o $@ $(E2E)/gcc-O2/$*.o $(B)/libcallprof.a $(RT_LIBS)
@@ -120,21 +128,22 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit
 FUZZ_CFLAGS  := $(filter-out -Wconversion,$(TOOL_CFLAGS)) -gline-tables-only -O1
 FUZZ_SRC     := $(filter-out report/main.c report/site.c,$(TOOL_SRC))
 FUZZ_OBJ     := $(FUZZ_SRC:report/%.c=$(FUZZ)/obj/%.o) $(FUZZ)/obj/fuzz_load.o $(B)/gen/assets.o
+FLAGS_fuzz    = $(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) | $(TOOL_LIBS)
 
 .PHONY: tests-fuzz
 tests-fuzz: $(FUZZ)/fuzz-load
 
-$(FUZZ)/obj/%.o: report/%.c
+$(FUZZ)/obj/%.o: report/%.c $(call flags,fuzz)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
 
-$(FUZZ)/obj/fuzz_load.o: tests/fuzz/fuzz_load.c
+$(FUZZ)/obj/fuzz_load.o: tests/fuzz/fuzz_load.c $(call flags,fuzz)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
 
-$(FUZZ)/fuzz-load: $(FUZZ_OBJ)
+$(FUZZ)/fuzz-load: $(FUZZ_OBJ) $(call flags,fuzz)
 	@echo "  LD      $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $(FUZZ_OBJ) $(TOOL_LIBS)
 
