@@ -109,7 +109,7 @@ $(B)/runtime $(B)/report $(B)/gen $(B)/tests:
 	$(Q)mkdir -p $@
 
 # ---- top-level targets -------------------------------------------------------
-.PHONY: all deps test-deps check demo bench fuzz install uninstall clean format help FORCE
+.PHONY: all deps test-deps check demo bench fuzz install uninstall clean format format-check help FORCE
 all: $(B)/libcallprof.so $(B)/libcallprof.a $(B)/callprof
 
 help:
@@ -122,6 +122,10 @@ help:
 	@echo "knobs: V=1, SAN=address,undefined, CC=clang"
 
 # Build dependencies: installed with apt-get when run as root, else the command is printed.
+# check, demo and bench install them first and then build in a new make, which asks
+# pkg-config for the flags only after the install: on a fresh machine this make's own
+# answers (read when it parsed this file) are empty.  So nothing they build may be a
+# prerequisite here.
 deps:
 	$(Q)sh tests/deps.sh build
 
@@ -129,7 +133,7 @@ test-deps:
 	$(Q)sh tests/deps.sh test
 
 check: test-deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all tests-build
 	$(Q)$(MAKE) --no-print-directory SAN=address,undefined B=$(B)/san $(B)/san/callprof
 	$(Q)sh tests/run.sh
 

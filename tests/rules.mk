@@ -12,7 +12,6 @@ T := $(B)/tests
 
 .PHONY: tests-build tests-dumpcheck tests-unit tests-e2e
 tests-build: tests-dumpcheck tests-unit tests-e2e tests-fuzz
-check: tests-build
 
 # ---- dumpcheck ---------------------------------------------------------------
 tests-dumpcheck: $(T)/dumpcheck
