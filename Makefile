@@ -119,6 +119,7 @@ help:
 	@echo "make bench      overhead, accuracy and scale benchmarks -> bench/RESULTS.md"
 	@echo "make fuzz       fuzz the dump reader for FUZZ_SECONDS (default 300) with libFuzzer"
 	@echo "make install    install into \$$DESTDIR\$$PREFIX (PREFIX=$(PREFIX)); make uninstall"
+	@echo "make format     clang-format the sources that differ from .clang-format; make format-check"
 	@echo "knobs: V=1, SAN=address,undefined, CC=clang"
 
 # Build dependencies: installed with apt-get when run as root, else the command is printed.
@@ -162,8 +163,25 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/bin/callprof $(DESTDIR)$(PREFIX)/include/callprof.h \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/callprof.pc $(DESTDIR)$(PREFIX)/share/man/man1/callprof.1
 
+# .clang-format is the style.  format rewrites the files of FORMAT_FILES that differ from
+# it, and names them; format-check names them and fails.  For the files a branch changed:
+#   make format FORMAT_FILES="$(git diff --name-only main -- '*.c' '*.h')"
+# The test programs are left out: their expectations name source lines.
+FORMAT_FILES := $(wildcard runtime/*.[ch] report/*.[ch] tests/unit/*.[ch] tests/dumpcheck/*.c \
+                tests/fuzz/*.c)
+CLANG_FORMAT ?= clang-format
+
 format:
-	clang-format -i runtime/*.[ch] report/*.[ch] tests/unit/*.[ch]
+	$(Q)for f in $(FORMAT_FILES); do \
+	    $(CLANG_FORMAT) "$$f" | cmp -s - "$$f" && continue; \
+	    echo "  FORMAT  $$f"; $(CLANG_FORMAT) -i "$$f" || exit 1; \
+	done
+
+format-check:
+	$(Q)n=0; for f in $(FORMAT_FILES); do \
+	    $(CLANG_FORMAT) "$$f" | cmp -s - "$$f" || { echo "$$f"; n=$$((n + 1)); }; \
+	done; \
+	[ $$n -eq 0 ] || { echo "$$n files differ from .clang-format: make format rewrites them" >&2; exit 1; }
 
 clean:
 	rm -rf $(B)
