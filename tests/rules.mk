@@ -51,17 +51,11 @@ $(T)/unit/unit: $(UNIT_OBJ) $(call flags,unit)
 # compiler at each level, with -finstrument-functions -g, twice: P links the
 # runtime (-lcallprof), P.pre does not (for `callprof record`, LD_PRELOAD).
 # build/tests/e2e/static/P links build/libcallprof.a instead.
+# The programs, variants and compilers come from tests/matrix.mk.
+include tests/matrix.mk
 E2E          := $(T)/e2e
-E2E_PROGS_C  := basic recurse qsort statics threads api exitcode
-E2E_PROGS_CC := cxx
 E2E_PROGS    := $(E2E_PROGS_C) $(E2E_PROGS_CC)
-E2E_STATIC   := basic threads api
-E2E_VARIANTS := gcc-O0 gcc-O2 clang-O0 clang-O2
 E2E_PARTS_statics := statics_a statics_b
-E2E_CC_gcc    := gcc
-E2E_CXX_gcc   := g++
-E2E_CC_clang  := clang
-E2E_CXX_clang := clang++
 E2E_LIBDIR   := $(abspath $(B))
 E2E_FLAGS    := -g -finstrument-functions -MMD -MP -Iruntime -Itests/e2e
 E2E_CFLAGS   := -std=c11 -D_GNU_SOURCE $(WARN) $(E2E_FLAGS)
@@ -71,22 +65,22 @@ E2E_CXXFLAGS := -std=c++17 $(filter-out -Wstrict-prototypes -Wmissing-prototypes
 e2e_family = $(word 1,$(subst -, ,$(1)))
 e2e_level  = $(word 2,$(subst -, ,$(1)))
 e2e_objs   = $(addprefix $(E2E)/$(1)/,$(addsuffix .o,$(2) $(E2E_PARTS_$(2))))
-e2e_linker = $(if $(filter $(2),$(E2E_PROGS_CC)),$(E2E_CXX_$(call e2e_family,$(1))),$(E2E_CC_$(call e2e_family,$(1))))
+e2e_linker = $(if $(filter $(2),$(E2E_PROGS_CC)),$(CXX_$(call e2e_family,$(1))),$(CC_$(call e2e_family,$(1))))
 
 # $(1): a variant such as gcc-O2
 define e2e_variant_rules
-FLAGS_e2e-$(1) = $(E2E_CC_$(call e2e_family,$(1))) $(E2E_CXX_$(call e2e_family,$(1))) \
+FLAGS_e2e-$(1) = $(CC_$(call e2e_family,$(1))) $(CXX_$(call e2e_family,$(1))) \
 	-$(call e2e_level,$(1)) $(E2E_CFLAGS) | $(E2E_CXXFLAGS) | -L$(E2E_LIBDIR) -Wl,-rpath,$(E2E_LIBDIR)
 
 $(E2E)/$(1)/%.o: tests/e2e/%.c $(call flags,e2e-$(1))
 	@mkdir -p $$(@D)
 	@echo "  CC      $$@"
-	$(Q)$(E2E_CC_$(call e2e_family,$(1))) -$(call e2e_level,$(1)) $(E2E_CFLAGS) -c $$< -o $$@
+	$(Q)$(CC_$(call e2e_family,$(1))) -$(call e2e_level,$(1)) $(E2E_CFLAGS) -c $$< -o $$@
 
 $(E2E)/$(1)/%.o: tests/e2e/%.cc $(call flags,e2e-$(1))
 	@mkdir -p $$(@D)
 	@echo "  CXX     $$@"
-	$(Q)$(E2E_CXX_$(call e2e_family,$(1))) -$(call e2e_level,$(1)) $(E2E_CXXFLAGS) -c $$< -o $$@
+	$(Q)$(CXX_$(call e2e_family,$(1))) -$(call e2e_level,$(1)) $(E2E_CXXFLAGS) -c $$< -o $$@
 endef
 
 # $(1): a variant, $(2): a program
@@ -101,8 +95,8 @@ $(E2E)/$(1)/$(2).pre: $(call e2e_objs,$(1),$(2))
 	$(Q)$(call e2e_linker,$(1),$(2)) -o $$@ $(call e2e_objs,$(1),$(2)) -lpthread
 endef
 
-$(foreach v,$(E2E_VARIANTS),$(eval $(call e2e_variant_rules,$(v))))
-$(foreach v,$(E2E_VARIANTS),$(foreach p,$(E2E_PROGS),$(eval $(call e2e_program_rules,$(v),$(p)))))
+$(foreach v,$(VARIANTS),$(eval $(call e2e_variant_rules,$(v))))
+$(foreach v,$(VARIANTS),$(foreach p,$(E2E_PROGS),$(eval $(call e2e_program_rules,$(v),$(p)))))
 
 FLAGS_e2e-static = $(CC) $(RT_LIBS)
 
@@ -111,7 +105,7 @@ $(E2E)/static/%: $(E2E)/gcc-O2/%.o $(B)/libcallprof.a $(call flags,e2e-static)
 	@echo "  LD      $@"
 	$(Q)$(CC) -o $@ $(E2E)/gcc-O2/$*.o $(B)/libcallprof.a $(RT_LIBS)
 
-E2E_BINS := $(foreach v,$(E2E_VARIANTS),$(foreach p,$(E2E_PROGS),$(E2E)/$(v)/$(p) $(E2E)/$(v)/$(p).pre)) \
+E2E_BINS := $(foreach v,$(VARIANTS),$(foreach p,$(E2E_PROGS),$(E2E)/$(v)/$(p) $(E2E)/$(v)/$(p).pre)) \
             $(E2E_STATIC:%=$(E2E)/static/%)
 
 tests-e2e: $(E2E_BINS) $(T)/dumpcheck $(B)/callprof

@@ -5,15 +5,11 @@
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TOP"
-W=$B/tests/browser
-rm -rf "$W" "$B/tests/screens"
+workdir browser
+rm -rf "$B/tests/screens"
 mkdir -p "$W/tmp" "$B/tests/screens"
 
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
-if ! make -s --no-print-directory B="$(rel "$B")" "$(rel "$B")/callprof" >"$W/build.log" 2>&1; then
-	fail build "cannot build the tool: $(tail -n 3 "$W/build.log" | tr '\n' ' ')"
-	exit 1
-fi
+build build "$W/build.log" "$B/callprof" || exit 1
 if [ ! -x /usr/bin/chromium ] || ! command -v node >/dev/null || ! command -v npm >/dev/null; then
 	fail browser "needs /usr/bin/chromium, node and npm (make test-deps)"
 	exit 1

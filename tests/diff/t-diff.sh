@@ -10,19 +10,9 @@ set -u
 cd "$TOP"
 FIX=tests/diff/fixtures
 GOLD=tests/diff/golden
-W=$B/tests/diff
-rm -rf "$W"
-mkdir -p "$W"
-
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
-make -s --no-print-directory B="$(rel "$B")" all >"$W/build.log" 2>&1
-make -s --no-print-directory SAN=address,undefined B="$(rel "$SAN_B")" "$(rel "$SAN_B")/callprof" \
-	>>"$W/build.log" 2>&1
+workdir diff
+build build "$W/build.log" all && build_san build "$W/build.log" || exit 1
 CP=$SAN_B/callprof
-if [ ! -x "$CP" ] || [ ! -x "$B/callprof" ]; then
-	fail build "cannot build the tool (see $W/build.log)"
-	exit 1
-fi
 
 # run NAME ARGS...: callprof diff -o $W/site-NAME ARGS; output in $W/NAME.out/.err, status in $rc.
 run() {
@@ -30,11 +20,6 @@ run() {
 	shift
 	"$CP" diff -o "$W/site-$_n" "$@" >"$W/$_n.out" 2>"$W/$_n.err"
 	rc=$?
-}
-
-# has NAME FILE PATTERN: FILE holds the extended regular expression PATTERN.
-has() {
-	if grep -Eq -- "$3" "$2"; then ok "$1"; else fail "$1" "no /$3/ in $2"; fi
 }
 
 # same NAME FILE EXPECTED: FILE's contents are exactly EXPECTED.
@@ -163,15 +148,6 @@ same "the gate's lines, exactly" "$W/gate.err" "callprof diff: helper (/src/x/ut
 callprof diff: parse: inclusive 4.00 ms -> 6.00 ms (+50.0%, +2.00 ms), above 45% and 1.00 ms"
 
 # Golden pages of the fixture diff (dates and the version normalised, static files left out).
-normalise() {
-	rm -rf "$2"
-	mkdir -p "$2"
-	(cd "$1" && find . -type f ! -path './static/*' ! -name .callprof-report) | sort | while read -r f; do
-		mkdir -p "$2/$(dirname "$f")"
-		sed -e 's|<span class="date">[^<]*</span>|<span class="date">DATE</span>|g' \
-		    -e 's|callprof [0-9][0-9]*\.[0-9][0-9.]*|callprof VERSION|g' "$1/$f" >"$2/$f"
-	done
-}
 normalise "$S" "$W/norm-fx"
 if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
 	rm -rf "${GOLD:?}/fixtures"

@@ -5,10 +5,8 @@
 # Clang at -O0 (preloaded through `callprof record`).
 . "$TOP/tests/lib.sh"
 set -u
-W=$B/tests/filters
-DC=$B/tests/dumpcheck
-rm -rf "$W"
-mkdir -p "$W"
+workdir filters
+build build "$W/build.log" "$B/libcallprof.so" "$REC" "$DC" || exit 1
 command -v jq >/dev/null || { fail "filters" "jq is missing (make check installs it)"; exit 1; }
 
 gcc -O2 -g -finstrument-functions "$TOP/tests/filters/filt.c" -L"$B" -lcallprof -Wl,-rpath,"$B" \
