@@ -178,10 +178,10 @@ format:
 	done
 
 format-check:
-	$(Q)n=0; for f in $(FORMAT_FILES); do \
+	$(Q)n=0; t=0; for f in $(FORMAT_FILES); do t=$$((t + 1)); \
 	    $(CLANG_FORMAT) "$$f" | cmp -s - "$$f" || { echo "$$f"; n=$$((n + 1)); }; \
 	done; \
-	[ $$n -eq 0 ] || { echo "$$n files differ from .clang-format: make format rewrites them" >&2; exit 1; }
+	[ $$n -eq 0 ] || { echo "$$n of $$t files differ from .clang-format: make format rewrites them" >&2; exit 1; }
 
 clean:
 	rm -rf $(B)

@@ -27,6 +27,7 @@ if [ "$what" = test ]; then
 	need_cmd node nodejs
 	need_cmd npm npm
 	need_cmd jq jq
+	need_cmd clang-format clang-format
 	[ -x /usr/bin/chromium ] || missing="$missing chromium"
 	[ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.a ] ||
 		[ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.asan-x86_64.a 2>/dev/null)" ] ||
