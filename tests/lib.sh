@@ -3,7 +3,7 @@
 # the tool); a suite prints one line per test, "ok - NAME" or "not ok - NAME: WHY".
 #
 #   reporting     ok, fail, skip, check, has
-#   scratch       workdir, rel, normalise, snapshot
+#   scratch       workdir, rel, normalise, snapshot, unpreempted
 #   building      build, build_san: make in $TOP exactly as `make check` builds
 #   the matrix    VARIANTS, MODES, E2E_PROGS..., cc_of, cxx_of, level_of, family_of
 #                 (from tests/matrix.mk, which tests/rules.mk includes too)
@@ -62,6 +62,15 @@ normalise() {
 
 # snapshot DIR: a checksum line per file under DIR, to tell whether anything changed.
 snapshot() { (cd "$1" && find . -type f | sort | xargs md5sum); }
+
+# unpreempted COMMAND...: runs COMMAND with the real-time FIFO policy where this user may
+# (root), so that no other process preempts it and ratios of its times hold on a loaded
+# machine; elsewhere plainly.  Only for short programs that end by themselves.
+if command -v chrt >/dev/null 2>&1 && chrt -f 10 true 2>/dev/null; then
+	unpreempted() { chrt -f 10 "$@"; }
+else
+	unpreempted() { "$@"; }
+fi
 
 # ---- building ---------------------------------------------------------------------------
 
