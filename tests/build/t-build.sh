@@ -14,12 +14,12 @@ smallest() { ls -S "$TOP/$1"/*.c | tail -n 1; }
 RT_O=$W/b/runtime/$(basename "$(smallest runtime)" .c).o
 TOOL_O=$W/b/report/$(basename "$(smallest report)" .c).o
 
-# compiled STEP [VAR=VALUE...]: makes both objects with the settings; $compiled lists the
-# objects it compiled (base names, sorted).
+# compiled STEP [VAR=VALUE...]: makes both objects with the settings (on top of plain ones,
+# whatever the environment says); $compiled lists the objects it compiled (base names, sorted).
 compiled() {
 	_step=$1
 	shift
-	make -s --no-print-directory -C "$TOP" B="$(rel "$W/b")" "$@" "$(rel "$RT_O")" "$(rel "$TOOL_O")" \
+	make -s --no-print-directory -C "$TOP" B="$(rel "$W/b")" CC=cc CI= SAN= "$@" "$(rel "$RT_O")" "$(rel "$TOOL_O")" \
 		>"$W/$_step.log" 2>&1 || echo "make failed: $(tail -n 2 "$W/$_step.log")" >>"$W/$_step.log"
 	compiled=$(sed -n 's|^  CC *.*/\([^/]*\)$|\1|p' "$W/$_step.log" | sort | tr '\n' ' ')
 }
