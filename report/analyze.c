@@ -7,12 +7,11 @@
 #include <string.h>
 
 #include "buf.h"
+#include "dump.h"
 #include "fmt.h"
 #include "keymap.h"
 #include "profile.h"
 #include "progress.h"
-
-/* An open-addressing map from a 64-bit key to an index; keys are hashed, never 0-special. */
 
 /* A map from string keys (owned) to an index, for matching functions by name. */
 struct strmap {
@@ -97,36 +96,6 @@ static uint32_t *strmap_slot(struct strmap *m, const char *key)
 
 /* ---- figures ---- */
 
-static void pstat_add(struct pstat *to, const struct pstat *from)
-{
-	if (from->has_minmax && from->calls) {
-		if (!to->has_minmax || from->min_ns < to->min_ns)
-			to->min_ns = from->min_ns;
-		if (!to->has_minmax || from->max_ns > to->max_ns)
-			to->max_ns = from->max_ns;
-		to->has_minmax = 1;
-	}
-	if (from->has_fenced)
-		to->has_fenced = 1;
-	to->calls = u64_add(to->calls, from->calls);
-	to->fenced_calls = u64_add(to->fenced_calls, from->fenced_calls);
-	to->incl_ns = u64_add(to->incl_ns, from->incl_ns);
-	to->self_ns = u64_add(to->self_ns, from->self_ns);
-	to->raw_incl_ns = u64_add(to->raw_incl_ns, from->raw_incl_ns);
-	to->raw_self_ns = u64_add(to->raw_self_ns, from->raw_self_ns);
-}
-
-static struct pstat pstat_from(const struct dump_fstat *s)
-{
-	struct pstat p = {
-		.calls = s->calls, .incl_ns = s->incl_ns, .self_ns = s->self_ns,
-		.raw_incl_ns = s->raw_incl_ns, .raw_self_ns = s->raw_self_ns,
-		.min_ns = s->min_ns, .max_ns = s->max_ns, .has_minmax = s->has_minmax,
-		.fenced_calls = s->fenced_calls, .has_fenced = s->has_fenced,
-	};
-	return p;
-}
-
 static const char *base_name(const char *path)
 {
 	const char *slash = path ? strrchr(path, '/') : NULL;
@@ -136,24 +105,24 @@ static const char *base_name(const char *path)
 /* ---- matching functions across dumps ---- */
 
 /* map_functions: fills map[d][i] with the profile function of dumps[d].functions[i]. */
-static void map_functions(struct profile *p, uint32_t **map)
+static void map_functions(struct profile *p, const struct dump *dumps, uint32_t **map)
 {
 	struct strmap all;
 	struct buf key = BUF_INIT;
 	size_t total = 0, cap = 0;
 
-	for (size_t d = 0; d < p->ndumps; d++)
-		total += p->dumps[d].nfunctions;
+	for (size_t d = 0; d < p->nruns; d++)
+		total += dumps[d].nfunctions;
 	strmap_init(&all, total);
-	for (size_t d = 0; d < p->ndumps; d++) {
-		const struct dump *dump = &p->dumps[d];
+	for (size_t d = 0; d < p->nruns; d++) {
+		const struct dump *dump = &dumps[d];
 		struct strmap seen; /* key -> how often this dump had it so far */
 
 		strmap_init(&seen, dump->nfunctions);
 		map[d] = xmalloc((dump->nfunctions ? dump->nfunctions : 1) * sizeof(**map));
 		for (size_t i = 0; i < dump->nfunctions; i++) {
 			const struct dump_function *f = &dump->functions[i];
-			const char *mod = f->module >= 0 ? base_name(dump->modules[f->module].path) : NULL;
+			const char *mod = f->module >= 0 ? base_name(dump->run.modules[f->module].path) : NULL;
 			uint32_t occ, idx, *slot;
 
 			buf_reset(&key);
@@ -351,8 +320,9 @@ static void build_thread(struct profile *p, struct pthread *pt, size_t d,
 {
 	uint64_t self_total = 0, raw_total = 0;
 
-	pt->dump = d;
-	pt->src = t;
+	pt->run = d;
+	memcpy(pt->counters, t->counters, sizeof(pt->counters));
+	pt->running = t->running;
 	pt->tid = t->tid;
 	pt->name = t->name;
 	pt->wall_ns = t->wall_ns;
@@ -361,13 +331,14 @@ static void build_thread(struct profile *p, struct pthread *pt, size_t d,
 	pt->funcs = xmalloc((t->nfuncs + 1) * sizeof(*pt->funcs));
 	for (size_t i = 0; i < t->nfuncs; i++) {
 		pt->funcs[i].fn = map[t->funcs[i].fn];
-		pt->funcs[i].st = pstat_from(&t->funcs[i]);
-		pt->calls = u64_add(pt->calls, t->funcs[i].calls);
-		self_total = u64_add(self_total, t->funcs[i].self_ns);
-		raw_total = u64_add(raw_total, t->funcs[i].raw_self_ns);
+		const struct pstat *st = &t->funcs[i].st;
+
+		pt->funcs[i].st = *st;
+		pt->calls = u64_add(pt->calls, st->calls);
+		self_total = u64_add(self_total, st->self_ns);
+		raw_total = u64_add(raw_total, st->raw_self_ns);
 		/* Without calibration.compensated, raw figures that differ tell the same. */
-		if (p->dumps[d].compensated < 0 && (t->funcs[i].raw_self_ns != t->funcs[i].self_ns ||
-						    t->funcs[i].raw_incl_ns != t->funcs[i].incl_ns))
+		if (p->runs[d]->compensated < 0 && (st->raw_self_ns != st->self_ns || st->raw_incl_ns != st->incl_ns))
 			p->compensated = 1;
 	}
 	qsort(pt->funcs, pt->nfuncs, sizeof(*pt->funcs), cmp_fstat_self);
@@ -386,16 +357,16 @@ static void build_thread(struct profile *p, struct pthread *pt, size_t d,
 
 /* ---- edges ---- */
 
-static void merge_edges(struct profile *p, uint32_t **map)
+static void merge_edges(struct profile *p, const struct dump *dumps, uint32_t **map)
 {
 	struct keymap pairs;
 	size_t cap = 256;
 
 	keymap_init(&pairs, 1024);
 	p->edges = xmalloc(cap * sizeof(*p->edges));
-	for (size_t d = 0; d < p->ndumps; d++) {
-		for (size_t ti = 0; ti < p->dumps[d].nthreads; ti++) {
-			const struct dump_thread *t = &p->dumps[d].threads[ti];
+	for (size_t d = 0; d < p->nruns; d++) {
+		for (size_t ti = 0; ti < dumps[d].nthreads; ti++) {
+			const struct dump_thread *t = &dumps[d].threads[ti];
 
 			for (size_t i = 0; i < t->nedges; i++) {
 				const struct dump_edge *e = &t->edges[i];
@@ -563,17 +534,18 @@ static uint64_t dump_fenced_calls(const struct dump *dump)
 
 	for (size_t i = 0; i < dump->nthreads; i++)
 		for (size_t k = 0; k < dump->threads[i].nfuncs; k++)
-			fenced = u64_add(fenced, dump->threads[i].funcs[k].fenced_calls);
+			fenced = u64_add(fenced, dump->threads[i].funcs[k].st.fenced_calls);
 	return fenced;
 }
 
-static void totals(struct profile *p)
+static void totals(struct profile *p, const struct dump *dumps)
 {
 	size_t t = 0;
 	double o_in = 0, calls_with_cost = 0, plain_ns = 0, fenced_ns = 0, fenced_calls = 0;
 
-	for (size_t d = 0; d < p->ndumps; d++) {
-		const struct dump *dump = &p->dumps[d];
+	for (size_t d = 0; d < p->nruns; d++) {
+		const struct dump *dump = &dumps[d];
+		const struct run *run = &dump->run;
 		uint64_t calls = 0;
 		double cost;
 
@@ -583,28 +555,28 @@ static void totals(struct profile *p)
 			p->raw_run_ns = u64_add(p->raw_run_ns, p->threads[t].raw_run_ns);
 		}
 		p->calls = u64_add(p->calls, calls);
-		p->clamped = u64_add(p->clamped, dump->clamped_figures);
-		if (dump->compensated > 0)
+		p->clamped = u64_add(p->clamped, run->clamped_figures);
+		if (run->compensated > 0)
 			p->compensated = 1;
-		if (dump->wall_ns > p->wall_ns)
-			p->wall_ns = dump->wall_ns;
-		if (dump->has_o_in && dump->has_o_out)
-			cost = dump->o_in_ns + dump->o_out_ns;
-		else if (dump->has_per_call)
-			cost = dump->per_call_ns;
+		if (run->wall_ns > p->wall_ns)
+			p->wall_ns = run->wall_ns;
+		if (run->has_o_in && run->has_o_out)
+			cost = run->o_in_ns + run->o_out_ns;
+		else if (run->has_per_call)
+			cost = run->per_call_ns;
 		else
 			continue;
 		p->has_overhead = 1;
 		calls_with_cost += (double)calls;
 		plain_ns += (double)calls * cost;
-		if (dump->has_o_in)
-			o_in += (double)calls * dump->o_in_ns;
-		if (dump->has_fenced_o_in && dump->has_fenced_o_out) {
+		if (run->has_o_in)
+			o_in += (double)calls * run->o_in_ns;
+		if (run->has_fenced_o_in && run->has_fenced_o_out) {
 			/* tsc-adaptive: its fenced calls cost their own figure, not the plain one */
 			double n = (double)dump_fenced_calls(dump);
 
 			fenced_calls += n;
-			fenced_ns += n * (dump->fenced_o_in_ns + dump->fenced_o_out_ns - cost);
+			fenced_ns += n * (run->fenced_o_in_ns + run->fenced_o_out_ns - cost);
 		}
 	}
 	p->overhead_ns = plain_ns + fenced_ns;
@@ -626,8 +598,10 @@ int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
 	char a[FMT_SIZE], b[FMT_SIZE];
 
 	memset(p, 0, sizeof(*p));
-	p->dumps = dumps;
-	p->ndumps = ndumps;
+	p->runs = xmalloc((ndumps + 1) * sizeof(*p->runs));
+	p->nruns = ndumps;
+	for (size_t d = 0; d < ndumps; d++)
+		p->runs[d] = &dumps[d].run;
 	for (size_t d = 0; d < ndumps; d++) {
 		nthreads += dumps[d].nthreads;
 		nfuncs += dumps[d].nfunctions;
@@ -639,22 +613,23 @@ int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
 		fprintf(stderr, "callprof: the dumps are too large to merge (%zu functions, %zu tree nodes)\n",
 			nfuncs, nnodes);
 		free(map);
+		profile_release(p);
 		return -1;
 	}
 	progress_note("analysing %s functions, %s call paths", fmt_count(a, nfuncs), fmt_count(b, nnodes));
-	map_functions(p, map);
+	map_functions(p, dumps, map);
 	mark_same_names(p);
 	p->threads = xcalloc(nthreads, sizeof(*p->threads));
 	p->nthreads = nthreads;
 	for (size_t d = 0; d < ndumps; d++)
 		for (size_t i = 0; i < dumps[d].nthreads; i++)
 			build_thread(p, &p->threads[t++], d, &dumps[d].threads[i], map[d]);
-	merge_edges(p, map);
+	merge_edges(p, dumps, map);
 	merge_trees(p);
 	group_threads(p);
 	group_edges_and_nodes(p);
 	order_functions(p);
-	totals(p);
+	totals(p, dumps);
 	for (size_t d = 0; d < ndumps; d++)
 		free(map[d]);
 	free(map);
@@ -664,6 +639,7 @@ int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
 
 void profile_release(struct profile *p)
 {
+	free(p->runs);
 	free(p->funcs);
 	free(p->by_self);
 	free(p->by_incl);

@@ -115,24 +115,32 @@ void buf_putc(struct buf *b, char c)
 	b->data[b->len] = '\0';
 }
 
-void buf_printf(struct buf *b, const char *fmt, ...)
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list again;
 	int n;
 
 	buf_grow(b, 64);
-	va_start(ap, fmt);
+	va_copy(again, ap);
 	n = vsnprintf(b->data + b->len, b->alloc - b->len, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= b->alloc - b->len) {
+	if (n >= 0 && (size_t)n >= b->alloc - b->len) {
 		buf_grow(b, (size_t)n);
-		va_start(ap, fmt);
-		vsnprintf(b->data + b->len, b->alloc - b->len, fmt, ap);
-		va_end(ap);
+		vsnprintf(b->data + b->len, b->alloc - b->len, fmt, again);
 	}
-	b->len += (size_t)n;
+	va_end(again);
+	if (n >= 0)
+		b->len += (size_t)n;
+	else
+		b->data[b->len] = '\0';
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
 }
 
 void buf_put_printable(struct buf *b, const char *s)

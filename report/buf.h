@@ -2,6 +2,7 @@
 #ifndef CALLPROF_BUF_H
 #define CALLPROF_BUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /*
@@ -33,6 +34,7 @@ void buf_add(struct buf *b, const void *data, size_t n);
 void buf_puts(struct buf *b, const char *s);
 void buf_putc(struct buf *b, char c);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* buf_put_printable appends s with control characters replaced by '?', for a terminal. */
 void buf_put_printable(struct buf *b, const char *s);

@@ -9,13 +9,4 @@ int cmd_top(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 
-/*
- * Shared by the commands that write a site (report.c).  cmd_opt_value: the
- * value of option name at argv[*i], given as "NAME VALUE" (*i advances) or
- * "NAME=VALUE", else NULL.  cmd_print_index: prints DIR/index.html with DIR
- * made absolute, for a terminal to open.
- */
-const char *cmd_opt_value(int argc, char **argv, int *i, const char *name);
-void cmd_print_index(const char *dir);
-
 #endif

@@ -12,33 +12,11 @@
 #include "diff.h"
 #include "dump.h"
 #include "fmt.h"
+#include "opts.h"
+#include "pages.h"
 #include "render.h"
 
 #define DIFF_DEFAULT_MIN_NS 1000000 /* --min-time: 1 ms, below which a change is noise */
-
-static const char diff_usage[] =
-	"usage: callprof diff [options] BASE NEW\n"
-	"       callprof diff [options] --base DUMP... --new DUMP...\n"
-	"\n"
-	"Compares the profile BASE (before) with NEW (after).  Each is one dump or a\n"
-	"directory of dumps (every *.json in it); several dumps of a side merge as\n"
-	"callprof report merges them.  Writes a static HTML site of the changes to DIR\n"
-	"(default: diff/), with summary.md, and prints the path of its index.html.\n"
-	"Functions match across builds by module and name, never by address.\n"
-	"\n"
-	"  -o, --output DIR   where the site goes; an existing DIR must be empty or an\n"
-	"                     earlier site, and is replaced only once the new one is done\n"
-	"  --base DUMP        a dump (or directory of dumps) of the base side; repeatable\n"
-	"  --new DUMP         the same for the new side\n"
-	"  --fail-above PCT   exit 3 when any function's inclusive time grew by more than\n"
-	"                     PCT percent and by more than --min-time, naming each such\n"
-	"                     function on stderr, one line each\n"
-	"  --min-time T       changes of T or less are noise: they never trip the gate\n"
-	"                     and summary.md leaves them out (default 1ms; a number with\n"
-	"                     ns, us, ms or s)\n"
-	"  --title T          the title of every page (default: callprof diff: PROGRAM)\n"
-	"\n"
-	"Exit status: 0, 1 on a usage error, 2 on bad input, 3 when the gate tripped.\n";
 
 /* A growable list of file names (owned). */
 struct paths {
@@ -46,14 +24,43 @@ struct paths {
 	size_t n, cap;
 };
 
-/* The parsed command line. */
-struct diff_opts {
+/* The command line, once parsed: the option table points into it. */
+static struct diff_opts {
 	const char *dir;
 	const char *title;
-	struct paths side[2];   /* as given: dumps or directories */
-	int gated;
-	double fail_above_pct;
+	struct opts_list side[2]; /* as given: dumps or directories (--base, --new) */
+	double fail_above_pct;    /* the gate, percent; -1 when not given */
 	uint64_t min_ns;
+} o;
+
+static const struct opt diff_options[] = {
+	{ 'o', "output", OPT_STRING, &o.dir, "DIR", "where the site goes; an existing DIR must be empty or an\n"
+						     "earlier site, and is replaced only once the new one is done" },
+	{ 0, "base", OPT_LIST, &o.side[DIFF_BASE], "DUMP", "a dump (or directory of dumps) of the base side; repeatable" },
+	{ 0, "new", OPT_LIST, &o.side[DIFF_NEW], "DUMP", "the same for the new side" },
+	{ 0, "fail-above", OPT_PERCENT, &o.fail_above_pct, "PCT",
+	  "exit 3 when any function's inclusive time grew by more than\n"
+	  "PCT percent and by more than --min-time, naming each such\n"
+	  "function on stderr, one line each" },
+	{ 0, "min-time", OPT_TIME_NS, &o.min_ns, "T", "changes of T or less are noise: they never trip the gate\n"
+						     "and summary.md leaves them out (default 1ms; a number with\n"
+						     "ns, us, ms or s)" },
+	{ 0, "title", OPT_STRING, &o.title, "T", "the title of every page (default: callprof diff: PROGRAM)" },
+};
+
+static const char *const diff_synopses[] = { "BASE NEW", "--base DUMP... --new DUMP...", NULL };
+
+static const struct opts_cmd diff_cmd = {
+	.name = "diff",
+	.synopses = diff_synopses,
+	.about = "Compares the profile BASE (before) with NEW (after).  Each is one dump or a\n"
+		 "directory of dumps (every *.json in it); several dumps of a side merge as\n"
+		 "callprof report merges them.  Writes a static HTML site of the changes to DIR\n"
+		 "(default: diff/), with summary.md, and prints the path of its index.html.\n"
+		 "Functions match across builds by module and name, never by address.\n",
+	.footer = "Exit status: 0, 1 on a usage error, 2 on bad input, 3 when the gate tripped.\n",
+	.opts = diff_options,
+	.nopts = sizeof(diff_options) / sizeof(diff_options[0]),
 };
 
 static void paths_add(struct paths *p, const char *s)
@@ -111,7 +118,7 @@ static int add_dir(struct paths *out, const char *dir)
 }
 
 /* expand: the dumps a side names, directories replaced by their dumps.  0, or -1 (message printed). */
-static int expand(struct paths *out, const struct paths *given)
+static int expand(struct paths *out, const struct opts_list *given)
 {
 	struct stat st;
 
@@ -126,80 +133,38 @@ static int expand(struct paths *out, const struct paths *given)
 	return 0;
 }
 
-static int usage_error(const char *what, const char *arg)
+/* parse_args: 0, or the exit status after a message (OPTS_HELP for --help). */
+static int parse_args(int argc, char **argv)
 {
-	fprintf(stderr, "callprof diff: %s '%s'\n%s", what, arg, diff_usage);
-	return 1;
-}
+	struct opts_list pos;
+	int rc;
 
-/* parse_option: the option at argv[*i]; 0, else the exit status (-1 for --help). */
-static int parse_option(int argc, char **argv, int *i, struct diff_opts *o)
-{
-	const char *v;
-	char *end;
-
-	if (!strcmp(argv[*i], "-h") || !strcmp(argv[*i], "--help")) {
-		fputs(diff_usage, stdout);
-		return -1;
-	} else if ((v = cmd_opt_value(argc, argv, i, "-o")) || (v = cmd_opt_value(argc, argv, i, "--output"))) {
-		o->dir = v;
-	} else if ((v = cmd_opt_value(argc, argv, i, "--title"))) {
-		o->title = v;
-	} else if ((v = cmd_opt_value(argc, argv, i, "--base"))) {
-		paths_add(&o->side[DIFF_BASE], v);
-	} else if ((v = cmd_opt_value(argc, argv, i, "--new"))) {
-		paths_add(&o->side[DIFF_NEW], v);
-	} else if ((v = cmd_opt_value(argc, argv, i, "--fail-above"))) {
-		o->fail_above_pct = strtod(v, &end);
-		if (!*v || *end || !(o->fail_above_pct >= 0 && o->fail_above_pct < 1e15))
-			return usage_error("--fail-above wants a percentage (a number, 0 or more), not", v);
-		o->gated = 1;
-	} else if ((v = cmd_opt_value(argc, argv, i, "--min-time"))) {
-		if (fmt_parse_ns(v, &o->min_ns) < 0)
-			return usage_error("--min-time wants a time such as 1ms, 250us or 1500 (ns), not", v);
-	} else {
-		return usage_error("unknown option or missing value", argv[*i]);
+	memset(&o, 0, sizeof(o));
+	o.dir = "diff";
+	o.min_ns = DIFF_DEFAULT_MIN_NS;
+	o.fail_above_pct = -1;
+	rc = opts_parse(&diff_cmd, argc, argv, &pos);
+	if (rc)
+		return rc;
+	if (pos.n && (o.side[0].n || o.side[1].n))
+		rc = opts_error(&diff_cmd, "give the dumps either as BASE NEW or with --base and --new, not both: '%s'",
+				pos.v[0]);
+	else if (pos.n && pos.n != 2)
+		rc = opts_error(&diff_cmd, "want two profiles, BASE and NEW, not '%s'", pos.n > 2 ? pos.v[2] : pos.v[0]);
+	else if (pos.n == 2) {
+		opts_list_add(&o.side[DIFF_BASE], pos.v[0]);
+		opts_list_add(&o.side[DIFF_NEW], pos.v[1]);
+	} else if (!o.side[0].n || !o.side[1].n) {
+		rc = opts_error(&diff_cmd, "want a base and a new profile");
 	}
-	return 0;
-}
-
-/* parse_args: 0, or the exit status after a usage message (-1 for --help).  Options go anywhere. */
-static int parse_args(int argc, char **argv, struct diff_opts *o)
-{
-	struct paths pos = { NULL, 0, 0 };
-	int i, rc = 0, dashdash = 0;
-
-	o->dir = "diff";
-	o->min_ns = DIFF_DEFAULT_MIN_NS;
-	for (i = 1; i < argc && rc == 0; i++) {
-		if (dashdash || argv[i][0] != '-' || !argv[i][1])
-			paths_add(&pos, argv[i]);
-		else if (!strcmp(argv[i], "--"))
-			dashdash = 1;
-		else
-			rc = parse_option(argc, argv, &i, o);
-	}
-	if (rc == 0 && pos.n && (o->side[0].n || o->side[1].n))
-		rc = usage_error("give the dumps either as BASE NEW or with --base and --new, not both:", pos.v[0]);
-	else if (rc == 0 && pos.n && pos.n != 2)
-		rc = usage_error("want two profiles, BASE and NEW, not", pos.n > 2 ? pos.v[2] : pos.v[0]);
-	else if (rc == 0 && pos.n == 2) {
-		paths_add(&o->side[DIFF_BASE], pos.v[0]);
-		paths_add(&o->side[DIFF_NEW], pos.v[1]);
-	} else if (rc == 0 && (!o->side[0].n || !o->side[1].n)) {
-		fprintf(stderr, "callprof diff: want a base and a new profile\n%s", diff_usage);
-		rc = 1;
-	}
-	if (rc == 0 && !*o->dir) {
-		fprintf(stderr, "callprof diff: empty output directory\n");
-		rc = 1;
-	}
-	paths_release(&pos);
+	if (rc == 0 && !*o.dir)
+		rc = opts_error(&diff_cmd, "empty output directory");
+	opts_list_release(&pos);
 	return rc;
 }
 
 /* default_title: "callprof diff: PROGRAM" from the new side's first dump. */
-static void default_title(struct buf *out, const struct dump *d)
+static void default_title(struct buf *out, const struct run *d)
 {
 	const char *prog = d->program ? d->program : d->argc ? d->argv[0] : NULL;
 	const char *slash = prog ? strrchr(prog, '/') : NULL;
@@ -234,29 +199,28 @@ static void print_tripped(const struct diff *d)
 }
 
 /* run: loads both sides, compares them and writes the site; the exit status. */
-static int run(const struct diff_opts *o, const struct paths side[2])
+static int run(const struct paths side[2])
 {
 	struct dump *dumps[2] = { NULL, NULL };
 	struct diff d;
 	struct buf title = BUF_INIT;
-	struct render_ctx ctx = { .prof = &d.side[DIFF_NEW], .diff = &d, .title = o->title };
+	struct render_ctx ctx = { .prof = &d.side[DIFF_NEW], .diff = &d, .title = o.title };
 	int rc = 2;
 
 	if (dumps_load(&dumps[0], side[0].v, side[0].n) < 0)
 		return 2;
 	if (dumps_load(&dumps[1], side[1].v, side[1].n) < 0)
 		goto out_base;
-	if (diff_build(&d, dumps[0], side[0].n, dumps[1], side[1].n, o->min_ns) < 0)
+	if (diff_build(&d, dumps[0], side[0].n, dumps[1], side[1].n, o.min_ns) < 0)
 		goto out_new;
-	if (o->gated)
-		diff_gate(&d, o->fail_above_pct);
-	if (!o->title) {
-		default_title(&title, &dumps[1][0]);
+	if (o.fail_above_pct >= 0)
+		diff_gate(&d, o.fail_above_pct);
+	if (!o.title) {
+		default_title(&title, &dumps[1][0].run);
 		ctx.title = title.data;
 	}
-	rc = render_write(&ctx, o->dir, render_diff_site);
+	rc = pages_write(&ctx, o.dir, &pages_diff);
 	if (rc == 0) {
-		cmd_print_index(o->dir);
 		print_tripped(&d);
 		rc = d.ntripped ? 3 : 0;
 	}
@@ -271,20 +235,18 @@ out_base:
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_opts o;
 	struct paths side[2];
 	int rc;
 
-	memset(&o, 0, sizeof(o));
 	memset(side, 0, sizeof(side));
-	rc = parse_args(argc, argv, &o);
+	rc = parse_args(argc, argv);
 	if (rc == 0)
 		rc = expand(&side[0], &o.side[0]) < 0 || expand(&side[1], &o.side[1]) < 0 ? 2 : 0;
 	if (rc == 0)
-		rc = run(&o, side);
+		rc = run(side);
 	for (int s = 0; s < 2; s++) {
-		paths_release(&o.side[s]);
+		opts_list_release(&o.side[s]);
 		paths_release(&side[s]);
 	}
-	return rc < 0 ? 0 : rc;
+	return rc == OPTS_HELP ? 0 : rc;
 }

@@ -6,34 +6,23 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "pstat.h"
+#include "run.h"
 
 /*
  * Loading turns the JSON into these structs and checks it on the way: the
- * rest of the tool never sees json-c.  Every id in the file is replaced by an
- * index into the arrays below, so a loaded dump is internally consistent:
- * fn, caller, callee, module and parent are always in range.  Optional keys
- * the dump does not have are flagged with has_* and read as 0 / NULL.
- * All strings are owned by the dump and freed by dump_release.
+ * rest of the tool never sees json-c.  Only the analysis (profile.h) reads
+ * these structs; the pages read the profile.  Every id in the file is
+ * replaced by an index into the arrays below, so a loaded dump is internally
+ * consistent: fn, caller, callee, module and parent are always in range.
+ * What a dump says about the run as a whole is a struct run (run.h).
+ * Optional keys the dump does not have are flagged with has_* and read as
+ * 0 / NULL.  All strings are owned by the dump and freed by dump_release.
  */
-
-/* A function a module has but no thread called (modules[].uncalled[]). */
-struct dump_uncalled {
-	char *name;
-	char *file;     /* NULL without debug information */
-	uint64_t line;  /* 0 when unknown */
-};
-
-struct dump_module {
-	char *path;     /* module path; NULL when the dump has none */
-	char *build_id; /* hex build-id or NULL */
-	uint64_t symtab_functions;       /* functions in its symbol table, 0 when absent */
-	size_t nuncalled;
-	struct dump_uncalled *uncalled;
-};
 
 struct dump_function {
 	char *name;      /* demangled name, never NULL */
-	int32_t module;  /* index into dump.modules, -1 when unknown */
+	int32_t module;  /* index into dump.run.modules, -1 when unknown */
 	char *file;      /* source file or NULL */
 	uint64_t line;   /* source line, 0 when unknown */
 	char *address;   /* "0x401136" as written, or NULL */
@@ -41,14 +30,8 @@ struct dump_function {
 
 /* Per-function totals on one thread (threads[].functions[]). */
 struct dump_fstat {
-	uint32_t fn;                        /* index into dump.functions */
-	uint64_t calls;
-	uint64_t incl_ns, self_ns;          /* compensated */
-	uint64_t raw_incl_ns, raw_self_ns;  /* equal to the above when the dump has no raw_* */
-	uint64_t min_ns, max_ns;            /* shortest and longest call; 0 if absent */
-	uint64_t fenced_calls;              /* of the calls, those that read the clock with fences (at most calls) */
-	unsigned has_minmax : 1;
-	unsigned has_fenced : 1;            /* the dump has fenced_calls (CALLPROF_CLOCK=tsc-adaptive) */
+	uint32_t fn;          /* index into dump.functions */
+	struct pstat st;      /* calls, times, ...: the fields load_check.c reads */
 };
 
 /* One caller -> callee edge on one thread. */
@@ -69,31 +52,13 @@ struct dump_node {
 	uint64_t calls, incl_ns, self_ns;
 };
 
-/* Counters a thread may carry (dump-format.md, "Per thread"); 0 when absent. */
-enum dump_counter {
-	DC_DROPPED_CALLS,         /* calls not recorded (signal, no room) */
-	DC_RESYNCED_FRAMES,       /* activations closed without their exit probe */
-	DC_UNMATCHED_EXITS,       /* exit probes with no open activation */
-	DC_CLOSED_AT_EXIT,        /* activations open when the thread ended */
-	DC_OPEN_FRAMES,           /* activations open at the dump */
-	DC_FOLDED_CALLS,          /* calls folded to one level of context (node budget) */
-	DC_DROPPED_IN_SIGNAL,     /* of the dropped calls: a signal handler's probe interrupted another */
-	DC_DROPPED_NO_ROOM,       /* of the dropped calls: shadow-stack limit or no memory */
-	DC_TREE_NODES,            /* nodes of the thread's call tree, as the runtime counted them */
-	DC_MAX_NODES,             /* the node budget, when calls were folded */
-	DC_COUNT
-};
-
-/* The JSON key of each counter, in enum order. */
-extern const char *const dump_counter_keys[DC_COUNT];
-
 struct dump_thread {
 	int64_t tid;              /* 0 when absent */
 	char *name;               /* NULL when absent */
 	uint64_t wall_ns;         /* 0 when absent */
 	unsigned has_wall : 1;
 	unsigned running : 1;     /* still running when the dump was written */
-	uint64_t counters[DC_COUNT];
+	uint64_t counters[RUN_COUNTERS]; /* see enum run_counter */
 	int32_t folded_first_fn;  /* index into dump.functions: the first function whose path was folded, or -1 */
 	size_t nfuncs, nedges, nnodes;
 	struct dump_fstat *funcs;
@@ -102,26 +67,8 @@ struct dump_thread {
 };
 
 struct dump {
-	char *path;               /* the file as named on the command line */
-	char *date;               /* "start_time" (or "date"), else the file's mtime, local time */
-	char *program;            /* program.path or NULL */
-	size_t argc;
-	char **argv;              /* program.argv, argc strings */
-	int64_t pid;
-	char *clock_source;       /* "tsc", "monotonic", "none" ... or NULL */
-	uint64_t ticks_per_second;
-	double per_call_ns;       /* calibration: probe cost per call */
-	double o_in_ns, o_out_ns; /* calibration: the part inside / outside the callee */
-	double fenced_o_in_ns, fenced_o_out_ns; /* calibration under tsc-adaptive: the same for a fenced read */
-	uint64_t wall_ns;
-	unsigned has_pid : 1, has_per_call : 1, has_o_in : 1, has_o_out : 1, has_wall : 1;
-	unsigned has_fenced_o_in : 1, has_fenced_o_out : 1;
-	int compensated;          /* calibration.compensated: 1, 0, or -1 when absent */
-	uint64_t clamped_figures; /* compensated figures clamped at 0 */
-	size_t nwarnings;
-	char **warnings;          /* free-text lines the runtime left in "warnings" */
-	size_t nmodules, nfunctions, nthreads;
-	struct dump_module *modules;
+	struct run run;           /* what the dump says about the run as a whole */
+	size_t nfunctions, nthreads;
 	struct dump_function *functions;
 	struct dump_thread *threads;
 };

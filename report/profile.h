@@ -5,7 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dump.h"
+#include "pstat.h"
+#include "run.h"
+
+struct dump;
 
 /*
  * profile_build merges dumps into one profile.  A function is the same
@@ -23,31 +26,13 @@
  * the function (compressed rows), each group sorted hottest first, so a page
  * for one function costs only what it shows.  Strings are borrowed from the
  * dumps, which must outlive the profile.
+ *
+ * The pages read a profile and nothing else: only profile_build reads the
+ * dumps themselves (dump.h).
  */
-
-/*
- * u64_add: a + b, saturating at UINT64_MAX.  Every figure is below 2^63 as
- * loaded, but sums over functions, threads and dumps of a hostile dump are
- * not: they stop at the largest value rather than wrap to a small one.
- */
-static inline uint64_t u64_add(uint64_t a, uint64_t b)
-{
-	return a + b < a ? UINT64_MAX : a + b;
-}
 
 /* The largest time a double may hold and still convert to uint64_t (just under 2^64). */
 #define PROFILE_MAX_NS 1.8e19
-
-/* Figures of one function over some set of calls. */
-struct pstat {
-	uint64_t calls;
-	uint64_t incl_ns, self_ns;           /* compensated, summed over threads */
-	uint64_t raw_incl_ns, raw_self_ns;
-	uint64_t min_ns, max_ns;             /* valid when has_minmax */
-	uint64_t fenced_calls;               /* of the calls, those read with fences; valid when has_fenced */
-	unsigned has_minmax : 1;
-	unsigned has_fenced : 1;             /* some dump said how many calls were fenced (tsc-adaptive) */
-};
 
 struct pfunc {
 	const char *name;         /* demangled name */
@@ -109,10 +94,11 @@ struct pfstat {
 
 /* One thread of one dump. */
 struct pthread {
-	size_t dump;          /* index into profile.dumps */
+	size_t run;           /* index into profile.runs: the dump it comes from */
 	int64_t tid;
 	const char *name;     /* NULL when the dump has none */
-	const struct dump_thread *src; /* the thread as loaded (counters, running) */
+	uint64_t counters[RUN_COUNTERS]; /* what the runtime dropped, folded, closed (enum run_counter) */
+	int running;          /* still running when the dump was written */
 	uint64_t wall_ns;
 	uint64_t run_ns;      /* what "% of run" means on this thread's pages: summed self time */
 	uint64_t raw_run_ns;  /* the same without compensation (at least wall_ns) */
@@ -124,8 +110,8 @@ struct pthread {
 };
 
 struct profile {
-	const struct dump *dumps;
-	size_t ndumps;
+	const struct run **runs; /* what each dump says about its run, in command-line order */
+	size_t nruns;
 	size_t nfuncs;
 	struct pfunc *funcs;
 	uint32_t *by_self;      /* function indices by self time, then inclusive, then name */
@@ -152,15 +138,6 @@ struct profile {
 	int compensated;        /* the figures have the probes' cost subtracted (some dump says so) */
 	uint64_t clamped;       /* compensated figures the runtime clamped at 0, all dumps */
 };
-
-/*
- * pstat_doubtful: compensation took more than half of a raw figure: the probes
- * cost about as much as the code measured, so the figure is least trustworthy.
- */
-static inline int pstat_doubtful(uint64_t raw_ns, uint64_t ns)
-{
-	return raw_ns > ns && raw_ns - ns > raw_ns / 2;
-}
 
 /* profile_build: 0, or -1 after printing one line (too large for 32-bit indices). */
 int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps);

@@ -12,15 +12,30 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "opts.h"
 
-static const char record_usage[] =
-	"usage: callprof record [-o FILE] [--] PROGRAM [ARGS...]\n"
-	"\n"
-	"Runs PROGRAM (built with -finstrument-functions -g) with libcallprof preloaded.\n"
-	"The profile is written to FILE (default: $CALLPROF_OUTPUT, else callprof.json;\n"
-	"%p in FILE becomes the pid).  The exit status is PROGRAM's.  Forked children\n"
-	"write profiles of their own; the CALLPROF_* settings (filters, clock, limits)\n"
-	"pass through from the environment, see callprof(1).\n";
+/* The command line, once parsed: -o, where the profile goes (NULL: the runtime's default). */
+static const char *record_output;
+
+static const struct opt record_options[] = {
+	{ 'o', "output", OPT_STRING, &record_output, "FILE", "where the profile goes (default: $CALLPROF_OUTPUT, else\n"
+							       "callprof.json); %p in FILE becomes the pid; a relative\n"
+							       "FILE is taken from where record runs" },
+};
+
+static const char *const record_synopses[] = { "[--] PROGRAM [ARGS...]", NULL };
+
+static const struct opts_cmd record_cmd = {
+	.name = "record",
+	.synopses = record_synopses,
+	.about = "Runs PROGRAM (built with -finstrument-functions -g) with libcallprof preloaded\n"
+		 "and writes its profile.  The exit status is PROGRAM's.  Forked children\n"
+		 "write profiles of their own; the CALLPROF_* settings (filters, clock, limits)\n"
+		 "pass through from the environment, see callprof(1).  Options end at PROGRAM.\n",
+	.opts = record_options,
+	.nopts = sizeof(record_options) / sizeof(record_options[0]),
+	.in_order = 1,
+};
 
 static int file_exists(const char *path)
 {
@@ -59,6 +74,46 @@ static int find_runtime(char *out, size_t size)
 	return file_exists(out) ? 0 : -1;
 }
 
+/* FILE from -o, absolute from where record runs, so a program started in
+ * another directory (`sh -c 'cd sub && ./prog'`) still writes it there; a '%'
+ * of that directory stays itself when the runtime expands %p.  NULL without
+ * memory or working directory (errno set). */
+static char *absolute_output(const char *output)
+{
+	char cwd[PATH_MAX], *out;
+	size_t o = 0, n = strlen(output) + 2;
+
+	if (output[0] == '/')
+		return strdup(output);
+	if (!getcwd(cwd, sizeof(cwd)))
+		return NULL;
+	for (const char *c = cwd; *c; c++)
+		n += *c == '%' ? 2 : 1;
+	if (!(out = malloc(n)))
+		return NULL;
+	for (const char *c = cwd; *c; c++) {
+		if (*c == '%')
+			out[o++] = '%';
+		out[o++] = *c;
+	}
+	if (o > 1)
+		out[o++] = '/';
+	strcpy(out + o, output);
+	return out;
+}
+
+static int set_output(const char *output)
+{
+	char *value = absolute_output(output);
+	int rc;
+
+	if (!value)
+		return -1;
+	rc = setenv("CALLPROF_OUTPUT", value, 1);
+	free(value);
+	return rc;
+}
+
 static int set_preload(const char *lib)
 {
 	const char *old = getenv("LD_PRELOAD");
@@ -90,37 +145,18 @@ static int wait_status(pid_t pid)
 	return 127;
 }
 
-int cmd_record(int argc, char **argv)
+/* run: runs the program args.v[0] with the runtime preloaded; its exit status. */
+static int run(const struct opts_list *args)
 {
 	char lib[PATH_MAX];
-	const char *output = NULL;
 	pid_t pid;
-	int i;
 
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--")) {
-			i++;
-			break;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(record_usage, stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			output = argv[++i];
-		} else {
-			fprintf(stderr, "callprof record: unknown option '%s'\n%s", argv[i], record_usage);
-			return 1;
-		}
-	}
-	if (i >= argc) {
-		fputs(record_usage, stderr);
-		return 1;
-	}
 	if (find_runtime(lib, sizeof(lib)) < 0) {
 		fprintf(stderr, "callprof record: cannot find libcallprof.so beside the tool or in '%s'\n",
 			CALLPROF_LIBDIR);
 		return 1;
 	}
-	if (set_preload(lib) < 0 || (output && setenv("CALLPROF_OUTPUT", output, 1) < 0)) {
+	if (set_preload(lib) < 0 || (record_output && set_output(record_output) < 0)) {
 		fprintf(stderr, "callprof record: cannot set the environment: %s\n", strerror(errno));
 		return 1;
 	}
@@ -130,12 +166,26 @@ int cmd_record(int argc, char **argv)
 		return 1;
 	}
 	if (pid == 0) {
-		execvp(argv[i], argv + i);
-		fprintf(stderr, "callprof record: cannot run '%s': %s\n", argv[i], strerror(errno));
+		execvp(args->v[0], args->v);
+		fprintf(stderr, "callprof record: cannot run '%s': %s\n", args->v[0], strerror(errno));
 		_exit(127);
 	}
 	/* The child's ^C is ours too: let the program see it and write its dump. */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 	return wait_status(pid);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct opts_list args;
+	int rc;
+
+	record_output = NULL;
+	rc = opts_parse(&record_cmd, argc, argv, &args);
+	if (rc)
+		return rc == OPTS_HELP ? 0 : rc;
+	rc = args.n ? run(&args) : opts_error(&record_cmd, "no program given");
+	opts_list_release(&args);
+	return rc;
 }

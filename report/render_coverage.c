@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cell.h"
 #include "fmt.h"
 #include "html.h"
+#include "layout.h"
 #include "render.h"
 
 /* One function of a module: a profiled function (called), or an uncalled one a dump lists. */
@@ -61,9 +63,9 @@ static size_t modules_with_coverage(const struct profile *p, struct cov_module *
 	size_t n = 0, cap = 0, k = 0;
 	struct cov_module *m = NULL;
 
-	for (size_t d = 0; d < p->ndumps; d++) {
-		for (size_t i = 0; i < p->dumps[d].nmodules; i++) {
-			const struct dump_module *dm = &p->dumps[d].modules[i];
+	for (size_t d = 0; d < p->nruns; d++) {
+		for (size_t i = 0; i < p->runs[d]->nmodules; i++) {
+			const struct run_module *dm = &p->runs[d]->modules[i];
 
 			if (!dm->symtab_functions && !dm->nuncalled)
 				continue;
@@ -92,18 +94,18 @@ static size_t functions_of(const struct profile *p, struct cov_fn **out)
 	size_t n = p->nfuncs, k = 0;
 	struct cov_fn *f;
 
-	for (size_t d = 0; d < p->ndumps; d++)
-		for (size_t i = 0; i < p->dumps[d].nmodules; i++)
-			n += p->dumps[d].modules[i].nuncalled;
+	for (size_t d = 0; d < p->nruns; d++)
+		for (size_t i = 0; i < p->runs[d]->nmodules; i++)
+			n += p->runs[d]->modules[i].nuncalled;
 	f = xmalloc((n + 1) * sizeof(*f));
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		const struct pfunc *pf = &p->funcs[i];
 
 		f[k++] = (struct cov_fn){ pf->module ? pf->module : "", pf->file ? pf->file : "", pf->name, pf->line, 1 };
 	}
-	for (size_t d = 0; d < p->ndumps; d++) {
-		for (size_t i = 0; i < p->dumps[d].nmodules; i++) {
-			const struct dump_module *dm = &p->dumps[d].modules[i];
+	for (size_t d = 0; d < p->nruns; d++) {
+		for (size_t i = 0; i < p->runs[d]->nmodules; i++) {
+			const struct run_module *dm = &p->runs[d]->modules[i];
 
 			for (size_t u = 0; u < dm->nuncalled; u++)
 				f[k++] = (struct cov_fn){ base_of(dm->path), dm->uncalled[u].file ? dm->uncalled[u].file : "",
@@ -129,10 +131,10 @@ static void file_row(struct buf *out, const char *file, const struct cov_count *
 {
 	buf_puts(out, "<tr>");
 	td_file(out, file);
-	render_td_count(out, c->called);
-	render_td_count(out, c->total);
-	render_td_pct(out, c->called, c->total);
-	render_td_count(out, c->total - c->called);
+	cell_count(out, c->called);
+	cell_count(out, c->total);
+	cell_pct(out, c->called, c->total);
+	cell_count(out, c->total - c->called);
 	buf_puts(out, "</tr>\n");
 }
 
@@ -141,7 +143,7 @@ static void uncalled_row(struct buf *out, const struct cov_fn *f)
 	buf_puts(out, "<tr><td class=\"name\"><code>");
 	html_escape(out, f->name[0] ? f->name : "(anonymous)");
 	buf_puts(out, "</code></td>");
-	render_td_site(out, *f->file ? f->file : NULL, f->line);
+	cell_site(out, *f->file ? f->file : NULL, f->line);
 	buf_puts(out, "</tr>\n");
 }
 
@@ -245,7 +247,7 @@ int render_coverage(struct render_ctx *ctx)
 		{ "totals", totals.data },
 		{ "modules", body.data },
 	};
-	rc = render_page(ctx, "coverage.html", "", "coverage", "Coverage", "coverage.html", vars,
+	rc = layout_page(ctx, "coverage.html", "", "coverage", "Coverage", "coverage.html", vars,
 			 sizeof(vars) / sizeof(vars[0]));
 	buf_release(&totals);
 	buf_release(&body);

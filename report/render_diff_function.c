@@ -2,9 +2,14 @@
  * and after, and how the time of each of its callees and callers changed. */
 #include <stdio.h>
 
+#include "cell.h"
 #include "diff.h"
+#include "diff_table.h"
 #include "fmt.h"
 #include "html.h"
+#include "layout.h"
+#include "link.h"
+#include "note.h"
 #include "render.h"
 
 static void status(struct buf *out, const struct diff *d, const struct diff_func *f)
@@ -59,21 +64,21 @@ static void edge_table(struct buf *out, const struct diff *d, const uint32_t *li
 	}
 	buf_printf(out, "<div class=\"wide\"><table class=\"profile sortable diff\" id=\"%s\">\n<thead><tr>"
 		   "<th data-sort=\"text\">%s</th>", id, callees ? "Callee" : "Caller");
-	render_diff_head(out);
+	diff_table_head(out);
 	buf_puts(out, "<th data-sort=\"text\">Call site</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct diff_edge *e = &d->edges[list[i]];
 
 		buf_puts(out, "<tr><td class=\"name\">");
 		if (callees)
-			render_diff_fn_link(out, d, e->callee, "../");
+			link_diff_fn(out, d, e->callee, "../");
 		else if (e->caller >= 0)
-			render_diff_fn_link(out, d, (uint32_t)e->caller, "../");
+			link_diff_fn(out, d, (uint32_t)e->caller, "../");
 		else
 			buf_puts(out, "<span class=\"muted\">(thread root)</span>");
 		buf_puts(out, "</td>");
-		render_diff_cells(out, e->st);
-		render_td_site(out, e->call_file, e->call_line);
+		diff_table_cells(out, e->st);
+		cell_site(out, e->call_file, e->call_line);
 		buf_puts(out, "</tr>\n");
 	}
 	buf_puts(out, "</tbody>\n</table></div>\n");
@@ -89,7 +94,7 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[6])
 	for (int i = 0; i < 6; i++)
 		buf_reset(&parts[i]);
 	html_escape(&parts[NAME], f->name[0] ? f->name : "(anonymous)");
-	render_location(&parts[LOCATION], f->file, f->line, f->module);
+	note_location(&parts[LOCATION], f->file, f->line, f->module);
 	status(&parts[STATUS], d, f);
 	figures(&parts[FIGURES], f);
 	edge_table(&parts[CALLEES], d, d->by_caller + f->callees, f->ncallees, 1);
@@ -104,7 +109,7 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[6])
 		{ "callers", parts[CALLERS].data },
 	};
 	snprintf(path, sizeof(path), "fn/%u.html", fn);
-	return render_page(ctx, path, "../", "functions", f->name, "diff-function.html", vars,
+	return layout_page(ctx, path, "../", "functions", f->name, "diff-function.html", vars,
 			   sizeof(vars) / sizeof(vars[0]));
 }
 

@@ -2,9 +2,13 @@
  * the most changed edges by change, and the functions that appeared or vanished. */
 #include <stdio.h>
 
+#include "cell.h"
 #include "diff.h"
+#include "diff_table.h"
 #include "fmt.h"
 #include "html.h"
+#include "layout.h"
+#include "link.h"
 #include "markdown.h"
 #include "render.h"
 
@@ -20,8 +24,8 @@ static void side_dumps(struct buf *out, const struct profile *p, const char *lab
 {
 	struct buf v = BUF_INIT;
 
-	for (size_t i = 0; i < p->ndumps; i++) {
-		const struct dump *d = &p->dumps[i];
+	for (size_t i = 0; i < p->nruns; i++) {
+		const struct run *d = p->runs[i];
 
 		buf_puts(&v, i ? "<br>" : "");
 		if (d->has_pid)
@@ -55,15 +59,15 @@ static void before_after(struct buf *out, const char *label, uint64_t before, ui
 static void facts(struct buf *out, const struct diff *d)
 {
 	const struct profile *b = &d->side[DIFF_BASE], *n = &d->side[DIFF_NEW];
-	const struct dump *nd = &n->dumps[0];
+	const struct run *nd = n->runs[0];
 	struct buf v = BUF_INIT;
 
 	buf_puts(&v, "<code>");
 	html_escape(&v, nd->program ? nd->program : nd->argc ? nd->argv[0] : "unknown");
 	buf_puts(&v, "</code>");
 	fact(out, "Program", v.data);
-	side_dumps(out, b, b->ndumps > 1 ? "Base (merged)" : "Base");
-	side_dumps(out, n, n->ndumps > 1 ? "New (merged)" : "New");
+	side_dumps(out, b, b->nruns > 1 ? "Base (merged)" : "Base");
+	side_dumps(out, n, n->nruns > 1 ? "New (merged)" : "New");
 	before_after(out, "Profiled time", b->run_ns, n->run_ns, 0);
 	before_after(out, "Wall time", b->wall_ns, n->wall_ns, 0);
 	before_after(out, "Calls", b->calls, n->calls, 1);
@@ -94,7 +98,7 @@ static void gate(struct buf *out, const struct diff *d)
 		const struct pstat *st = d->funcs[d->tripped[i]].st;
 
 		buf_puts(out, "<li>");
-		render_diff_fn_link(out, d, d->tripped[i], "");
+		link_diff_fn(out, d, d->tripped[i], "");
 		buf_printf(out, ": %s \xe2\x86\x92 %s (%s, %s)</li>\n", fmt_ns(a, st[0].incl_ns), fmt_ns(b, st[1].incl_ns),
 			   fmt_ns_delta(c, st[0].incl_ns, st[1].incl_ns), fmt_change(e, st[0].incl_ns, st[1].incl_ns));
 	}
@@ -107,20 +111,20 @@ static void edges(struct buf *out, const struct diff *d)
 
 	buf_puts(out, "<div class=\"wide\"><table class=\"profile sortable diff\" id=\"edges-table\">\n"
 		      "<thead><tr><th data-sort=\"text\">Caller</th><th data-sort=\"text\">Callee</th>");
-	render_diff_head(out);
+	diff_table_head(out);
 	buf_puts(out, "</tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct diff_edge *e = &d->edges[d->edge_order[i]];
 
 		buf_puts(out, "<tr><td class=\"name\">");
 		if (e->caller >= 0)
-			render_diff_fn_link(out, d, (uint32_t)e->caller, "");
+			link_diff_fn(out, d, (uint32_t)e->caller, "");
 		else
 			buf_puts(out, "<span class=\"muted\">(thread root)</span>");
 		buf_puts(out, "</td><td class=\"name\">");
-		render_diff_fn_link(out, d, e->callee, "");
+		link_diff_fn(out, d, e->callee, "");
 		buf_puts(out, "</td>");
-		render_diff_cells(out, e->st);
+		diff_table_cells(out, e->st);
 		buf_puts(out, "</tr>\n");
 	}
 	buf_puts(out, "</tbody>\n</table></div>\n");
@@ -143,11 +147,11 @@ static void one_side(struct buf *out, const struct diff *d, int side, const char
 		if (f->fn[!side] >= 0)
 			continue;
 		buf_puts(out, "<tr><td class=\"name\">");
-		render_diff_fn_link(out, d, d->order[i], "");
+		link_diff_fn(out, d, d->order[i], "");
 		buf_puts(out, "</td>");
-		render_td_count(out, f->st[side].calls);
-		render_td_time(out, f->st[side].self_ns);
-		render_td_time(out, f->st[side].incl_ns);
+		cell_count(out, f->st[side].calls);
+		cell_time(out, f->st[side].self_ns);
+		cell_time(out, f->st[side].incl_ns);
 		buf_puts(out, "</tr>\n");
 		n++;
 	}
@@ -168,10 +172,10 @@ int render_diff_index(struct render_ctx *ctx)
 
 	for (size_t i = 0; i < NPARTS; i++)
 		buf_init(&parts[i]);
-	html_escape(&parts[HEADING], render_title(ctx));
+	html_escape(&parts[HEADING], layout_title(ctx));
 	facts(&parts[FACTS], d);
 	gate(&parts[GATE], d);
-	render_diff_functions_table(&parts[FUNCS], d, RENDER_DIFF_INDEX_FUNCS);
+	diff_table_functions(&parts[FUNCS], d, DIFF_TABLE_INDEX_FUNCS);
 	edges(&parts[EDGES], d);
 	one_side(&parts[APPEARED], d, DIFF_NEW, "appeared-table");
 	one_side(&parts[VANISHED], d, DIFF_BASE, "vanished-table");
@@ -191,7 +195,7 @@ int render_diff_index(struct render_ctx *ctx)
 		{ "vanished", parts[VANISHED].data },
 		{ "nvanished", fmt_count(nvanished, d->nvanished) },
 	};
-	rc = render_page(ctx, "index.html", "", "index", "Overview", "diff.html", vars,
+	rc = layout_page(ctx, "index.html", "", "index", "Overview", "diff.html", vars,
 			 sizeof(vars) / sizeof(vars[0]));
 	for (size_t i = 0; i < NPARTS; i++)
 		buf_release(&parts[i]);

@@ -4,6 +4,8 @@
 
 #include "diff.h"
 #include "fmt.h"
+#include "layout.h"
+#include "link.h"
 #include "markdown.h"
 #include "render.h"
 
@@ -14,7 +16,7 @@ static void md_name(struct buf *md, const struct diff *d, uint32_t fn)
 {
 	const struct diff_func *f = &d->funcs[fn];
 
-	md_code_cut(md, f->name[0] ? f->name : "(anonymous)", RENDER_NAME_MAX);
+	md_code_cut(md, f->name[0] ? f->name : "(anonymous)", LINK_NAME_MAX);
 	if (f->same_name && f->file) {
 		buf_puts(md, " (");
 		md_text(md, f->file);
@@ -25,15 +27,15 @@ static void md_name(struct buf *md, const struct diff *d, uint32_t fn)
 /* md_side: "`prog args` (pid 42)" or "`prog` (3 dumps merged)" for one side. */
 static void md_side(struct buf *md, const struct profile *p)
 {
-	const struct dump *dp = &p->dumps[0];
+	const struct run *dp = p->runs[0];
 	struct buf cmd = BUF_INIT;
 	char a[FMT_SIZE], b[FMT_SIZE];
 
 	for (size_t i = 0; i < dp->argc; i++)
 		buf_printf(&cmd, "%s%s", i ? " " : "", dp->argv[i]);
 	md_code(md, dp->argc ? cmd.data : dp->program ? dp->program : dp->path);
-	if (p->ndumps > 1)
-		buf_printf(md, " (%zu dumps merged)", p->ndumps);
+	if (p->nruns > 1)
+		buf_printf(md, " (%zu dumps merged)", p->nruns);
 	buf_printf(md, ": %s profiled, %s calls\n", fmt_ns(a, p->run_ns), fmt_count(b, p->calls));
 	buf_release(&cmd);
 }
@@ -131,7 +133,7 @@ int render_diff_summary(struct render_ctx *ctx)
 
 	buf_reset(md);
 	buf_puts(md, "# ");
-	md_text(md, render_title(ctx));
+	md_text(md, layout_title(ctx));
 	buf_puts(md, "\n\n");
 	md_figures(md, d);
 	buf_puts(md, "\n## Top regressions (self time)\n\n");

@@ -6,6 +6,9 @@
 
 #include "fmt.h"
 #include "html.h"
+#include "layout.h"
+#include "link.h"
+#include "note.h"
 #include "render.h"
 
 #define FLAME_WIDTH 1200.0    /* SVG user units across */
@@ -43,7 +46,7 @@ static void flame_rect(struct buf *out, const struct profile *p, const struct pt
 
 	flame_colour(colour, name);
 	buf_printf(out, "<a href=\"../fn/%u.html\"><title>", n->fn);
-	render_name(out, name);
+	link_name(out, name);
 	buf_printf(out, " \xe2\x80\x94 %s inclusive, %s, %s call%s</title>"
 		   "<rect x=\"%.2f\" y=\"%zu\" width=\"%.2f\" height=\"%d\" fill=\"%s\"/>",
 		   fmt_ns(a, n->incl_ns), fmt_pct(b, ptree_weight(t, i), whole), fmt_count(c, n->calls),
@@ -136,8 +139,8 @@ static int flame_page(struct render_ctx *ctx, const struct ptree *t, uint64_t ru
 	if (thread < 0)
 		buf_puts(&heading, p->nthreads > 1 ? "all threads" : "the whole run");
 	else
-		render_thread_label(&heading, p, (size_t)thread);
-	render_view_tabs(&tabs, p, thread);
+		link_thread_label(&heading, p, (size_t)thread);
+	link_view_tabs(&tabs, p, thread);
 	flame_frames(&frames, p, t, whole, &rows, &hidden);
 	buf_printf(&svg, "<svg class=\"flame\" id=\"flame\" xmlns=\"http://www.w3.org/2000/svg\" "
 		   "viewBox=\"0 0 %.0f %zu\" width=\"%.0f\" height=\"%zu\" role=\"group\" aria-label=\"Flame graph\">\n",
@@ -152,7 +155,7 @@ static int flame_page(struct render_ctx *ctx, const struct ptree *t, uint64_t ru
 			   "(under %.2f%% of the width) or nested deeper than %d levels.</p>\n",
 			   fmt_count(a, hidden), fmt_count(b, t->n), 100.0 * FLAME_MIN_WIDTH / FLAME_WIDTH,
 			   FLAME_MAX_DEPTH);
-	render_fold_note(&lede, p, thread);
+	note_fold(&lede, p, thread);
 
 	struct tmpl_var vars[] = {
 		{ "heading", heading.data },
@@ -167,7 +170,7 @@ static int flame_page(struct render_ctx *ctx, const struct ptree *t, uint64_t ru
 		snprintf(path, sizeof(path), "flame/all.html");
 	else
 		snprintf(path, sizeof(path), "flame/t%lld.html", (long long)thread);
-	rc = render_page(ctx, path, "../", "flame", title.data, "flame.html", vars, sizeof(vars) / sizeof(vars[0]));
+	rc = layout_page(ctx, path, "../", "flame", title.data, "flame.html", vars, sizeof(vars) / sizeof(vars[0]));
 	buf_release(&heading);
 	buf_release(&title);
 	buf_release(&lede);

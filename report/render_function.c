@@ -4,8 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cell.h"
 #include "fmt.h"
 #include "html.h"
+#include "layout.h"
+#include "link.h"
+#include "note.h"
 #include "progress.h"
 #include "render.h"
 
@@ -165,15 +169,15 @@ static void callers(struct buf *out, const struct profile *p, const struct pfunc
 
 		buf_puts(out, "<tr><td class=\"name\">");
 		if (e->caller >= 0)
-			render_fn_link(out, p, (uint32_t)e->caller, "../");
+			link_fn(out, p, (uint32_t)e->caller, "../");
 		else
 			buf_puts(out, "<span class=\"muted\">(thread root: called from uninstrumented code)</span>");
 		buf_puts(out, "</td>");
-		render_td_count(out, e->calls);
-		render_td_time(out, e->incl_ns);
-		render_td_time(out, e->self_ns);
-		render_td_pct(out, e->calls, f->st.calls);
-		render_td_site(out, e->call_file, e->call_line);
+		cell_count(out, e->calls);
+		cell_time(out, e->incl_ns);
+		cell_time(out, e->self_ns);
+		cell_pct(out, e->calls, f->st.calls);
+		cell_site(out, e->call_file, e->call_line);
 		buf_puts(out, "</tr>\n");
 	}
 	buf_puts(out, "</tbody>\n");
@@ -196,13 +200,13 @@ static void callees(struct buf *out, const struct profile *p, const struct pfunc
 			const struct pedge *e = &p->edges[p->by_caller[f->callees + i]];
 
 			buf_puts(out, "<tr><td class=\"name\">");
-			render_fn_link(out, p, e->callee, "../");
+			link_fn(out, p, e->callee, "../");
 			buf_puts(out, "</td>");
-			render_td_count(out, e->calls);
-			render_td_time(out, e->incl_ns);
-			render_td_pct(out, e->incl_ns, f->st.incl_ns);
-			render_td_time(out, e->calls ? e->incl_ns / e->calls : 0);
-			render_td_site(out, e->call_file, e->call_line);
+			cell_count(out, e->calls);
+			cell_time(out, e->incl_ns);
+			cell_pct(out, e->incl_ns, f->st.incl_ns);
+			cell_time(out, e->calls ? e->incl_ns / e->calls : 0);
+			cell_site(out, e->call_file, e->call_line);
 			buf_puts(out, "</tr>\n");
 		}
 		buf_puts(out, "</tbody>\n");
@@ -262,7 +266,7 @@ static void paths(struct buf *out, const struct profile *p, const struct pfunc *
 			}
 			if (i)
 				buf_puts(out, "<span class=\"sep\"> \xe2\x80\xba </span>");
-			render_fn_link(out, p, frames[i], "../");
+			link_fn(out, p, frames[i], "../");
 		}
 		buf_printf(out, "</span> <span class=\"figs\">%s call%s, %s inclusive (%s of this function)</span></li>\n",
 			   fmt_count(a, t->nodes[node].calls), t->nodes[node].calls == 1 ? "" : "s",
@@ -295,12 +299,12 @@ static void per_thread(struct buf *out, const struct profile *p, const struct pf
 			break;
 		}
 		buf_puts(out, "<tr><td class=\"name\">");
-		render_thread_page_link(out, p, s->fn, "../");
+		link_thread_page(out, p, s->fn, "../");
 		buf_puts(out, "</td>");
-		render_td_count(out, s->st.calls);
-		render_td_time(out, s->st.self_ns);
-		render_td_time(out, s->st.incl_ns);
-		render_td_pct(out, s->st.incl_ns, p->threads[s->fn].run_ns);
+		cell_count(out, s->st.calls);
+		cell_time(out, s->st.self_ns);
+		cell_time(out, s->st.incl_ns);
+		cell_pct(out, s->st.incl_ns, p->threads[s->fn].run_ns);
 		buf_puts(out, "</tr>\n");
 	}
 	buf_puts(out, "</tbody>\n");
@@ -329,7 +333,7 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_P
 	for (int i = 0; i < FN_PARTS; i++)
 		buf_reset(&parts[i]);
 	html_escape(&parts[NAME], f->name[0] ? f->name : "(anonymous)");
-	render_location(&parts[LOCATION], f->file, f->line, f->module);
+	note_location(&parts[LOCATION], f->file, f->line, f->module);
 	figures(&parts[FIGURES], p, f);
 	callers(&parts[CALLERS], p, f);
 	callees(&parts[CALLEES], p, f);
@@ -348,7 +352,7 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_P
 		{ "overhead", parts[OVERHEAD].data },
 	};
 	snprintf(path, sizeof(path), "fn/%u.html", fn);
-	return render_page(ctx, path, "../", "functions", f->name, "function.html", vars,
+	return layout_page(ctx, path, "../", "functions", f->name, "function.html", vars,
 			   sizeof(vars) / sizeof(vars[0]));
 }
 

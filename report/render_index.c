@@ -4,10 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cell.h"
 #include "fmt.h"
 #include "html.h"
+#include "layout.h"
+#include "link.h"
 #include "markdown.h"
+#include "pager.h"
 #include "render.h"
+#include "table.h"
 
 #define INDEX_TOP 10 /* rows in each "hottest" card */
 #define INDEX_NOTICE_THREADS 16 /* threads whose notices are listed; the threads table marks the rest */
@@ -19,7 +24,7 @@ static void fact(struct buf *out, const char *label, const char *html)
 
 static void facts_program(struct buf *out, const struct profile *p)
 {
-	const struct dump *d = &p->dumps[0];
+	const struct run *d = p->runs[0];
 	struct buf v = BUF_INIT;
 
 	buf_puts(&v, "<code>");
@@ -38,8 +43,8 @@ static void facts_program(struct buf *out, const struct profile *p)
 		fact(out, "Arguments", v.data);
 	}
 	buf_reset(&v);
-	for (size_t i = 0; i < p->ndumps; i++) {
-		const struct dump *di = &p->dumps[i];
+	for (size_t i = 0; i < p->nruns; i++) {
+		const struct run *di = p->runs[i];
 
 		buf_puts(&v, i ? "<br>" : "");
 		if (di->has_pid)
@@ -50,12 +55,12 @@ static void facts_program(struct buf *out, const struct profile *p)
 		html_escape(&v, di->date ? di->date : "date unknown");
 		buf_puts(&v, "</span>");
 	}
-	fact(out, p->ndumps > 1 ? "Dumps (merged)" : "Dump", v.data);
+	fact(out, p->nruns > 1 ? "Dumps (merged)" : "Dump", v.data);
 	buf_release(&v);
 }
 
 /* calibration_fenced: what a fenced read costs, which tsc-adaptive dumps measure beside the plain one. */
-static void calibration_fenced(struct buf *v, const struct dump *d)
+static void calibration_fenced(struct buf *v, const struct run *d)
 {
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 
@@ -68,7 +73,7 @@ static void calibration_fenced(struct buf *v, const struct dump *d)
 
 static void facts_clock(struct buf *out, const struct profile *p)
 {
-	const struct dump *d = &p->dumps[0];
+	const struct run *d = p->runs[0];
 	struct buf v = BUF_INIT;
 	char a[FMT_SIZE], b[FMT_SIZE];
 
@@ -115,7 +120,7 @@ static void facts(struct buf *out, const struct profile *p)
 
 	facts_program(out, p);
 	buf_printf(&v, "%s", fmt_ns(a, p->wall_ns));
-	if (p->ndumps > 1)
+	if (p->nruns > 1)
 		buf_puts(&v, " (the longest dump)");
 	fact(out, "Wall time", v.data);
 	buf_reset(&v);
@@ -133,7 +138,7 @@ static void notice(struct buf *out, const char *cls, const struct profile *p, si
 {
 	buf_printf(out, "<li class=\"%s\">", cls);
 	if (t < p->nthreads) {
-		render_thread_page_link(out, p, t, "");
+		link_thread_page(out, p, t, "");
 		buf_puts(out, ": ");
 	}
 }
@@ -142,65 +147,65 @@ static void notice(struct buf *out, const char *cls, const struct profile *p, si
 static void thread_notices(struct buf *out, const struct profile *p, size_t t)
 {
 	const struct pthread *th = &p->threads[t];
-	const uint64_t *n = th->src->counters;
+	const uint64_t *n = th->counters;
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 
-	if (n[DC_DROPPED_CALLS]) {
+	if (n[RUN_DROPPED_CALLS]) {
 		notice(out, "warn", p, t);
-		buf_printf(out, "%s calls were not recorded", fmt_count(a, n[DC_DROPPED_CALLS]));
-		if (n[DC_DROPPED_IN_SIGNAL] || n[DC_DROPPED_NO_ROOM])
+		buf_printf(out, "%s calls were not recorded", fmt_count(a, n[RUN_DROPPED_CALLS]));
+		if (n[RUN_DROPPED_IN_SIGNAL] || n[RUN_DROPPED_NO_ROOM])
 			buf_printf(out, " (%s in a signal handler that interrupted a probe, %s for lack of room: "
-				   "the shadow-stack limit or memory)", fmt_count(b, n[DC_DROPPED_IN_SIGNAL]),
-				   fmt_count(c, n[DC_DROPPED_NO_ROOM]));
+				   "the shadow-stack limit or memory)", fmt_count(b, n[RUN_DROPPED_IN_SIGNAL]),
+				   fmt_count(c, n[RUN_DROPPED_NO_ROOM]));
 		buf_puts(out, "; figures there are short.</li>\n");
 	}
-	if (n[DC_FOLDED_CALLS]) {
+	if (n[RUN_FOLDED_CALLS]) {
 		notice(out, "warn", p, t);
 		buf_printf(out, "%s calls were folded to one level of context when the call tree reached its "
-			   "node budget", fmt_count(a, n[DC_FOLDED_CALLS]));
-		if (n[DC_MAX_NODES])
-			buf_printf(out, " of %s nodes (CALLPROF_MAX_NODES)", fmt_count(b, n[DC_MAX_NODES]));
+			   "node budget", fmt_count(a, n[RUN_FOLDED_CALLS]));
+		if (n[RUN_MAX_NODES])
+			buf_printf(out, " of %s nodes (CALLPROF_MAX_NODES)", fmt_count(b, n[RUN_MAX_NODES]));
 		if (th->folded_first_fn >= 0) {
 			buf_puts(out, "; the first to be folded was a call to ");
-			render_fn_link(out, p, (uint32_t)th->folded_first_fn, "");
+			link_fn(out, p, (uint32_t)th->folded_first_fn, "");
 		}
 		buf_puts(out, ". Counts stay exact; the tree and flame graph lack those paths.</li>\n");
 	}
-	if (n[DC_RESYNCED_FRAMES]) {
+	if (n[RUN_RESYNCED_FRAMES]) {
 		notice(out, "info", p, t);
 		buf_printf(out, "%s %s without %s exit probe (longjmp, or an exception unwinding without exit "
-			   "probes) and %s closed when that was seen.</li>\n", fmt_count(a, n[DC_RESYNCED_FRAMES]),
-			   n[DC_RESYNCED_FRAMES] == 1 ? "activation ended" : "activations ended",
-			   n[DC_RESYNCED_FRAMES] == 1 ? "its" : "their", n[DC_RESYNCED_FRAMES] == 1 ? "was" : "were");
+			   "probes) and %s closed when that was seen.</li>\n", fmt_count(a, n[RUN_RESYNCED_FRAMES]),
+			   n[RUN_RESYNCED_FRAMES] == 1 ? "activation ended" : "activations ended",
+			   n[RUN_RESYNCED_FRAMES] == 1 ? "its" : "their", n[RUN_RESYNCED_FRAMES] == 1 ? "was" : "were");
 	}
-	if (n[DC_UNMATCHED_EXITS]) {
+	if (n[RUN_UNMATCHED_EXITS]) {
 		notice(out, "info", p, t);
 		buf_printf(out, "%s exit %s no open activation of %s function and %s ignored.</li>\n",
-			   fmt_count(a, n[DC_UNMATCHED_EXITS]), n[DC_UNMATCHED_EXITS] == 1 ? "probe had" : "probes had",
-			   n[DC_UNMATCHED_EXITS] == 1 ? "its" : "their", n[DC_UNMATCHED_EXITS] == 1 ? "was" : "were");
+			   fmt_count(a, n[RUN_UNMATCHED_EXITS]), n[RUN_UNMATCHED_EXITS] == 1 ? "probe had" : "probes had",
+			   n[RUN_UNMATCHED_EXITS] == 1 ? "its" : "their", n[RUN_UNMATCHED_EXITS] == 1 ? "was" : "were");
 	}
-	if (n[DC_CLOSED_AT_EXIT]) {
+	if (n[RUN_CLOSED_AT_EXIT]) {
 		notice(out, "info", p, t);
 		buf_printf(out, "%s %s still open when the thread ended (pthread_exit from inside) and %s closed "
-			   "then.</li>\n", fmt_count(a, n[DC_CLOSED_AT_EXIT]),
-			   n[DC_CLOSED_AT_EXIT] == 1 ? "activation was" : "activations were",
-			   n[DC_CLOSED_AT_EXIT] == 1 ? "was" : "were");
+			   "then.</li>\n", fmt_count(a, n[RUN_CLOSED_AT_EXIT]),
+			   n[RUN_CLOSED_AT_EXIT] == 1 ? "activation was" : "activations were",
+			   n[RUN_CLOSED_AT_EXIT] == 1 ? "was" : "were");
 	}
-	if (n[DC_OPEN_FRAMES]) {
+	if (n[RUN_OPEN_FRAMES]) {
 		notice(out, "info", p, t);
 		buf_printf(out, "%s call%s still open when the dump was written count%s up to the dump.</li>\n",
-			   fmt_count(a, n[DC_OPEN_FRAMES]), n[DC_OPEN_FRAMES] == 1 ? "" : "s",
-			   n[DC_OPEN_FRAMES] == 1 ? "s" : "");
+			   fmt_count(a, n[RUN_OPEN_FRAMES]), n[RUN_OPEN_FRAMES] == 1 ? "" : "s",
+			   n[RUN_OPEN_FRAMES] == 1 ? "s" : "");
 	}
 }
 
 /* thread_has_notices: the thread has something thread_notices would say. */
 static int thread_has_notices(const struct pthread *th)
 {
-	const uint64_t *n = th->src->counters;
+	const uint64_t *n = th->counters;
 
-	return n[DC_DROPPED_CALLS] || n[DC_FOLDED_CALLS] || n[DC_RESYNCED_FRAMES] || n[DC_UNMATCHED_EXITS] ||
-	       n[DC_CLOSED_AT_EXIT] || n[DC_OPEN_FRAMES];
+	return n[RUN_DROPPED_CALLS] || n[RUN_FOLDED_CALLS] || n[RUN_RESYNCED_FRAMES] || n[RUN_UNMATCHED_EXITS] ||
+	       n[RUN_CLOSED_AT_EXIT] || n[RUN_OPEN_FRAMES];
 }
 
 static void warnings(struct buf *out, const struct profile *p)
@@ -208,14 +213,14 @@ static void warnings(struct buf *out, const struct profile *p)
 	char a[FMT_SIZE];
 
 	buf_puts(out, "<ul class=\"notices\">\n");
-	for (size_t d = 0; d < p->ndumps; d++) {
-		for (size_t i = 0; i < p->dumps[d].nwarnings; i++) {
+	for (size_t d = 0; d < p->nruns; d++) {
+		for (size_t i = 0; i < p->runs[d]->nwarnings; i++) {
 			buf_puts(out, "<li class=\"warn\">");
-			if (p->ndumps > 1) {
-				html_escape(out, p->dumps[d].path);
+			if (p->nruns > 1) {
+				html_escape(out, p->runs[d]->path);
 				buf_puts(out, ": ");
 			}
-			html_escape(out, p->dumps[d].warnings[i]);
+			html_escape(out, p->runs[d]->warnings[i]);
 			buf_puts(out, "</li>\n");
 		}
 	}
@@ -257,10 +262,10 @@ static void top_list(struct buf *out, const struct profile *p, const uint32_t *o
 		uint64_t v = by_self ? f->st.self_ns : f->st.incl_ns;
 
 		buf_puts(out, "<tr><td class=\"name\">");
-		render_fn_link(out, p, order[i], "");
+		link_fn(out, p, order[i], "");
 		buf_printf(out, "</td><td class=\"num\" data-v=\"%llu\">%s</td><td class=\"num pct\">",
 			   (unsigned long long)v, fmt_ns(a, v));
-		render_bar(out, v, p->run_ns);
+		cell_bar(out, v, p->run_ns);
 		buf_printf(out, "%s</td></tr>\n", fmt_pct(b, v, p->run_ns));
 	}
 	buf_puts(out, "</tbody>\n</table>\n");
@@ -270,18 +275,18 @@ static void top_list(struct buf *out, const struct profile *p, const uint32_t *o
 static void thread_health(struct buf *out, const struct pthread *th)
 {
 	static const struct {
-		enum dump_counter k;
+		enum run_counter k;
 		const char *words;
 	} parts[] = {
-		{ DC_DROPPED_CALLS, "dropped" }, { DC_FOLDED_CALLS, "folded" },
-		{ DC_RESYNCED_FRAMES, "closed without exit" }, { DC_UNMATCHED_EXITS, "unmatched exits" },
-		{ DC_CLOSED_AT_EXIT, "open at thread exit" }, { DC_OPEN_FRAMES, "open at the dump" },
+		{ RUN_DROPPED_CALLS, "dropped" }, { RUN_FOLDED_CALLS, "folded" },
+		{ RUN_RESYNCED_FRAMES, "closed without exit" }, { RUN_UNMATCHED_EXITS, "unmatched exits" },
+		{ RUN_CLOSED_AT_EXIT, "open at thread exit" }, { RUN_OPEN_FRAMES, "open at the dump" },
 	};
 	char a[FMT_SIZE];
 	int first = 1;
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		uint64_t v = th->src->counters[parts[i].k];
+		uint64_t v = th->counters[parts[i].k];
 
 		if (!v)
 			continue;
@@ -306,7 +311,7 @@ static void thread_table(struct buf *out, const struct profile *p)
 		const struct pthread *th = &p->threads[t];
 
 		buf_printf(out, "<tr><td class=\"num\" data-v=\"%zu\">%zu</td><td class=\"name\">", t + 1, t + 1);
-		render_thread_page_link(out, p, t, "");
+		link_thread_page(out, p, t, "");
 		buf_printf(out, "</td><td class=\"num\" data-v=\"%llu\">%s</td>"
 			   "<td class=\"num\" data-v=\"%llu\">%s</td><td class=\"num\" data-v=\"%zu\">%zu</td>",
 			   (unsigned long long)th->wall_ns, fmt_ns(a, th->wall_ns),
@@ -334,10 +339,10 @@ static void thread_table(struct buf *out, const struct profile *p)
 
 static void flat(struct buf *out, const struct profile *p)
 {
-	struct pfstat *rows = render_merged_rows(p);
-	struct flat_pages fp = { rows, p->nfuncs, p->run_ns, "all", "index.html" };
+	struct pfstat *rows = table_flat_rows(p);
+	struct pager pg = { rows, p->nfuncs, p->run_ns, "all", "index.html" };
 
-	render_flat_paged(out, p, &fp, 0, "");
+	pager_flat(out, p, &pg, 0, "");
 	free(rows);
 }
 
@@ -351,7 +356,7 @@ int render_index(struct render_ctx *ctx)
 
 	for (size_t i = 0; i < 8; i++)
 		buf_init(&parts[i]);
-	html_escape(&parts[HEADING], render_title(ctx));
+	html_escape(&parts[HEADING], layout_title(ctx));
 	facts(&parts[FACTS], p);
 	warnings(&parts[WARN], p);
 	if (ctx->notes_md) {
@@ -378,7 +383,7 @@ int render_index(struct render_ctx *ctx)
 			{ "nfuncs", fmt_count(nfuncs, p->nfuncs) },
 			{ "summary", summary.data },
 		};
-		rc = render_page(ctx, "index.html", "", "index", "Overview", "index.html", vars,
+		rc = layout_page(ctx, "index.html", "", "index", "Overview", "index.html", vars,
 				 sizeof(vars) / sizeof(vars[0]));
 	}
 	for (size_t i = 0; i < 8; i++)

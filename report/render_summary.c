@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "layout.h"
+#include "link.h"
 #include "markdown.h"
 #include "render.h"
 
@@ -11,7 +13,7 @@
 
 static void summary_program(struct buf *md, const struct profile *p)
 {
-	const struct dump *d = &p->dumps[0];
+	const struct run *d = p->runs[0];
 
 	buf_puts(md, "- Program: ");
 	if (d->argc) {
@@ -24,8 +26,8 @@ static void summary_program(struct buf *md, const struct profile *p)
 	} else {
 		md_code(md, d->program ? d->program : "unknown");
 	}
-	if (p->ndumps > 1)
-		buf_printf(md, " (%zu dumps merged)", p->ndumps);
+	if (p->nruns > 1)
+		buf_printf(md, " (%zu dumps merged)", p->nruns);
 	else if (d->has_pid)
 		buf_printf(md, " (pid %lld)", (long long)d->pid);
 	buf_puts(md, "\n");
@@ -53,7 +55,7 @@ static void summary_list(struct buf *md, const struct profile *p, const uint32_t
 		uint64_t main_ns = by_self ? f->st.self_ns : f->st.incl_ns;
 
 		buf_printf(md, "%zu. ", i + 1);
-		md_code_cut(md, f->name[0] ? f->name : "(anonymous)", RENDER_NAME_MAX);
+		md_code_cut(md, f->name[0] ? f->name : "(anonymous)", LINK_NAME_MAX);
 		buf_printf(md, " \xe2\x80\x94 %s %s (%s), %s calls\n", by_self ? "self" : "inclusive",
 			   fmt_ns(a, main_ns), fmt_pct(b, main_ns, p->run_ns), fmt_count(c, f->st.calls));
 	}
@@ -68,7 +70,7 @@ int render_summary(struct render_ctx *ctx)
 
 	buf_reset(md);
 	buf_puts(md, "# ");
-	md_text(md, render_title(ctx));
+	md_text(md, layout_title(ctx));
 	buf_puts(md, "\n\n");
 	summary_program(md, p);
 	summary_figures(md, p);

@@ -3,36 +3,40 @@
 
 #include "fmt.h"
 #include "html.h"
+#include "layout.h"
+#include "link.h"
+#include "pager.h"
 #include "render.h"
+#include "table.h"
 
 /* The counters a thread page lists when they are not 0, with their labels. */
-static const char *const counter_labels[DC_COUNT] = {
-	[DC_DROPPED_CALLS] = "Dropped calls",
-	[DC_RESYNCED_FRAMES] = "Closed without exit",
-	[DC_UNMATCHED_EXITS] = "Unmatched exits",
-	[DC_CLOSED_AT_EXIT] = "Open at thread exit",
-	[DC_OPEN_FRAMES] = "Open at the dump",
-	[DC_FOLDED_CALLS] = "Folded calls",
-	[DC_DROPPED_IN_SIGNAL] = "Dropped in a signal handler",
-	[DC_DROPPED_NO_ROOM] = "Dropped for lack of room",
-	[DC_TREE_NODES] = "Call paths (tree nodes)",
-	[DC_MAX_NODES] = "Node budget",
+static const char *const counter_labels[RUN_COUNTERS] = {
+	[RUN_DROPPED_CALLS] = "Dropped calls",
+	[RUN_RESYNCED_FRAMES] = "Closed without exit",
+	[RUN_UNMATCHED_EXITS] = "Unmatched exits",
+	[RUN_CLOSED_AT_EXIT] = "Open at thread exit",
+	[RUN_OPEN_FRAMES] = "Open at the dump",
+	[RUN_FOLDED_CALLS] = "Folded calls",
+	[RUN_DROPPED_IN_SIGNAL] = "Dropped in a signal handler",
+	[RUN_DROPPED_NO_ROOM] = "Dropped for lack of room",
+	[RUN_TREE_NODES] = "Call paths (tree nodes)",
+	[RUN_MAX_NODES] = "Node budget",
 };
 
 static void thread_counters(struct buf *out, const struct profile *p, const struct pthread *th)
 {
 	char a[FMT_SIZE];
 
-	if (th->src->running)
+	if (th->running)
 		buf_puts(out, "<div><dt>State</dt><dd>still running when the dump was written</dd></div>\n");
-	for (int k = 0; k < DC_COUNT; k++) {
-		if (!th->src->counters[k])
+	for (int k = 0; k < RUN_COUNTERS; k++) {
+		if (!th->counters[k])
 			continue;
 		buf_printf(out, "<div><dt>%s</dt><dd id=\"counter-%s\" data-v=\"%llu\">%s", counter_labels[k],
-			   dump_counter_keys[k], (unsigned long long)th->src->counters[k], fmt_count(a, th->src->counters[k]));
-		if (k == DC_FOLDED_CALLS && th->folded_first_fn >= 0) {
+			   run_counter_keys[k], (unsigned long long)th->counters[k], fmt_count(a, th->counters[k]));
+		if (k == RUN_FOLDED_CALLS && th->folded_first_fn >= 0) {
 			buf_puts(out, " (the first: a call to ");
-			render_fn_link(out, p, (uint32_t)th->folded_first_fn, "../");
+			link_fn(out, p, (uint32_t)th->folded_first_fn, "../");
 			buf_puts(out, ")");
 		}
 		buf_puts(out, "</dd></div>\n");
@@ -47,7 +51,7 @@ static int thread_page(struct render_ctx *ctx, size_t t)
 	char path[48], a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 	int rc;
 
-	render_thread_label(&heading, p, t);
+	link_thread_label(&heading, p, t);
 	buf_printf(&facts, "<div><dt>Wall time</dt><dd>%s</dd></div>\n", fmt_ns(a, th->wall_ns));
 	buf_printf(&facts, "<div><dt>Profiled time</dt><dd>%s (summed self time)</dd></div>\n",
 		   fmt_ns(a, th->run_ns));
@@ -55,13 +59,13 @@ static int thread_page(struct render_ctx *ctx, size_t t)
 		   fmt_count(b, th->calls), fmt_count(c, th->nfuncs));
 	thread_counters(&facts, p, th);
 	buf_puts(&facts, "<div><dt>Dump</dt><dd><code>");
-	html_escape(&facts, p->dumps[th->dump].path);
+	html_escape(&facts, p->runs[th->run]->path);
 	buf_puts(&facts, "</code></dd></div>\n");
 	buf_printf(&facts, "<div><dt>Views</dt><dd><a href=\"../tree/t%zu.html\">call tree</a> \xc2\xb7 "
 		   "<a href=\"../flame/t%zu.html\">flame graph</a></dd></div>\n", t, t);
-	/* The hottest RENDER_FLAT_PAGE functions; the whole run's flat profile is paged in full. */
-	render_flat_table(&flat, p, th->funcs, th->nfuncs, th->run_ns, "../", "flat-table", RENDER_FLAT_PAGE);
-	if (th->nfuncs > RENDER_FLAT_PAGE)
+	/* The hottest PAGER_ROWS functions; the whole run's flat profile is paged in full. */
+	table_flat(&flat, p, th->funcs, th->nfuncs, th->run_ns, "../", "flat-table", PAGER_ROWS);
+	if (th->nfuncs > PAGER_ROWS)
 		buf_puts(&flat, "<p class=\"hidden-note\">The <a href=\"../index.html#flat\">flat profile of the whole "
 			      "run</a> lists every function, and each function's page has its figures per thread.</p>\n");
 
@@ -72,7 +76,7 @@ static int thread_page(struct render_ctx *ctx, size_t t)
 	};
 	buf_printf(&title, "Thread %zu", t + 1);
 	snprintf(path, sizeof(path), "thread/t%zu.html", t);
-	rc = render_page(ctx, path, "../", "threads", title.data, "thread.html", vars,
+	rc = layout_page(ctx, path, "../", "threads", title.data, "thread.html", vars,
 			 sizeof(vars) / sizeof(vars[0]));
 	buf_release(&heading);
 	buf_release(&facts);

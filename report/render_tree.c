@@ -4,8 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cell.h"
 #include "fmt.h"
 #include "html.h"
+#include "layout.h"
+#include "link.h"
+#include "note.h"
 #include "render.h"
 
 #define TREE_MIN_SHARE 0.001  /* paths lighter than 0.1% of the whole are hidden ... */
@@ -84,9 +88,9 @@ static void node_row(struct buf *out, const struct profile *p, const struct ptre
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE];
 
 	buf_puts(out, "<span class=\"share\">");
-	render_bar(out, ptree_weight(t, i), whole);
+	cell_bar(out, ptree_weight(t, i), whole);
 	buf_printf(out, "%s</span> ", fmt_pct(a, ptree_weight(t, i), whole));
-	render_fn_link(out, p, n->fn, "../");
+	link_fn(out, p, n->fn, "../");
 	buf_printf(out, " <span class=\"figs\">%s \xc2\xb7 self %s \xc2\xb7 %s call%s</span>",
 		   fmt_ns(b, n->incl_ns), fmt_ns(c, n->self_ns), fmt_count(d, n->calls),
 		   n->calls == 1 ? "" : "s");
@@ -196,8 +200,8 @@ static int tree_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run
 	if (thread < 0)
 		buf_puts(&heading, p->nthreads > 1 ? "all threads" : "the whole run");
 	else
-		render_thread_label(&heading, p, (size_t)thread);
-	render_view_tabs(&tabs, p, thread);
+		link_thread_label(&heading, p, (size_t)thread);
+	link_view_tabs(&tabs, p, thread);
 	shown = tree_html(&tree, p, t, whole, cut, &deep);
 	buf_printf(&lede, "<p class=\"lede\">One row per distinct call path, heaviest first: inclusive time, "
 		   "self time and calls of that path. Percentages are of %s%s. "
@@ -212,7 +216,7 @@ static int tree_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run
 			   deep ? ", or nested deeper than " TREE_MAX_DEPTH_TEXT " levels," : "");
 	else if (!t->n)
 		buf_puts(&lede, "<p class=\"pruned\">The tree is empty: no instrumented function ran.</p>\n");
-	render_fold_note(&lede, p, thread);
+	note_fold(&lede, p, thread);
 
 	struct tmpl_var vars[] = {
 		{ "heading", heading.data },
@@ -228,7 +232,7 @@ static int tree_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run
 		snprintf(path, sizeof(path), "tree/all.html");
 	else
 		snprintf(path, sizeof(path), "tree/t%lld.html", (long long)thread);
-	rc = render_page(ctx, path, "../", "tree", title.data, "tree.html", vars, sizeof(vars) / sizeof(vars[0]));
+	rc = layout_page(ctx, path, "../", "tree", title.data, "tree.html", vars, sizeof(vars) / sizeof(vars[0]));
 	buf_release(&heading);
 	buf_release(&title);
 	buf_release(&lede);

@@ -10,22 +10,16 @@
 #include "assets.h"
 #include "cmd.h"
 #include "dump.h"
+#include "opts.h"
+#include "pages.h"
 #include "profile.h"
 #include "render.h"
 
-static const char report_usage[] =
-	"usage: callprof report [-o DIR] [--title T] [--notes NOTES.md] [--templates DIR] DUMP...\n"
-	"\n"
-	"Writes a static HTML report of one or more dumps to DIR (default: report/)\n"
-	"and prints the path of its index.html.  Several dumps (forked children, several\n"
-	"runs) merge into one profile; functions match by module and name.\n"
-	"\n"
-	"  -o, --output DIR   where the site goes; an existing DIR must be empty or an\n"
-	"                     earlier report, and is replaced only once the new one is done\n"
-	"  --title T          the title of every page (default: callprof: PROGRAM)\n"
-	"  --notes FILE       Markdown shown on the index (raw HTML in it is dropped)\n"
-	"  --templates DIR    read templates (page.html, index.html, ...) and static files\n"
-	"                     (style.css, sort.js) from DIR where it has them\n";
+/*
+ * Where the site goes without -o: not "report", which in a project's root is
+ * often a folder of its own (this repository's report/ holds the tool's sources).
+ */
+#define REPORT_DEFAULT_DIR "callprof-report"
 
 /* The parsed command line. */
 struct report_opts {
@@ -33,63 +27,51 @@ struct report_opts {
 	const char *title;
 	const char *notes;
 	const char *templates;
-	char **dumps;
-	size_t ndumps;
+	struct opts_list dumps;
 };
 
-const char *cmd_opt_value(int argc, char **argv, int *i, const char *name)
+/* The command line, once parsed: the option table points into it. */
+static struct report_opts o;
+
+static const struct opt report_options[] = {
+	{ 'o', "output", OPT_STRING, &o.dir, "DIR", "where the site goes; an existing DIR must be empty or an\n"
+						     "earlier report, and is replaced only once the new one is done" },
+	{ 0, "title", OPT_STRING, &o.title, "T", "the title of every page (default: callprof: PROGRAM)" },
+	{ 0, "notes", OPT_STRING, &o.notes, "FILE", "Markdown shown on the index (raw HTML in it is dropped)" },
+	{ 0, "templates", OPT_STRING, &o.templates, "DIR", "read templates (page.html, index.html, ...) and static files\n"
+							    "(style.css, sort.js) from DIR where it has them" },
+};
+
+static const char *const report_synopses[] = { "DUMP...", NULL };
+
+static const struct opts_cmd report_cmd = {
+	.name = "report",
+	.synopses = report_synopses,
+	.about = "Writes a static HTML report of one or more dumps to DIR (default:\n"
+		 REPORT_DEFAULT_DIR "/) and prints the path of its index.html.  Several dumps\n"
+		 "(forked children, several runs) merge into one profile; functions match by\n"
+		 "module and name.\n",
+	.opts = report_options,
+	.nopts = sizeof(report_options) / sizeof(report_options[0]),
+};
+
+/* parse_args: 0, or the exit status after a message (OPTS_HELP for --help). */
+static int parse_args(int argc, char **argv)
 {
-	size_t len = strlen(name);
+	int rc;
 
-	if (strncmp(argv[*i], name, len))
-		return NULL;
-	if (argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (argv[*i][len] == '\0' && *i + 1 < argc)
-		return argv[++*i];
-	return NULL;
-}
-
-/* parse_args: 0, or the exit status after a usage message (-1 for --help). */
-static int parse_args(int argc, char **argv, struct report_opts *o)
-{
-	int i;
-	const char *v;
-
-	memset(o, 0, sizeof(*o));
-	o->dir = "report";
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		if (!strcmp(argv[i], "--")) {
-			i++;
-			break;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(report_usage, stdout);
-			return -1;
-		} else if ((v = cmd_opt_value(argc, argv, &i, "-o")) || (v = cmd_opt_value(argc, argv, &i, "--output"))) {
-			o->dir = v;
-		} else if ((v = cmd_opt_value(argc, argv, &i, "--title"))) {
-			o->title = v;
-		} else if ((v = cmd_opt_value(argc, argv, &i, "--notes"))) {
-			o->notes = v;
-		} else if ((v = cmd_opt_value(argc, argv, &i, "--templates"))) {
-			o->templates = v;
-		} else {
-			fprintf(stderr, "callprof report: unknown option or missing value '%s'\n%s", argv[i],
-				report_usage);
-			return 1;
-		}
-	}
-	if (i >= argc) {
-		fprintf(stderr, "callprof report: no dump given\n%s", report_usage);
-		return 1;
-	}
-	if (!*o->dir) {
-		fprintf(stderr, "callprof report: empty output directory\n");
-		return 1;
-	}
-	o->dumps = argv + i;
-	o->ndumps = (size_t)(argc - i);
-	return 0;
+	memset(&o, 0, sizeof(o));
+	o.dir = REPORT_DEFAULT_DIR;
+	rc = opts_parse(&report_cmd, argc, argv, &o.dumps);
+	if (rc)
+		return rc;
+	if (!o.dumps.n)
+		rc = opts_error(&report_cmd, "no dump given");
+	else if (!*o.dir)
+		rc = opts_error(&report_cmd, "empty output directory");
+	if (rc)
+		opts_list_release(&o.dumps);
+	return rc;
 }
 
 static int read_notes(const char *path, struct buf *out)
@@ -125,57 +107,43 @@ static int check_templates(const char *dir)
 	return 0;
 }
 
-void cmd_print_index(const char *dir)
-{
-	char abs[PATH_MAX];
-
-	if (realpath(dir, abs))
-		printf("%s/index.html\n", abs);
-	else
-		printf("%s/index.html\n", dir);
-}
-
 /* write_site: renders every page into a new site at o->dir; 0, or the exit status. */
-static int write_site(const struct report_opts *o, const struct profile *prof, const struct buf *notes)
+static int write_site(const struct profile *prof, const struct buf *notes)
 {
 	struct render_ctx ctx = {
 		.prof = prof,
-		.title = o->title,
-		.notes_md = o->notes ? notes->data : NULL,
+		.title = o.title,
+		.notes_md = o.notes ? notes->data : NULL,
 		.notes_len = notes->len,
 	};
 
-	return render_write(&ctx, o->dir, render_site);
+	return pages_write(&ctx, o.dir, &pages_report);
 }
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_opts o;
 	struct buf notes = BUF_INIT;
 	struct dump *dumps;
 	struct profile prof;
-	int rc = parse_args(argc, argv, &o);
+	int rc = parse_args(argc, argv);
 
 	if (rc)
-		return rc < 0 ? 0 : rc;
+		return rc == OPTS_HELP ? 0 : rc;
+	rc = 2;
 	if (o.templates && check_templates(o.templates) < 0)
-		return 2;
-	if (o.notes && read_notes(o.notes, &notes) < 0) {
-		buf_release(&notes);
-		return 2;
-	}
-	if (dumps_load(&dumps, o.dumps, o.ndumps) < 0) {
-		buf_release(&notes);
-		return 2;
-	}
-	rc = profile_build(&prof, dumps, o.ndumps) < 0 ? 2 : 0;
+		goto out;
+	if (o.notes && read_notes(o.notes, &notes) < 0)
+		goto out;
+	if (dumps_load(&dumps, o.dumps.v, o.dumps.n) < 0)
+		goto out;
+	rc = profile_build(&prof, dumps, o.dumps.n) < 0 ? 2 : 0;
 	if (rc == 0) {
-		rc = write_site(&o, &prof, &notes);
+		rc = write_site(&prof, &notes);
 		profile_release(&prof);
 	}
-	if (rc == 0)
-		cmd_print_index(o.dir);
-	dumps_free(dumps, o.ndumps);
+	dumps_free(dumps, o.dumps.n);
+out:
 	buf_release(&notes);
+	opts_list_release(&o.dumps);
 	return rc;
 }

@@ -11,14 +11,6 @@
 /* The keys the scanner follows: root.threads[i].tree.rows, .functions and .edges. */
 enum key { K_OTHER, K_THREADS, K_TREE, K_ROWS, K_FUNCTIONS, K_EDGES };
 
-const char *const rowscan_fn_keys[RS_FN_NKEYS] = {
-	"fn", "calls", "inclusive_ns", "self_ns", "raw_inclusive_ns", "raw_self_ns", "min_ns", "max_ns",
-	"fenced_calls",
-};
-const char *const rowscan_edge_keys[RS_E_NKEYS] = {
-	"caller", "callee", "calls", "inclusive_ns", "self_ns", "call_file", "call_line",
-};
-
 /* One open container: an object (with the key of the value being read) or an array. */
 struct level {
 	int is_array;
@@ -31,6 +23,7 @@ struct level {
 struct scan {
 	const char *s;
 	size_t len, pos;
+	const struct rowscan_keys *fn_keys, *edge_keys; /* the cells of objects */
 	struct level stack[SCAN_DEPTH];
 	int depth;          /* open containers; -1 before the document */
 	int dup;            /* a followed key appeared twice (json-c keeps the last) or a key
@@ -131,7 +124,7 @@ static int read_int(struct scan *sc, int64_t *v)
 	while (i < sc->len && s[i] >= '0' && s[i] <= '9') {
 		uint64_t digit = (uint64_t)(s[i++] - '0');
 
-		/* Past INT64_MAX json-c reads it (and load.c refuses it with the row's path). */
+		/* Past INT64_MAX json-c reads it (and the loader refuses it with the row's path). */
 		if (x > ((uint64_t)INT64_MAX - digit) / 10)
 			return -1;
 		x = x * 10 + digit;
@@ -223,38 +216,31 @@ static int plain_string(struct scan *sc, size_t *b, size_t *e)
 	return 0;
 }
 
-/* The keys of one kind of object table: their names, and which hold strings (a bit each). */
-struct object_keys {
-	const char *const *names;
-	int n;
-	unsigned strings;
-};
-
 /* read_member: one "key": value of an object into row (ncols cells); *seen marks the keys read. */
-static int read_member(struct scan *sc, const struct object_keys *k, int64_t *row, unsigned *seen,
+static int read_member(struct scan *sc, const struct rowscan_keys *k, int64_t *row, uint64_t *seen,
 		       struct buf *pool)
 {
 	size_t b, e, vb, ve;
-	int idx = -1;
+	int64_t idx = -1;
 
 	if (sc->pos >= sc->len || sc->s[sc->pos] != '"' || plain_string(sc, &b, &e) < 0)
 		return -1;
-	for (int i = 0; i < k->n && idx < 0; i++)
+	for (size_t i = 0; i < k->n && idx < 0; i++)
 		if (strlen(k->names[i]) == e - b && !memcmp(sc->s + b, k->names[i], e - b))
-			idx = i;
+			idx = (int64_t)i;
 	skip_ws(sc);
 	if (sc->pos >= sc->len || sc->s[sc->pos] != ':')
 		return -1;
 	sc->pos++;
 	skip_ws(sc);
 	if (idx >= 0) {
-		if (*seen & (1u << idx)) /* json-c would keep the last: leave it to json-c */
+		if (*seen & (UINT64_C(1) << idx)) /* json-c would keep the last: leave it to json-c */
 			return -1;
-		*seen |= 1u << idx;
+		*seen |= UINT64_C(1) << idx;
 	}
 	if (sc->pos < sc->len && sc->s[sc->pos] == '"') {
 		/* A string: for a string key kept in the pool, for an unknown key skipped. */
-		if (plain_string(sc, &vb, &ve) < 0 || (idx >= 0 && !(k->strings & (1u << idx))))
+		if (plain_string(sc, &vb, &ve) < 0 || (idx >= 0 && !(k->strings & (UINT64_C(1) << idx))))
 			return -1;
 		if (idx >= 0) {
 			row[idx] = (int64_t)pool->len;
@@ -267,7 +253,7 @@ static int read_member(struct scan *sc, const struct object_keys *k, int64_t *ro
 	{
 		int64_t v;
 
-		if (read_int(sc, &v) < 0 || (idx >= 0 && (k->strings & (1u << idx)) && v != ROWSCAN_NULL))
+		if (read_int(sc, &v) < 0 || (idx >= 0 && (k->strings & (UINT64_C(1) << idx)) && v != ROWSCAN_NULL))
 			return -1;
 		if (idx >= 0)
 			row[idx] = v;
@@ -276,11 +262,11 @@ static int read_member(struct scan *sc, const struct object_keys *k, int64_t *ro
 }
 
 /* read_object: one object of the table at pos ('{') into row. */
-static int read_object(struct scan *sc, const struct object_keys *k, int64_t *row, struct buf *pool)
+static int read_object(struct scan *sc, const struct rowscan_keys *k, int64_t *row, struct buf *pool)
 {
-	unsigned seen = 0;
+	uint64_t seen = 0;
 
-	for (int i = 0; i < k->n; i++)
+	for (size_t i = 0; i < k->n; i++)
 		row[i] = ROWSCAN_NULL;
 	if (sc->pos >= sc->len || sc->s[sc->pos] != '{')
 		return -1;
@@ -308,13 +294,13 @@ static int read_object(struct scan *sc, const struct object_keys *k, int64_t *ro
 }
 
 /* read_objects: the array of objects at pos ('[') into t; 0 with pos past its ']', or -1 (pos unchanged). */
-static int read_objects(struct scan *sc, struct rowscan_table *t, const struct object_keys *k)
+static int read_objects(struct scan *sc, struct rowscan_table *t, const struct rowscan_keys *k)
 {
 	size_t save = sc->pos, cap = 0;
 	int64_t *cells = NULL;
 	struct buf pool = BUF_INIT;
 
-	t->ncols = (size_t)k->n;
+	t->ncols = k->n;
 	t->nrows = 0;
 	sc->pos++;
 	skip_ws(sc);
@@ -353,12 +339,9 @@ fail:
 /* read_table: the array at pos, of the kind what, into t. */
 static int read_table(struct scan *sc, struct rowscan_table *t)
 {
-	static const struct object_keys fn_keys = { rowscan_fn_keys, RS_FN_NKEYS, 0 };
-	static const struct object_keys edge_keys = { rowscan_edge_keys, RS_E_NKEYS, 1u << RS_E_CALL_FILE };
-
 	if (t->what == RS_TREE_ROWS)
 		return read_rows(sc, t);
-	return read_objects(sc, t, t->what == RS_FUNCTIONS ? &fn_keys : &edge_keys);
+	return read_objects(sc, t, t->what == RS_FUNCTIONS ? sc->fn_keys : sc->edge_keys);
 }
 
 /* open_level: a '{' or '[' begins a container. */
@@ -471,9 +454,10 @@ static void scan(struct scan *sc, struct rowscan *rs)
 	}
 }
 
-void rowscan_extract(struct rowscan *rs, char *text, size_t len)
+void rowscan_extract(struct rowscan *rs, char *text, size_t len, const struct rowscan_keys *fn_keys,
+		     const struct rowscan_keys *edge_keys)
 {
-	struct scan sc = { .s = text, .len = len };
+	struct scan sc = { .s = text, .len = len, .fn_keys = fn_keys, .edge_keys = edge_keys };
 
 	rs->n = 0;
 	rs->tables = NULL;

@@ -17,11 +17,11 @@
  * strings, rows of different lengths, a key given twice, malformed text --
  * leaves that array as it was, for json-c to read and check the slow way.  The
  * loader takes a thread's array from its table when json-c saw it empty, and
- * applies the same checks to both (load.c).
+ * applies the same checks to both (load.h).
  *
  * Example: threads[0].edges = [{"caller": null, "callee": 2, "calls": 5, ...}]
- * gives a table of what RS_EDGES with one row whose cells are
- * { ROWSCAN_NULL, 2, 5, ... } in the order of rowscan_edge_keys.
+ * read with the keys { "caller", "callee", "calls", ... } gives a table of
+ * what RS_EDGES with one row whose cells are { ROWSCAN_NULL, 2, 5, ... }.
  */
 
 #define ROWSCAN_NULL INT64_MIN /* a null cell, or a key the object does not have */
@@ -29,15 +29,16 @@
 /* Which array of a thread a table holds. */
 enum rowscan_what { RS_TREE_ROWS, RS_FUNCTIONS, RS_EDGES };
 
-/* The keys read from each object of threads[].functions, in cell order (others are skipped). */
-enum { RS_FN_FN, RS_FN_CALLS, RS_FN_INCL, RS_FN_SELF, RS_FN_RAW_INCL, RS_FN_RAW_SELF, RS_FN_MIN, RS_FN_MAX,
-       RS_FN_FENCED, RS_FN_NKEYS };
-extern const char *const rowscan_fn_keys[RS_FN_NKEYS];
-
-/* The same for threads[].edges; call_file is a string: its cell is an offset into strings. */
-enum { RS_E_CALLER, RS_E_CALLEE, RS_E_CALLS, RS_E_INCL, RS_E_SELF, RS_E_CALL_FILE, RS_E_CALL_LINE,
-       RS_E_NKEYS };
-extern const char *const rowscan_edge_keys[RS_E_NKEYS];
+/*
+ * The keys read from the objects of one kind of array, in cell order (the
+ * loader's fields, load_check.c); other keys are skipped.  A string key's
+ * cell is an offset into its table's strings.  At most 64 keys.
+ */
+struct rowscan_keys {
+	const char *const *names;
+	size_t n;
+	uint64_t strings;  /* bit k set: names[k] holds a string (or null) */
+};
 
 /* One array of one thread. */
 struct rowscan_table {
@@ -54,8 +55,13 @@ struct rowscan {
 	struct rowscan_table *tables;
 };
 
-/* rowscan_extract fills rs (set up here) from len bytes of JSON text, blanking what it read. */
-void rowscan_extract(struct rowscan *rs, char *text, size_t len);
+/*
+ * rowscan_extract fills rs (set up here) from len bytes of JSON text, blanking
+ * what it read; fn_keys and edge_keys say which keys the objects of
+ * threads[].functions and threads[].edges have cells for.
+ */
+void rowscan_extract(struct rowscan *rs, char *text, size_t len, const struct rowscan_keys *fn_keys,
+		     const struct rowscan_keys *edge_keys);
 
 /* rowscan_find: the table of array what of thread index thread, or NULL. */
 const struct rowscan_table *rowscan_find(const struct rowscan *rs, enum rowscan_what what, size_t thread);

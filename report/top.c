@@ -1,20 +1,32 @@
 /* top.c: `callprof top`: the flat profile of one or more dumps as text for a terminal. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "cmd.h"
 #include "dump.h"
 #include "fmt.h"
+#include "opts.h"
 #include "profile.h"
 
-static const char top_usage[] =
-	"usage: callprof top [-n N] DUMP...\n"
-	"\n"
-	"Prints the flat profile of one or more dumps (merged), sorted by self time:\n"
-	"calls, self time, inclusive time, average inclusive time per call, self time\n"
-	"as a share of the run (%), and the name.  -n N prints the first N rows only.\n";
+/* The command line, once parsed: -n, the most rows to print (0 for all). */
+static size_t top_limit;
+
+static const struct opt top_options[] = {
+	{ 'n', NULL, OPT_COUNT, &top_limit, "N", "print the first N rows only" },
+};
+
+static const char *const top_synopses[] = { "DUMP...", NULL };
+
+static const struct opts_cmd top_cmd = {
+	.name = "top",
+	.synopses = top_synopses,
+	.about = "Prints the flat profile of one or more dumps (merged), sorted by self time:\n"
+		 "calls, self time, inclusive time, average inclusive time per call, self time\n"
+		 "as a share of the run (%), and the name.\n",
+	.opts = top_options,
+	.nopts = sizeof(top_options) / sizeof(top_options[0]),
+};
 
 /* put_right: s right-aligned in width columns (UTF-8 aware: "µs" is one column wide). */
 static void put_right(struct buf *out, const char *s, size_t width)
@@ -47,8 +59,8 @@ static void print_profile(const struct profile *p, size_t limit)
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 	size_t n = limit && limit < p->nfuncs ? limit : p->nfuncs;
 
-	buf_printf(&out, "%zu dump%s, %zu thread%s, %s calls, %s profiled\n\n", p->ndumps,
-		   p->ndumps == 1 ? "" : "s", p->nthreads, p->nthreads == 1 ? "" : "s",
+	buf_printf(&out, "%zu dump%s, %zu thread%s, %s calls, %s profiled\n\n", p->nruns,
+		   p->nruns == 1 ? "" : "s", p->nthreads, p->nthreads == 1 ? "" : "s",
 		   fmt_count(a, p->calls), fmt_ns(b, p->run_ns));
 	put_right(&out, "calls", 12);
 	put_right(&out, "self", 9);
@@ -75,44 +87,28 @@ static void print_profile(const struct profile *p, size_t limit)
 
 int cmd_top(int argc, char **argv)
 {
-	size_t limit = 0;
+	struct opts_list args;
 	struct dump *dumps;
 	struct profile prof;
-	int i, rc;
+	int rc;
 
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		char *end;
-
-		if (!strcmp(argv[i], "--")) {
-			i++;
-			break;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(top_usage, stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "-n") && i + 1 < argc) {
-			unsigned long long v = strtoull(argv[++i], &end, 10);
-
-			if (*end || !*argv[i] || argv[i][0] == '-') {
-				fprintf(stderr, "callprof top: -n wants a number, not '%s'\n", argv[i]);
-				return 1;
-			}
-			limit = (size_t)v;
-		} else {
-			fprintf(stderr, "callprof top: unknown option '%s'\n%s", argv[i], top_usage);
-			return 1;
+	top_limit = 0;
+	rc = opts_parse(&top_cmd, argc, argv, &args);
+	if (rc)
+		return rc == OPTS_HELP ? 0 : rc;
+	if (!args.n) {
+		opts_list_release(&args);
+		return opts_error(&top_cmd, "no dump given");
+	}
+	rc = 2;
+	if (dumps_load(&dumps, args.v, args.n) == 0) {
+		rc = profile_build(&prof, dumps, args.n) < 0 ? 2 : 0;
+		if (rc == 0) {
+			print_profile(&prof, top_limit);
+			profile_release(&prof);
 		}
+		dumps_free(dumps, args.n);
 	}
-	if (i >= argc) {
-		fprintf(stderr, "callprof top: no dump given\n%s", top_usage);
-		return 1;
-	}
-	if (dumps_load(&dumps, argv + i, (size_t)(argc - i)) < 0)
-		return 2;
-	rc = profile_build(&prof, dumps, (size_t)(argc - i)) < 0 ? 2 : 0;
-	if (rc == 0) {
-		print_profile(&prof, limit);
-		profile_release(&prof);
-	}
-	dumps_free(dumps, (size_t)(argc - i));
+	opts_list_release(&args);
 	return rc;
 }

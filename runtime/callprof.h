@@ -4,8 +4,13 @@
  * without calling any of this: the profile is written at exit.
  *
  * Settings come from the environment, read once at start-up:
- *   CALLPROF_OUTPUT=PATH     where the dump goes (default callprof.json; %p = pid)
+ *   CALLPROF_OUTPUT=PATH     where the dump goes (default callprof.json; %p = pid); a relative
+ *                            PATH is taken from the working directory at start-up.  The dump
+ *                            replaces a regular file only (keeping its mode and, where the
+ *                            process may, its owner); a link, device or FIFO there is left alone
  *   CALLPROF_DISABLE=1       no profiling and no dump
+ *   CALLPROF_DEBUGINFOD=1    libdw may ask DEBUGINFOD_URLS' servers for missing debug
+ *                            information; otherwise the runtime never reaches the network
  *   CALLPROF_CLOCK=auto|tsc|monotonic|none   the timer (none: exact counts, no times)
  *   CALLPROF_COMPENSATE=0    keep raw times as the main figures
  *   CALLPROF_MAX_NODES=N     per-thread tree budget; past it paths fold to caller->callee
@@ -15,6 +20,11 @@
  *   CALLPROF_EXCLUDE=GLOBS   do not profile those: their time stays with their caller, and
  *                            their instrumented callees attach to the nearest profiled frame
  *   CALLPROF_MAX_DEPTH=N     calls deeper than N frames are not recorded, likewise
+ *
+ * Setuid, setgid and file-capability programs (AT_SECURE) are not profiled:
+ * every CALLPROF_* variable is ignored, no dump is written anywhere,
+ * callprof_enabled() returns 0 and callprof_dump() returns -1.  Run such a
+ * program as the user it would become, or a copy without its privileges.
  */
 #ifndef CALLPROF_H
 #define CALLPROF_H
@@ -24,7 +34,8 @@ extern "C" {
 #endif
 
 /* Writes the profile so far to `path` (NULL: CALLPROF_OUTPUT or callprof.json;
- * %p expands to the pid), atomically.  Functions still running are counted up
+ * %p expands to the pid; a relative `path` is taken from the working directory
+ * now), atomically.  Functions still running are counted up
  * to now and go on being profiled.  Returns 0, or -1 after one line on stderr. */
 __attribute__((no_instrument_function)) int callprof_dump(const char *path);
 

@@ -20,6 +20,7 @@
 #include "jsonw.h"
 #include "options.h"
 #include "process.h"
+#include "safefile.h"
 #include "symbols.h"
 #include "tstate.h"
 
@@ -716,16 +717,6 @@ out_free:
 	return -1;
 }
 
-/* A short temporary name beside `final` (the rename must stay in one file
- * system), whatever the length of the final name's last component. */
-static void temporary_path(const char *final, char *tmp, size_t size)
-{
-	const char *slash = strrchr(final, '/');
-	int dir_len = slash ? (int)(slash - final + 1) : 0;
-
-	snprintf(tmp, size, "%.*s.callprof-%d.tmp", dir_len, final, (int)getpid());
-}
-
 /* The final path: %p is the pid, %% a percent sign; a fork child without %p adds its pid. */
 static void output_path(const char *pattern, char *out, size_t size)
 {
@@ -827,10 +818,11 @@ static struct thread_snap *snapshot_threads(struct dump_ctx *d, struct tstate *t
 int dump_write(const char *path, bool only_if_data)
 {
 	struct dump_ctx d = { 0 };
-	char final[PATH_MAX], tmp[PATH_MAX + 32];
+	char final[PATH_MAX];
 	struct tstate *threads;
 	struct thread_snap *snaps = NULL;
 	size_t nsnaps = 0;
+	struct safefile sf = { .why = NULL };
 	FILE *f;
 	int rc = -1, err = 0;
 
@@ -846,15 +838,12 @@ int dump_write(const char *path, bool only_if_data)
 	snaps = snapshot_threads(&d, threads, &nsnaps);
 	calib_again(); /* after the snapshot: its probes must not show in the profile */
 	d.tps = clock_ticks_per_second();
-	temporary_path(final, tmp, sizeof(tmp));
 	if (!snaps) {
-		err = ENOMEM;
+		sf.why = strerror(ENOMEM);
 		goto out_unlock;
 	}
-	if (!(f = fopen(tmp, "we"))) {
-		err = errno;
+	if (!(f = safefile_open(&sf, final)))
 		goto out_unlock;
-	}
 	setvbuf(f, NULL, _IOFBF, 1 << 20);
 	jsonw_init(&d.w, f);
 	d.syms = symbols_open_for(d.fn_addr, d.nfns);
@@ -862,21 +851,12 @@ int dump_write(const char *path, bool only_if_data)
 		err = ENOMEM;
 	symbols_free(d.syms);
 	putc('\n', f);
-	if (ferror(f) && !err)
-		err = errno ? errno : EIO;
-	if (fclose(f) != 0 && !err)
-		err = errno;
-	if (!err && rename(tmp, final) != 0)
-		err = errno;
-	if (err)
-		unlink(tmp);
-	else
-		rc = 0;
+	rc = safefile_close(&sf, err);
 out_unlock:
 	reverse(threads);
 	tstate_unlock_all();
 	if (rc < 0)
-		fprintf(stderr, "callprof: cannot write profile '%s': %s\n", final, strerror(err));
+		fprintf(stderr, "callprof: cannot write profile '%s': %s\n", final, sf.why);
 	snapshots_free(snaps, nsnaps);
 	free(d.fn_addr);
 	idmap_release(&d.fn_ids);

@@ -5,8 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
 
 struct options options;
+/* The process's environment, for the CALLPROF_* names a secure program ignores. */
+extern char **environ;
 
 /* Prints `value` with control characters as '?', so a message stays one line. */
 static void put_printable(const char *value)
@@ -82,13 +86,43 @@ static void read_clock(void)
 	ignoring("CALLPROF_CLOCK", s, "expected auto, tsc, tsc-ordered, tsc-adaptive, monotonic or none");
 }
 
-void options_read(void)
+/* A relative path from the working directory at start-up, so a program that
+ * changes directory still writes where it was asked; a '%' of that directory
+ * stays itself when %p is expanded at the dump. */
+static void make_absolute(char *path, size_t size)
+{
+	char cwd[PATH_MAX], out[sizeof(options.output)];
+	size_t o = 0, n = 0;
+
+	if (path[0] == '/')
+		return;
+	if (!getcwd(cwd, sizeof(cwd))) {
+		fprintf(stderr, "callprof: output '%s' stays relative to the directory at exit: "
+			"cannot read the working directory: %s\n", path, strerror(errno));
+		return;
+	}
+	for (const char *c = cwd; *c; c++)
+		n += *c == '%' ? 2 : 1;
+	if (n + 1 + strlen(path) + 1 > size || size > sizeof(out)) {
+		fprintf(stderr, "callprof: output '%s' stays relative to the directory at exit: "
+			"the absolute path is longer than %zu bytes\n", path, size - 1);
+		return;
+	}
+	for (const char *c = cwd; *c; c++) {
+		if (*c == '%')
+			out[o++] = '%';
+		out[o++] = *c;
+	}
+	if (o > 1)
+		out[o++] = '/';
+	strcpy(out + o, path);
+	strcpy(path, out);
+}
+
+static void read_output(void)
 {
 	const char *out = getenv("CALLPROF_OUTPUT");
-	uint64_t v;
 
-	options.disabled = read_flag("CALLPROF_DISABLE", false);
-	options.compensate = read_flag("CALLPROF_COMPENSATE", true);
 	if (out && *out && strlen(out) < sizeof(options.output))
 		strcpy(options.output, out);
 	else
@@ -96,6 +130,41 @@ void options_read(void)
 	if (out && strlen(out) >= sizeof(options.output))
 		fprintf(stderr, "callprof: ignoring CALLPROF_OUTPUT: longer than %zu bytes\n",
 			sizeof(options.output) - 1);
+	make_absolute(options.output, sizeof(options.output));
+}
+
+/*
+ * Setuid, setgid and file-capability programs (AT_SECURE): the environment
+ * belongs to a less privileged user, who must not choose where the program
+ * writes (nor which debuginfod server libdw asks).  Profiling stays off; one
+ * line says so if a CALLPROF_* variable was set.
+ */
+static bool read_secure(void)
+{
+	if (!getauxval(AT_SECURE))
+		return false;
+	options.disabled = true;
+	options.secure = true;
+	for (char **e = environ; e && *e; e++) {
+		if (!strncmp(*e, "CALLPROF_", 9)) {
+			fprintf(stderr, "callprof: not profiling a setuid, setgid or file-capability program; "
+				"CALLPROF_* settings ignored\n");
+			break;
+		}
+	}
+	return true;
+}
+
+void options_read(void)
+{
+	uint64_t v;
+
+	if (read_secure())
+		return;
+	options.disabled = read_flag("CALLPROF_DISABLE", false);
+	options.compensate = read_flag("CALLPROF_COMPENSATE", true);
+	options.debuginfod = read_flag("CALLPROF_DEBUGINFOD", false);
+	read_output();
 	read_clock();
 	v = 2000000;
 	read_number("CALLPROF_MAX_NODES", 1, UINT64_MAX / 2, &v);

@@ -7,8 +7,11 @@
 #include <stdint.h>
 
 struct options {
-	bool disabled;            /* CALLPROF_DISABLE=1: no profiling, no dump */
-	char output[PATH_MAX];    /* CALLPROF_OUTPUT, default "callprof.json"; %p is the pid */
+	bool disabled;            /* CALLPROF_DISABLE=1 (or `secure`): no profiling, no dump */
+	bool secure;              /* AT_SECURE (setuid, setgid, capabilities): the environment is ignored */
+	char output[PATH_MAX];    /* CALLPROF_OUTPUT, default "callprof.json", made absolute
+				     from the working directory at start-up; %p is the pid */
+	bool debuginfod;          /* CALLPROF_DEBUGINFOD=1: libdw may ask DEBUGINFOD_URLS' servers */
 	char clock[16];           /* CALLPROF_CLOCK: auto, tsc, tsc-ordered, tsc-adaptive, monotonic or none */
 	bool compensate;          /* CALLPROF_COMPENSATE=0 keeps raw times as the main figures */
 	uint64_t max_nodes;       /* CALLPROF_MAX_NODES: tree node budget per thread, 0 = none */
@@ -21,7 +24,8 @@ struct options {
 /* The settings in force; filled by options_read(). */
 extern struct options options;
 
-/* Reads the environment.  A value it cannot use gives one line on stderr and the default. */
+/* Reads the environment.  A value it cannot use gives one line on stderr and the default.
+ * In a setuid, setgid or file-capability program it reads nothing and turns profiling off. */
 void options_read(void);
 
 #endif

@@ -2,6 +2,7 @@
 #include "symbols.h"
 
 #include "cct.h"
+#include "debuginfo.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -57,18 +58,19 @@ struct symbols {
 	size_t nmods, cap;
 };
 
-/* Where libdw looks for the process's modules and their separate debug files. */
+/* Where libdw looks for the process's modules and their separate debug files
+ * (on this machine only, unless CALLPROF_DEBUGINFOD=1: debuginfo.h). */
 static char *debuginfo_path;
 static const Dwfl_Callbacks proc_callbacks = {
 	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = debuginfo_find,
 	.debuginfo_path = &debuginfo_path,
 };
 
 /* For one library file on its own, named before it is unloaded. */
 static const Dwfl_Callbacks offline_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_elf = debuginfo_find_elf,
+	.find_debuginfo = debuginfo_find,
 	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = &debuginfo_path,
 };

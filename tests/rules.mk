@@ -3,6 +3,7 @@
 #   make tests-build       everything below (a prerequisite of `make check`)
 #   make tests-dumpcheck   build/tests/dumpcheck: the dump invariant checker
 #   make tests-unit        build/tests/unit/unit: runtime unit tests, ASan+UBSan
+#   make tests-unit-report build/tests/unit/report/unit: the report tool's unit tests, ASan+UBSan
 #   make tests-e2e         build/tests/e2e/: the end-to-end programs, every variant
 #   make tests-fuzz        build/tests/fuzz/fuzz-load: the dump reader's libFuzzer target
 #
@@ -147,3 +148,38 @@ fuzz: test-deps $(FUZZ)/fuzz-load
 	$(Q)$(FUZZ)/fuzz-load -max_total_time=$(FUZZ_SECONDS) -timeout=5 -rss_limit_mb=2048 \
 	    -max_len=65536 -dict=tests/fuzz/dump.dict -artifact_prefix=$(FUZZ)/ -print_final_stats=1 \
 	    $(FUZZ)/corpus tests/fuzz/corpus
+
+# ---- unit tests of the report tool's building blocks, under the sanitizers ---
+# tests/unit/report/test_*.c with the report modules they test, run by the same
+# runner (tests/unit/main.c) built with their list, tests/unit/report/list.h.
+# (flags: the tracked build flags, where the top Makefile defines them.)
+UNIT_REPORT        := $(T)/unit/report
+UNIT_REPORT_MODS   := buf fmt keymap html tmpl assets rowscan opts load_check pstat
+UNIT_REPORT_CFLAGS := $(TOOL_CFLAGS) $(UNIT_SAN) -Itests/unit -DUNIT_LIST='"report/list.h"'
+UNIT_REPORT_TEST_CFLAGS := $(UNIT_REPORT_CFLAGS) -D_GNU_SOURCE
+FLAGS_unit-report   = $(CC) $(UNIT_REPORT_TEST_CFLAGS) | $(UNIT_SAN)
+UNIT_REPORT_OBJ    := $(patsubst tests/unit/report/%.c,$(UNIT_REPORT)/%.o,$(wildcard tests/unit/report/*.c)) \
+                      $(UNIT_REPORT)/main.o $(UNIT_REPORT_MODS:%=$(UNIT_REPORT)/obj/%.o) $(B)/gen/assets.o
+
+.PHONY: tests-unit-report
+tests-unit-report: $(UNIT_REPORT)/unit
+tests-build: tests-unit-report
+
+$(UNIT_REPORT)/obj/%.o: report/%.c $(call flags,unit-report)
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(UNIT_REPORT_CFLAGS) -c $< -o $@
+
+$(UNIT_REPORT)/main.o: tests/unit/main.c $(call flags,unit-report)
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(UNIT_REPORT_TEST_CFLAGS) -c $< -o $@
+
+$(UNIT_REPORT)/%.o: tests/unit/report/%.c $(call flags,unit-report)
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(UNIT_REPORT_TEST_CFLAGS) -c $< -o $@
+
+$(UNIT_REPORT)/unit: $(UNIT_REPORT_OBJ) $(call flags,unit-report)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(UNIT_SAN) -o $@ $(UNIT_REPORT_OBJ) -lm

@@ -1,11 +1,11 @@
 /* slow.c: the program t-diff.sh builds twice: with -DSLOW, target() spins 50 times longer and
  * small() 300 times longer (a big relative change of a tiny absolute time: noise for the gate).
  * steady() is 40 times target()'s fast work, so main() grows about 2.2 times while target()
- * grows about 50: a factor of two of timing noise either way leaves main() far under the
- * test's 1000% gate and target() between its 1000% and 10000% gates.  A preemption is no
- * such noise: it adds whole milliseconds to whichever function it lands in, so the program
- * prints how often the scheduler preempted it while main() ran, and the test runs it again
- * until that is never. */
+ * grows about 50: t-diff.sh sets its gates at half and twice target()'s measured growth, which
+ * timing noise on a loaded machine moves, and main() stays far under the lower one.  A
+ * preemption adds whole milliseconds to whichever function it lands in, so the program prints
+ * how often the scheduler preempted it while main() ran, and the test runs it again until
+ * that is never. */
 #include <stdio.h>
 #include <sys/resource.h>
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "pages.h"
 #include "profile.h"
 #include "render.h"
 #include "site.h"
@@ -56,7 +57,7 @@ static void render(const struct dump *dumps, size_t n)
 	buf_init(&ctx.page);
 	buf_init(&ctx.body);
 	site_begin(&site, "fuzz-site");
-	if (render_site(&ctx) == 0)
+	if (pages_render(&ctx, &pages_report) == 0)
 		site_commit(&site);
 	else
 		site_abort(&site);

@@ -3,8 +3,8 @@
  * the path prefix SHIM_ENOSPC_PATH take SHIM_ENOSPC_AFTER bytes between them
  * (default 0), then every write fails with ENOSPC, as on a full file system.
  * Other files are untouched.  Both ways of writing are covered: stdio (whose
- * writes do not go through an interposable write(), so fopen hands out a FILE
- * of its own) and open()/write().
+ * writes do not go through an interposable write(), so fopen and fdopen hand
+ * out a FILE of their own) and open()/write().
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -161,6 +161,26 @@ FILE *fopen(const char *path, const char *mode)
 	/* The real FILE's own writes must not count twice: its fd is not tracked. */
 	if (fileno(fp) >= 0 && fileno(fp) < (int)sizeof(full_fds))
 		full_fds[fileno(fp)] = 0;
+	f = malloc(sizeof(*f));
+	if (!f)
+		return fp;
+	f->real = fp;
+	return fopencookie(f, mode, (cookie_io_functions_t){ .write = full_write, .close = full_close });
+}
+
+/* A stream on an fd opened under the prefix: the same wrapper as fopen's. */
+FILE *fdopen(int fd, const char *mode)
+{
+	static FILE *(*real_fdopen)(int, const char *);
+	struct full *f;
+	FILE *fp;
+
+	if (!real_fdopen)
+		real_fdopen = (FILE * (*)(int, const char *)) dlsym(RTLD_NEXT, "fdopen");
+	fp = real_fdopen(fd, mode);
+	if (!fp || fd < 0 || fd >= (int)sizeof(full_fds) || !full_fds[fd])
+		return fp;
+	full_fds[fd] = 0;
 	f = malloc(sizeof(*f));
 	if (!f)
 		return fp;

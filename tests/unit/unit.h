@@ -43,6 +43,12 @@
 	T(compensate_off)                 \
 	T(compensate_mixed_reads)
 
+/* A binary built with UNIT_LIST="file.h" runs the tests that file lists instead (tests/unit/report/). */
+#ifdef UNIT_LIST
+#undef UNIT_TESTS
+#include UNIT_LIST
+#endif
+
 #define UNIT_DECLARE(name) void test_##name(void);
 UNIT_TESTS(UNIT_DECLARE)
 

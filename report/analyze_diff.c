@@ -1,9 +1,10 @@
-/* diff_analyze.c: matches the functions and edges of two profiles and orders them by change
+/* analyze_diff.c: matches the functions and edges of two profiles and orders them by change
  * (see diff.h).  Matching sorts keys rather than hashing them: each list is sorted once. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "diff.h"
 
 /* One function of one side, as the matching sees it. */
@@ -136,8 +137,8 @@ static const char *program_base(const struct profile *p)
 {
 	const char *base = NULL;
 
-	for (size_t i = 0; i < p->ndumps; i++) {
-		const char *prog = p->dumps[i].program, *slash;
+	for (size_t i = 0; i < p->nruns; i++) {
+		const char *prog = p->runs[i]->program, *slash;
 
 		if (!prog)
 			return NULL;

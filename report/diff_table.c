@@ -1,37 +1,16 @@
-/* render_diff.c: the pieces every page of a diff site shares: function links and the
- * before / after / change columns (see render.h). */
+/* diff_table.c: the tables of a diff: the before / after / change columns every table of a diff
+ * shares, and the table of every function by change. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 
+#include "cell.h"
 #include "diff.h"
+#include "diff_table.h"
 #include "fmt.h"
-#include "html.h"
-#include "render.h"
+#include "link.h"
 
-void render_diff_fn_link(struct buf *out, const struct diff *d, uint32_t fn, const char *root)
-{
-	const struct diff_func *f = &d->funcs[fn];
-	int side = f->fn[DIFF_NEW] >= 0 ? DIFF_NEW : DIFF_BASE;
-
-	buf_printf(out, "<a class=\"fn\" href=\"%sfn/%u.html\">", root, fn);
-	render_name(out, f->name);
-	buf_puts(out, "</a>");
-	if (f->same_name && f->file) {
-		/* Two util.c in two folders look alike: the full path is on hover. */
-		buf_puts(out, " <span class=\"fn-file\" title=\"");
-		html_escape(out, f->file);
-		buf_puts(out, "\">");
-		html_escape(out, pfunc_file_base(&d->side[side].funcs[f->fn[side]]));
-		buf_puts(out, "</span>");
-	}
-	if (f->fn[DIFF_BASE] < 0)
-		buf_puts(out, " <span class=\"tag new\">new</span>");
-	else if (f->fn[DIFF_NEW] < 0)
-		buf_puts(out, " <span class=\"tag gone\">gone</span>");
-}
-
-void render_diff_head(struct buf *out)
+void diff_table_head(struct buf *out)
 {
 	buf_puts(out, "<th data-sort=\"num\">Calls before</th><th data-sort=\"num\">Calls after</th>"
 		      "<th data-sort=\"num\">Self before</th><th data-sort=\"num\">Self after</th>"
@@ -61,33 +40,33 @@ static void td_change(struct buf *out, uint64_t before, uint64_t after)
 		   isinf(ratio) ? 1e300 : ratio, fmt_change(a, before, after));
 }
 
-void render_diff_cells(struct buf *out, const struct pstat *st)
+void diff_table_cells(struct buf *out, const struct pstat *st)
 {
-	render_td_count(out, st[DIFF_BASE].calls);
-	render_td_count(out, st[DIFF_NEW].calls);
-	render_td_time(out, st[DIFF_BASE].self_ns);
-	render_td_time(out, st[DIFF_NEW].self_ns);
+	cell_count(out, st[DIFF_BASE].calls);
+	cell_count(out, st[DIFF_NEW].calls);
+	cell_time(out, st[DIFF_BASE].self_ns);
+	cell_time(out, st[DIFF_NEW].self_ns);
 	td_change(out, st[DIFF_BASE].self_ns, st[DIFF_NEW].self_ns);
-	render_td_time(out, st[DIFF_BASE].incl_ns);
-	render_td_time(out, st[DIFF_NEW].incl_ns);
+	cell_time(out, st[DIFF_BASE].incl_ns);
+	cell_time(out, st[DIFF_NEW].incl_ns);
 	td_change(out, st[DIFF_BASE].incl_ns, st[DIFF_NEW].incl_ns);
 }
 
-void render_diff_functions_table(struct buf *out, const struct diff *d, size_t limit)
+void diff_table_functions(struct buf *out, const struct diff *d, size_t limit)
 {
 	size_t n = limit && limit < d->nfuncs ? limit : d->nfuncs;
 
 	buf_puts(out, "<div class=\"wide\"><table class=\"profile sortable diff\" id=\"functions-table\">\n"
 		      "<thead><tr><th data-sort=\"text\">Function</th>");
-	render_diff_head(out);
+	diff_table_head(out);
 	buf_puts(out, "</tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < n; i++) {
 		uint32_t fn = d->order[i];
 
 		buf_puts(out, "<tr><td class=\"name\">");
-		render_diff_fn_link(out, d, fn, "");
+		link_diff_fn(out, d, fn, "");
 		buf_puts(out, "</td>");
-		render_diff_cells(out, d->funcs[fn].st);
+		diff_table_cells(out, d->funcs[fn].st);
 		buf_puts(out, "</tr>\n");
 	}
 	buf_puts(out, "</tbody>\n</table></div>\n");

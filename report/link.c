@@ -1,0 +1,110 @@
+/* link.c: names and links: a function's name (escaped, cut when huge), links to function and
+ * thread pages, and the tabs between the views of a tree or flame graph. */
+#include <stdio.h>
+#include <string.h>
+
+#include "diff.h"
+#include "fmt.h"
+#include "html.h"
+#include "link.h"
+#include "render.h"
+
+#define LINK_MAX_TABS 64 /* thread links above a tree or flame graph */
+
+void link_name(struct buf *out, const char *name)
+{
+	size_t len = strlen(name), cut = LINK_NAME_MAX;
+	char more[FMT_SIZE];
+
+	if (!len) {
+		buf_puts(out, "(anonymous)");
+		return;
+	}
+	if (len <= LINK_NAME_MAX) {
+		html_escape_n(out, name, len);
+		return;
+	}
+	while (cut && ((unsigned char)name[cut] & 0xc0) == 0x80)
+		cut--;
+	html_escape_n(out, name, cut);
+	buf_printf(out, "\xe2\x80\xa6 (%s bytes more)", fmt_count(more, len - cut));
+}
+
+void link_fn(struct buf *out, const struct profile *p, uint32_t fn, const char *root)
+{
+	buf_printf(out, "<a class=\"fn\" href=\"%sfn/%u.html\">", root, fn);
+	link_name(out, p->funcs[fn].name);
+	buf_puts(out, "</a>");
+	if (p->funcs[fn].same_name && p->funcs[fn].file) {
+		buf_puts(out, " <span class=\"fn-file\">");
+		html_escape(out, pfunc_file_base(&p->funcs[fn]));
+		buf_puts(out, "</span>");
+	}
+}
+
+void link_diff_fn(struct buf *out, const struct diff *d, uint32_t fn, const char *root)
+{
+	const struct diff_func *f = &d->funcs[fn];
+	int side = f->fn[DIFF_NEW] >= 0 ? DIFF_NEW : DIFF_BASE;
+
+	buf_printf(out, "<a class=\"fn\" href=\"%sfn/%u.html\">", root, fn);
+	link_name(out, f->name);
+	buf_puts(out, "</a>");
+	if (f->same_name && f->file) {
+		/* Two util.c in two folders look alike: the full path is on hover. */
+		buf_puts(out, " <span class=\"fn-file\" title=\"");
+		html_escape(out, f->file);
+		buf_puts(out, "\">");
+		html_escape(out, pfunc_file_base(&d->side[side].funcs[f->fn[side]]));
+		buf_puts(out, "</span>");
+	}
+	if (f->fn[DIFF_BASE] < 0)
+		buf_puts(out, " <span class=\"tag new\">new</span>");
+	else if (f->fn[DIFF_NEW] < 0)
+		buf_puts(out, " <span class=\"tag gone\">gone</span>");
+}
+
+void link_thread_label(struct buf *out, const struct profile *p, size_t t)
+{
+	const struct pthread *th = &p->threads[t];
+
+	buf_printf(out, "thread %zu (", t + 1);
+	if (p->nruns > 1)
+		buf_printf(out, "pid %lld, ", (long long)p->runs[th->run]->pid);
+	buf_printf(out, "tid %lld", (long long)th->tid);
+	if (th->name) {
+		buf_puts(out, ", ");
+		html_escape(out, th->name);
+	}
+	buf_puts(out, ")");
+}
+
+void link_thread_page(struct buf *out, const struct profile *p, size_t t, const char *root)
+{
+	if (!render_thread_has_pages(t)) {
+		link_thread_label(out, p, t);
+		return;
+	}
+	buf_printf(out, "<a href=\"%sthread/t%zu.html\">", root, t);
+	link_thread_label(out, p, t);
+	buf_puts(out, "</a>");
+}
+
+/* link_view_tabs: links to the merged tree and every thread's ("here" marks the current one). */
+void link_view_tabs(struct buf *out, const struct profile *p, int64_t here)
+{
+	size_t n = p->nthreads < LINK_MAX_TABS ? p->nthreads : LINK_MAX_TABS;
+
+	if (p->nthreads < 2)
+		return;
+	buf_printf(out, "<nav class=\"tabs\"><a href=\"all.html\"%s>All threads</a>",
+		   here < 0 ? " class=\"here\"" : "");
+	for (size_t t = 0; t < n && p->nthreads > 1; t++) {
+		buf_printf(out, "<a href=\"t%zu.html\"%s>", t, here == (int64_t)t ? " class=\"here\"" : "");
+		link_thread_label(out, p, t);
+		buf_puts(out, "</a>");
+	}
+	if (n < p->nthreads)
+		buf_puts(out, "<a href=\"../index.html#threads\">more threads\xe2\x80\xa6</a>");
+	buf_printf(out, "</nav>\n");
+}

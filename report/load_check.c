@@ -1,0 +1,169 @@
+/* load_check.c: the checks of the loader: its one-line messages, and the fields of every
+ * per-thread record with the checks each goes through, whichever reader found it (load.h). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+#include "load.h"
+
+#define BIT(k) (UINT64_C(1) << (k))
+
+void load_quote_path(struct buf *out, const char *path)
+{
+	buf_putc(out, '\'');
+	for (; *path; path++)
+		buf_putc(out, (unsigned char)*path < 0x20 || *path == 0x7f ? '?' : *path);
+	buf_putc(out, '\'');
+}
+
+int load_fail(struct load_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	buf_reset(c->err);
+	va_start(ap, fmt);
+	buf_vprintf(c->err, fmt, ap);
+	va_end(ap);
+	buf_puts(c->err, " in ");
+	load_quote_path(c->err, c->path);
+	return -1;
+}
+
+const char *load_where_format(char *out, size_t size, const struct load_where *w)
+{
+	snprintf(out, size, "%s.%s[%zu]", w->thread, w->array, w->i);
+	return out;
+}
+
+/* ---- threads[].functions[]: struct dump_fstat ---- */
+
+/* The fields of a function's figures on a thread, in the order they are read and checked. */
+enum { FS_FN, FS_CALLS, FS_INCL, FS_SELF, FS_RAW_INCL, FS_RAW_SELF, FS_MIN, FS_MAX, FS_FENCED, FS_NFIELDS };
+_Static_assert(FS_NFIELDS <= LOAD_MAX_FIELDS, "a record's fields are bits of a uint64_t");
+
+#define FSTAT(field) offsetof(struct dump_fstat, st.field)
+static const struct load_field fstat_fields[FS_NFIELDS] = {
+	[FS_FN] = { "fn", LOAD_FN, LOAD_REQUIRED, offsetof(struct dump_fstat, fn) },
+	[FS_CALLS] = { "calls", LOAD_U64, LOAD_REQUIRED, FSTAT(calls) },
+	[FS_INCL] = { "inclusive_ns", LOAD_U64, LOAD_REQUIRED, FSTAT(incl_ns) },
+	[FS_SELF] = { "self_ns", LOAD_U64, LOAD_REQUIRED, FSTAT(self_ns) },
+	[FS_RAW_INCL] = { "raw_inclusive_ns", LOAD_U64, LOAD_OPTIONAL, FSTAT(raw_incl_ns) },
+	[FS_RAW_SELF] = { "raw_self_ns", LOAD_U64, LOAD_OPTIONAL, FSTAT(raw_self_ns) },
+	[FS_MIN] = { "min_ns", LOAD_U64, LOAD_OPTIONAL, FSTAT(min_ns) },
+	[FS_MAX] = { "max_ns", LOAD_U64, LOAD_OPTIONAL, FSTAT(max_ns) },
+	[FS_FENCED] = { "fenced_calls", LOAD_U64, LOAD_OPTIONAL, FSTAT(fenced_calls) },
+};
+
+/*
+ * fstat_finish: raw figures default to the compensated ones; min and max
+ * count only together.  More fenced calls than calls is a damaged dump (the
+ * fenced ones are some of its calls), which no runtime writes.
+ */
+static int fstat_finish(struct load_ctx *c, void *record, uint64_t present, const struct load_where *w)
+{
+	struct pstat *st = &((struct dump_fstat *)record)->st;
+	char where[96];
+
+	if (!(present & BIT(FS_RAW_INCL)))
+		st->raw_incl_ns = st->incl_ns;
+	if (!(present & BIT(FS_RAW_SELF)))
+		st->raw_self_ns = st->self_ns;
+	st->has_minmax = (present & BIT(FS_MIN)) && (present & BIT(FS_MAX));
+	st->has_fenced = (present & BIT(FS_FENCED)) != 0;
+	if (st->fenced_calls > st->calls)
+		return load_fail(c, "fenced_calls %llu is more than calls %llu at %s.fenced_calls",
+				 (unsigned long long)st->fenced_calls, (unsigned long long)st->calls,
+				 load_where_format(where, sizeof(where), w));
+	return 0;
+}
+
+const struct load_record_kind load_fstat_kind = {
+	"functions", sizeof(struct dump_fstat), fstat_fields, FS_NFIELDS, fstat_finish
+};
+
+/* ---- threads[].edges[]: struct dump_edge ---- */
+
+/* The fields of one caller -> callee edge (a null caller: a root call). */
+static const struct load_field edge_fields[] = {
+	{ "caller", LOAD_FN, LOAD_OPTIONAL, offsetof(struct dump_edge, caller) },
+	{ "callee", LOAD_FN, LOAD_REQUIRED, offsetof(struct dump_edge, callee) },
+	{ "calls", LOAD_U64, LOAD_REQUIRED, offsetof(struct dump_edge, calls) },
+	{ "inclusive_ns", LOAD_U64, LOAD_REQUIRED, offsetof(struct dump_edge, incl_ns) },
+	{ "self_ns", LOAD_U64, LOAD_OPTIONAL, offsetof(struct dump_edge, self_ns) },
+	{ "call_file", LOAD_STR, LOAD_OPTIONAL, offsetof(struct dump_edge, call_file) },
+	{ "call_line", LOAD_U64, LOAD_OPTIONAL, offsetof(struct dump_edge, call_line) },
+};
+
+const struct load_record_kind load_edge_kind = {
+	"edges", sizeof(struct dump_edge), edge_fields, sizeof(edge_fields) / sizeof(edge_fields[0]), NULL
+};
+
+/* ---- the checks ---- */
+
+/* store: checks one present value of field f and stores it into record. */
+static int store(struct load_ctx *c, const struct load_field *f, const struct load_cell *cell,
+		 const struct load_where *w, const struct keymap *fns, char *record)
+{
+	char where[96];
+	int64_t index;
+
+	switch (f->kind) {
+	case LOAD_U64:
+		if (cell->n < 0)
+			return load_fail(c, "expected a non-negative integer, not %lld, at %s.%s", (long long)cell->n,
+					 load_where_format(where, sizeof(where), w), f->key);
+		*(uint64_t *)(record + f->offset) = (uint64_t)cell->n;
+		return 0;
+	case LOAD_FN:
+		index = keymap_get(fns, (uint64_t)cell->n);
+		if (index < 0)
+			return load_fail(c, "function id %lld is not in functions[] at %s.%s", (long long)cell->n,
+					 load_where_format(where, sizeof(where), w), f->key);
+		*(int32_t *)(record + f->offset) = (int32_t)index;
+		return 0;
+	case LOAD_STR:
+		*(char **)(record + f->offset) = xstrdup(cell->s);
+		return 0;
+	}
+	return load_fail(c, "field %s of an unknown kind", f->key);
+}
+
+int load_record(struct load_ctx *c, const struct load_record_kind *kind, const struct load_reader *r,
+		const struct load_where *w, const struct keymap *fns, void *record)
+{
+	uint64_t present = 0;
+	char where[96];
+
+	for (size_t k = 0; k < kind->nfields; k++) {
+		const struct load_field *f = &kind->fields[k];
+		struct load_cell cell = { 0, 0, NULL };
+
+		if (r->cell(c, r->src, f, k, w, &cell) < 0)
+			return -1;
+		if (cell.present) {
+			present |= BIT(k);
+			if (store(c, f, &cell, w, fns, record) < 0)
+				return -1;
+		} else if (f->need == LOAD_REQUIRED) {
+			return load_fail(c, "missing key \"%s\" at %s", f->key, load_where_format(where, sizeof(where), w));
+		} else if (f->kind == LOAD_FN) {
+			*(int32_t *)((char *)record + f->offset) = -1;
+		}
+	}
+	return kind->finish ? kind->finish(c, record, present, w) : 0;
+}
+
+void load_record_keys(const struct load_record_kind *kind, const char **names, struct rowscan_keys *keys)
+{
+	keys->names = names;
+	keys->n = kind->nfields;
+	keys->strings = 0;
+	for (size_t k = 0; k < kind->nfields; k++) {
+		names[k] = kind->fields[k].key;
+		if (kind->fields[k].kind == LOAD_STR)
+			keys->strings |= BIT(k);
+	}
+}

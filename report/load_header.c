@@ -1,0 +1,254 @@
+/* load_header.c: the top of a dump: format and version, the run (program, clock, calibration,
+ * warnings), its modules and its functions, ids mapped to indices for the threads. */
+#include <stdio.h>
+#include <string.h>
+
+#include "load_json.h"
+
+/* load_format: format and version first (is this a dump at all?), then the run's wall time and date. */
+static int load_format(struct load_ctx *c, struct dump *d, struct json_object *root)
+{
+	struct json_object *fmt = load_get(root, "format"), *ver = load_get(root, "version");
+	struct load_brief b;
+	int rc;
+
+	if (!fmt)
+		return load_fail(c, "not a callprof dump (no \"format\" key)");
+	if (!json_object_is_type(fmt, json_type_string) || strcmp(json_object_get_string(fmt), "callprof"))
+		return load_fail(c, "not a callprof dump (format is %s)", load_brief(&b, fmt));
+	if (!ver)
+		return load_fail(c, "missing key \"version\" at the top level");
+	if (!json_object_is_type(ver, json_type_int) || json_object_get_int64(ver) != 1)
+		return load_fail(c, "unsupported dump version %s (this callprof reads version 1)", load_brief(&b, ver));
+	if ((rc = load_want_u64(c, root, "wall_ns", LOAD_TOP, LOAD_OPTIONAL, &d->run.wall_ns)) < 0)
+		return -1;
+	d->run.has_wall = rc > 0;
+	if (load_want_u64(c, root, "clamped_figures", LOAD_TOP, LOAD_OPTIONAL, &d->run.clamped_figures) < 0 ||
+	    load_want_str(c, root, "start_time", LOAD_TOP, LOAD_OPTIONAL, &d->run.date) < 0)
+		return -1;
+	if (!d->run.date && load_want_str(c, root, "date", LOAD_TOP, LOAD_OPTIONAL, &d->run.date) < 0)
+		return -1;
+	return 0;
+}
+
+static int load_program(struct load_ctx *c, struct dump *d, struct json_object *root)
+{
+	int bad = 0, rc;
+	struct json_object *prog = load_want(c, root, "program", LOAD_TOP, LOAD_OPTIONAL, json_type_object, &bad);
+	struct json_object *argv;
+	int64_t pid;
+
+	if (!prog)
+		return bad;
+	if (load_want_str(c, prog, "path", "program", LOAD_OPTIONAL, &d->run.program) < 0)
+		return -1;
+	rc = load_want_id(c, prog, "pid", "program", LOAD_OPTIONAL, &pid);
+	if (rc < 0)
+		return -1;
+	d->run.pid = pid;
+	d->run.has_pid = rc > 0;
+	argv = load_want(c, prog, "argv", "program", LOAD_OPTIONAL, json_type_array, &bad);
+	if (!argv)
+		return bad;
+	d->run.argc = json_object_array_length(argv);
+	d->run.argv = xcalloc(d->run.argc, sizeof(*d->run.argv));
+	for (size_t i = 0; i < d->run.argc; i++) {
+		struct json_object *a = json_object_array_get_idx(argv, i);
+
+		if (!a || !json_object_is_type(a, json_type_string))
+			return load_fail(c, "expected a string, not %s, at program.argv[%zu]", load_type_name(a), i);
+		d->run.argv[i] = xstrdup(json_object_get_string(a));
+	}
+	return 0;
+}
+
+/* load_fenced_costs: what a fenced read costs, which only tsc-adaptive dumps say. */
+static int load_fenced_costs(struct load_ctx *c, struct dump *d, struct json_object *cal)
+{
+	int rc;
+
+	if ((rc = load_want_num(c, cal, "fenced_o_in_ns", "calibration", &d->run.fenced_o_in_ns)) < 0)
+		return -1;
+	d->run.has_fenced_o_in = rc > 0;
+	if ((rc = load_want_num(c, cal, "fenced_o_out_ns", "calibration", &d->run.fenced_o_out_ns)) < 0)
+		return -1;
+	d->run.has_fenced_o_out = rc > 0;
+	return 0;
+}
+
+static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *root)
+{
+	int bad = 0, rc;
+	struct json_object *clk = load_want(c, root, "clock", LOAD_TOP, LOAD_OPTIONAL, json_type_object, &bad);
+	struct json_object *cal;
+
+	d->run.compensated = -1;
+	if (clk) {
+		if (load_want_str(c, clk, "source", "clock", LOAD_OPTIONAL, &d->run.clock_source) < 0 ||
+		    load_want_u64(c, clk, "ticks_per_second", "clock", LOAD_OPTIONAL, &d->run.ticks_per_second) < 0)
+			return -1;
+	} else if (bad) {
+		return -1;
+	}
+	cal = load_want(c, root, "calibration", LOAD_TOP, LOAD_OPTIONAL, json_type_object, &bad);
+	if (!cal)
+		return bad;
+	if ((rc = load_want_num(c, cal, "per_call_ns", "calibration", &d->run.per_call_ns)) < 0)
+		return -1;
+	d->run.has_per_call = rc > 0;
+	if ((rc = load_want_num(c, cal, "o_in_ns", "calibration", &d->run.o_in_ns)) < 0)
+		return -1;
+	d->run.has_o_in = rc > 0;
+	if ((rc = load_want_num(c, cal, "o_out_ns", "calibration", &d->run.o_out_ns)) < 0)
+		return -1;
+	d->run.has_o_out = rc > 0;
+	if (load_fenced_costs(c, d, cal) < 0)
+		return -1;
+	if (load_get(cal, "compensated")) {
+		struct json_object *v = load_want(c, cal, "compensated", "calibration", LOAD_OPTIONAL, json_type_boolean, &bad);
+
+		if (!v)
+			return -1;
+		d->run.compensated = json_object_get_boolean(v) ? 1 : 0;
+	}
+	return 0;
+}
+
+static int load_warnings(struct load_ctx *c, struct dump *d, struct json_object *root)
+{
+	int bad = 0;
+	struct json_object *w = load_want(c, root, "warnings", LOAD_TOP, LOAD_OPTIONAL, json_type_array, &bad);
+
+	if (!w)
+		return bad;
+	d->run.nwarnings = json_object_array_length(w);
+	d->run.warnings = xcalloc(d->run.nwarnings, sizeof(*d->run.warnings));
+	for (size_t i = 0; i < d->run.nwarnings; i++) {
+		struct json_object *s = json_object_array_get_idx(w, i);
+
+		struct load_brief b;
+
+		d->run.warnings[i] = xstrdup(s && json_object_is_type(s, json_type_string) ?
+					     json_object_get_string(s) : load_brief(&b, s));
+	}
+	return 0;
+}
+
+int load_header(struct load_ctx *c, struct dump *d, struct json_object *root)
+{
+	if (load_format(c, d, root) < 0 || load_program(c, d, root) < 0 || load_clock(c, d, root) < 0 ||
+	    load_warnings(c, d, root) < 0)
+		return -1;
+	return 0;
+}
+
+static int load_uncalled(struct load_ctx *c, struct run_module *mod, struct json_object *m,
+			 const char *where)
+{
+	int bad = 0;
+	struct json_object *arr = load_want(c, m, "uncalled", where, LOAD_OPTIONAL, json_type_array, &bad);
+	char sub[96];
+
+	if (!arr)
+		return bad;
+	mod->nuncalled = json_object_array_length(arr);
+	mod->uncalled = xcalloc(mod->nuncalled, sizeof(*mod->uncalled));
+	for (size_t i = 0; i < mod->nuncalled; i++) {
+		struct json_object *u = json_object_array_get_idx(arr, i);
+
+		snprintf(sub, sizeof(sub), "%s.uncalled[%zu]", where, i);
+		if (!u || !json_object_is_type(u, json_type_object))
+			return load_fail(c, "expected an object, not %s, at %s", load_type_name(u), sub);
+		if (load_want_str(c, u, "name", sub, LOAD_REQUIRED, &mod->uncalled[i].name) < 0 ||
+		    load_want_str(c, u, "file", sub, LOAD_OPTIONAL, &mod->uncalled[i].file) < 0 ||
+		    load_want_u64(c, u, "line", sub, LOAD_OPTIONAL, &mod->uncalled[i].line) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int load_modules(struct load_ctx *c, struct dump *d, struct json_object *root, struct keymap *ids)
+{
+	int bad = 0;
+	struct json_object *mods = load_want(c, root, "modules", LOAD_TOP, LOAD_OPTIONAL, json_type_array, &bad);
+	char where[64];
+
+	keymap_init(ids, mods ? json_object_array_length(mods) : 0);
+	if (!mods)
+		return bad;
+	d->run.nmodules = json_object_array_length(mods);
+	d->run.modules = xcalloc(d->run.nmodules, sizeof(*d->run.modules));
+	for (size_t i = 0; i < d->run.nmodules; i++) {
+		struct json_object *m = json_object_array_get_idx(mods, i);
+		struct run_module *mod = &d->run.modules[i];
+		int64_t id;
+
+		snprintf(where, sizeof(where), "modules[%zu]", i);
+		if (!m || !json_object_is_type(m, json_type_object))
+			return load_fail(c, "expected an object, not %s, at %s", load_type_name(m), where);
+		if (load_want_id(c, m, "id", where, LOAD_REQUIRED, &id) < 0 ||
+		    load_want_str(c, m, "path", where, LOAD_OPTIONAL, &mod->path) < 0 ||
+		    load_want_str(c, m, "build_id", where, LOAD_OPTIONAL, &mod->build_id) < 0 ||
+		    load_want_u64(c, m, "symtab_functions", where, LOAD_OPTIONAL, &mod->symtab_functions) < 0 ||
+		    load_uncalled(c, mod, m, where) < 0)
+			return -1;
+		if (keymap_put(ids, (uint64_t)id, (uint32_t)i) < 0)
+			return load_fail(c, "duplicate module id %lld at %s", (long long)id, where);
+	}
+	return 0;
+}
+
+static int load_function(struct load_ctx *c, struct dump_function *f, struct json_object *o,
+			 const char *where, const struct keymap *modules, int64_t *id)
+{
+	int64_t mod;
+	int rc;
+
+	if (!o || !json_object_is_type(o, json_type_object))
+		return load_fail(c, "expected an object, not %s, at %s", load_type_name(o), where);
+	if (load_want_id(c, o, "id", where, LOAD_REQUIRED, id) < 0 ||
+	    load_want_str(c, o, "name", where, LOAD_REQUIRED, &f->name) < 0 ||
+	    load_want_str(c, o, "file", where, LOAD_OPTIONAL, &f->file) < 0 ||
+	    load_want_str(c, o, "address", where, LOAD_OPTIONAL, &f->address) < 0 ||
+	    load_want_u64(c, o, "line", where, LOAD_OPTIONAL, &f->line) < 0)
+		return -1;
+	f->module = -1;
+	rc = load_want_id(c, o, "module", where, LOAD_OPTIONAL, &mod);
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		int64_t m = keymap_get(modules, (uint64_t)mod);
+
+		if (m < 0)
+			return load_fail(c, "module id %lld is not in modules[] at %s.module", (long long)mod, where);
+		f->module = (int32_t)m;
+	}
+	return 0;
+}
+
+int load_functions(struct load_ctx *c, struct dump *d, struct json_object *root, const struct keymap *modules,
+		   struct keymap *ids)
+{
+	int bad = 0;
+	struct json_object *fns = load_want(c, root, "functions", LOAD_TOP, LOAD_REQUIRED, json_type_array, &bad);
+	char where[64];
+
+	keymap_init(ids, fns ? json_object_array_length(fns) : 0);
+	if (!fns)
+		return -1;
+	d->nfunctions = json_object_array_length(fns);
+	if (d->nfunctions >= INT32_MAX)
+		return load_fail(c, "too many functions (%zu)", d->nfunctions);
+	d->functions = xcalloc(d->nfunctions, sizeof(*d->functions));
+	for (size_t i = 0; i < d->nfunctions; i++) {
+		int64_t id;
+
+		snprintf(where, sizeof(where), "functions[%zu]", i);
+		if (load_function(c, &d->functions[i], json_object_array_get_idx(fns, i), where,
+				  modules, &id) < 0)
+			return -1;
+		if (keymap_put(ids, (uint64_t)id, (uint32_t)i) < 0)
+			return load_fail(c, "duplicate function id %lld at %s", (long long)id, where);
+	}
+	return 0;
+}

@@ -1,0 +1,21 @@
+/* pstat.c: adding up a function's figures over threads and dumps. */
+#include "pstat.h"
+
+void pstat_add(struct pstat *to, const struct pstat *from)
+{
+	if (from->has_minmax && from->calls) {
+		if (!to->has_minmax || from->min_ns < to->min_ns)
+			to->min_ns = from->min_ns;
+		if (!to->has_minmax || from->max_ns > to->max_ns)
+			to->max_ns = from->max_ns;
+		to->has_minmax = 1;
+	}
+	if (from->has_fenced)
+		to->has_fenced = 1;
+	to->calls = u64_add(to->calls, from->calls);
+	to->fenced_calls = u64_add(to->fenced_calls, from->fenced_calls);
+	to->incl_ns = u64_add(to->incl_ns, from->incl_ns);
+	to->self_ns = u64_add(to->self_ns, from->self_ns);
+	to->raw_incl_ns = u64_add(to->raw_incl_ns, from->raw_incl_ns);
+	to->raw_self_ns = u64_add(to->raw_self_ns, from->raw_self_ns);
+}

@@ -1,0 +1,45 @@
+/* pstat.h: the figures of one function over a set of calls, as a dump gives them per thread and
+ * as a profile adds them up over threads and dumps. */
+#ifndef CALLPROF_PSTAT_H
+#define CALLPROF_PSTAT_H
+
+#include <stdint.h>
+
+/*
+ * u64_add: a + b, saturating at UINT64_MAX.  Every figure is below 2^63 as
+ * loaded, but sums over functions, threads and dumps of a hostile dump are
+ * not: they stop at the largest value rather than wrap to a small one.
+ */
+static inline uint64_t u64_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/*
+ * Figures of one function over some set of calls.  A new per-function figure
+ * goes here, into the loader's table of fields (load_check.c) and into
+ * pstat_add.
+ */
+struct pstat {
+	uint64_t calls;
+	uint64_t incl_ns, self_ns;           /* compensated */
+	uint64_t raw_incl_ns, raw_self_ns;   /* as measured; equal to the above when the dump has no raw_* */
+	uint64_t min_ns, max_ns;             /* shortest and longest call; valid when has_minmax */
+	uint64_t fenced_calls;               /* of the calls, those read with fences; valid when has_fenced */
+	unsigned has_minmax : 1;
+	unsigned has_fenced : 1;             /* the dump said how many calls were fenced (tsc-adaptive) */
+};
+
+/* pstat_add adds the figures of from to those of to (saturating; min and max where both have them). */
+void pstat_add(struct pstat *to, const struct pstat *from);
+
+/*
+ * pstat_doubtful: compensation took more than half of a raw figure: the probes
+ * cost about as much as the code measured, so the figure is least trustworthy.
+ */
+static inline int pstat_doubtful(uint64_t raw_ns, uint64_t ns)
+{
+	return raw_ns > ns && raw_ns - ns > raw_ns / 2;
+}
+
+#endif

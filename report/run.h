@@ -1,0 +1,77 @@
+/* run.h: what a dump says about the run as a whole and about its threads' health: filled by the
+ * loader, shown by the pages as it is (struct profile points at it). */
+#ifndef CALLPROF_RUN_H
+#define CALLPROF_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * These structs hold a dump's own facts, which nothing merges: its program
+ * and arguments, its clock and calibration, its warnings, its modules.  The
+ * loader fills one struct run per dump (dump.h); a profile keeps a pointer to
+ * each (profile.h), so the pages read them without knowing how a dump is
+ * stored.  Optional keys the dump does not have are flagged with has_* and
+ * read as 0 / NULL.  All strings belong to the run (run_release frees them).
+ */
+
+/* A function a module has but no thread called (modules[].uncalled[]). */
+struct run_uncalled {
+	char *name;
+	char *file;     /* NULL without debug information */
+	uint64_t line;  /* 0 when unknown */
+};
+
+struct run_module {
+	char *path;     /* module path; NULL when the dump has none */
+	char *build_id; /* hex build-id or NULL */
+	uint64_t symtab_functions;       /* functions in its symbol table, 0 when absent */
+	size_t nuncalled;
+	struct run_uncalled *uncalled;
+};
+
+struct run {
+	char *path;               /* the dump file as named on the command line */
+	char *date;               /* "start_time" (or "date"), else the file's mtime, local time */
+	char *program;            /* program.path or NULL */
+	size_t argc;
+	char **argv;              /* program.argv, argc strings */
+	int64_t pid;
+	char *clock_source;       /* "tsc", "monotonic", "none" ... or NULL */
+	uint64_t ticks_per_second;
+	double per_call_ns;       /* calibration: probe cost per call */
+	double o_in_ns, o_out_ns; /* calibration: the part inside / outside the callee */
+	double fenced_o_in_ns, fenced_o_out_ns; /* calibration under tsc-adaptive: the same for a fenced read */
+	uint64_t wall_ns;
+	unsigned has_pid : 1, has_per_call : 1, has_o_in : 1, has_o_out : 1, has_wall : 1;
+	unsigned has_fenced_o_in : 1, has_fenced_o_out : 1;
+	int compensated;          /* calibration.compensated: 1, 0, or -1 when absent */
+	uint64_t clamped_figures; /* compensated figures clamped at 0 */
+	size_t nwarnings;
+	char **warnings;          /* free-text lines the runtime left in "warnings" */
+	size_t nmodules;
+	struct run_module *modules;
+};
+
+/* Counters a thread may carry (dump-format.md, "Per thread"); 0 when absent. */
+enum run_counter {
+	RUN_DROPPED_CALLS,         /* calls not recorded (signal, no room) */
+	RUN_RESYNCED_FRAMES,       /* activations closed without their exit probe */
+	RUN_UNMATCHED_EXITS,       /* exit probes with no open activation */
+	RUN_CLOSED_AT_EXIT,        /* activations open when the thread ended */
+	RUN_OPEN_FRAMES,           /* activations open at the dump */
+	RUN_FOLDED_CALLS,          /* calls folded to one level of context (node budget) */
+	RUN_DROPPED_IN_SIGNAL,     /* of the dropped calls: a signal handler's probe interrupted another */
+	RUN_DROPPED_NO_ROOM,       /* of the dropped calls: shadow-stack limit or no memory */
+	RUN_TREE_NODES,            /* nodes of the thread's call tree, as the runtime counted them */
+	RUN_MAX_NODES,             /* the node budget, when calls were folded */
+	RUN_COUNTERS
+};
+
+/* The JSON key of each counter, in enum order ("dropped_calls", ...). */
+extern const char *const run_counter_keys[RUN_COUNTERS];
+
+/* run_release frees what r holds and empties it. */
+void run_release(struct run *r);
+
+#endif
