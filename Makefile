@@ -167,18 +167,18 @@ uninstall:
 # it, and names them; format-check names them and fails.  For the files a branch changed:
 #   make format FORMAT_FILES="$(git diff --name-only main -- '*.c' '*.h')"
 # The test programs are left out: their expectations name source lines.
-FORMAT_FILES := $(wildcard runtime/*.[ch] report/*.[ch] tests/unit/*.[ch] tests/dumpcheck/*.c \
+FORMAT_FILES := $(wildcard runtime/*.[ch] report/*.[ch] tests/unit/*.[ch] tests/unit/*/*.[ch] tests/dumpcheck/*.c \
                 tests/fuzz/*.c)
 CLANG_FORMAT ?= clang-format
 
 format:
-	$(Q)for f in $(FORMAT_FILES); do \
+	$(Q)for f in $(strip $(FORMAT_FILES)); do \
 	    $(CLANG_FORMAT) "$$f" | cmp -s - "$$f" && continue; \
 	    echo "  FORMAT  $$f"; $(CLANG_FORMAT) -i "$$f" || exit 1; \
 	done
 
 format-check:
-	$(Q)n=0; t=0; for f in $(FORMAT_FILES); do t=$$((t + 1)); \
+	$(Q)n=0; t=0; for f in $(strip $(FORMAT_FILES)); do t=$$((t + 1)); \
 	    $(CLANG_FORMAT) "$$f" | cmp -s - "$$f" || { echo "$$f"; n=$$((n + 1)); }; \
 	done; \
 	[ $$n -eq 0 ] || { echo "$$n of $$t files differ from .clang-format: make format rewrites them" >&2; exit 1; }
