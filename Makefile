@@ -37,16 +37,19 @@ SAN_FLAGS := -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
 
 # ---- build flags tracked ------------------------------------------------------
-# Each kind of object writes the command lines that build it, FLAGS_<kind>, into
-# $(B)/flags/<kind>, and depends on that file.  The file is rewritten only when
-# those lines change, so `make SAN=address,undefined` or `make CC=clang` after a
-# plain `make` rebuilds exactly what the change touches, and nothing otherwise.
+# Each kind of object writes the command lines that build it, FLAGS_<kind> (its
+# compiler first), and that compiler's version into $(B)/flags/<kind>, and depends
+# on that file.  The file is rewritten only when they change, so `make SAN=address`
+# or `make CC=clang` after a plain `make`, or a compiler upgrade, rebuilds exactly
+# what the change touches, and nothing otherwise.
 flags = $(B)/flags/$(1)
 shquote = '$(subst ','\'',$(1))'
+version_of = $(shell $(1) --version 2>/dev/null | head -n 1)
 
 $(B)/flags/%: FORCE
 	@mkdir -p $(@D)
-	@printf '%s\n' $(call shquote,$(FLAGS_$*)) >$@.tmp.$$$$ && \
+	@printf '%s\n' $(call shquote,$(FLAGS_$*)) \
+	    $(call shquote,$(call version_of,$(firstword $(FLAGS_$*)))) >$@.tmp.$$$$ && \
 	if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; else mv -f $@.tmp.$$$$ $@; fi
 FORCE:
 .PRECIOUS: $(B)/flags/%

@@ -43,6 +43,14 @@ rebuilds "back to no SAN recompiles the tool's object again" "$tool " plain
 rebuilds "CC=clang recompiles both" "$both" clang CC=clang
 rebuilds "CI=true (-Werror) recompiles both" "$both" ci CC=clang CI=true
 rebuilds "back to the default compiler recompiles both" "$both" default
+# A compiler upgraded in place: the same name, another --version.
+printf '#!/bin/sh\n[ "$1" = --version ] && { echo "cc $CC_RELEASE"; exit 0; }\nexec cc "$@"\n' >"$W/cc"
+chmod +x "$W/cc"
+CC_RELEASE=1
+export CC_RELEASE
+compiled cc1 CC="$W/cc"
+CC_RELEASE=2 rebuilds "a compiler upgraded under the same name recompiles both" "$both" cc2 CC="$W/cc"
+CC_RELEASE=2 rebuilds "the same release again compiles nothing" "" cc3 CC="$W/cc"
 
 # ---- dependencies installed before anything is built ------------------------------------
 # The make that runs `make check` read pkg-config before test-deps installed json-c and the
