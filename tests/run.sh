@@ -8,6 +8,11 @@
 # Suites see TOP (the repository), B (the build directory, absolute), and
 # SAN_B (the sanitizer build of the tool, absolute), and source tests/lib.sh.
 set -u
+# One locale wherever make check runs (CI may set none): UTF-8 text, byte order for sorting.
+if locale -a 2>/dev/null | grep -qix 'c\.utf-\{0,1\}8'; then
+	LC_ALL=C.UTF-8
+	export LC_ALL
+fi
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=${B:-$TOP/build}
 SAN_B=${SAN_B:-$B/san}

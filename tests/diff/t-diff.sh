@@ -112,7 +112,7 @@ has "the site shows summary.md" "$W/site-slow/index.html" '<code>target</code> â
 growth=$(awk -v a="$(figure target inclusive_ns "$W/fast.json")" -v b="$(figure target inclusive_ns "$W/slow.json")" \
 	'BEGIN { printf "%d", (a > 0 ? 100 * (b / a - 1) : 0) }')
 lo=$((growth / 2)) hi=$((growth * 2 + 1))
-gate_line="^callprof diff: target: inclusive [0-9.]+ .s -> [0-9.]+ ms \\(\\+[0-9.]+%, \\+[0-9.]+ ms\\), above $lo% and 1.00 ms\$"
+gate_line="^callprof diff: target: inclusive [0-9.]+ [^ ]+ -> [0-9.]+ ms \\(\\+[0-9.]+%, \\+[0-9.]+ ms\\), above $lo% and 1.00 ms\$"
 run gate-below "$W/fast.json" "$W/slow.json" --fail-above "$lo"
 status "the gate trips below the slowed function's growth of $growth% (exit 3)" 3
 if [ "$(wc -l <"$W/gate-below.err")" -eq 1 ] && grep -Eq "$gate_line" "$W/gate-below.err"; then
