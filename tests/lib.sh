@@ -3,7 +3,7 @@
 # the tool); a suite prints one line per test, "ok - NAME" or "not ok - NAME: WHY".
 #
 #   reporting     ok, fail, skip, check, has
-#   scratch       workdir, rel, normalise, snapshot, unpreempted
+#   scratch       workdir, rel, normalise, snapshot, searchable, unpreempted
 #   building      build, build_san: make in $TOP exactly as `make check` builds
 #   the matrix    VARIANTS, MODES, E2E_PROGS..., cc_of, cxx_of, level_of, family_of
 #                 (from tests/matrix.mk, which tests/rules.mk includes too)
@@ -62,6 +62,17 @@ normalise() {
 
 # snapshot DIR: a checksum line per file under DIR, to tell whether anything changed.
 snapshot() { (cd "$1" && find . -type f | sort | xargs md5sum); }
+
+# searchable DIR: DIR and every directory above it let others pass (go+x), so that a program
+# run as another user (nobody; a set-group-ID one checks the group bits) reaches files under
+# DIR, as when the checkout is in /root.
+searchable() {
+	_d=$1
+	while [ -n "$_d" ] && [ "$_d" != / ]; do
+		chmod go+x "$_d" 2>/dev/null
+		_d=$(dirname "$_d")
+	done
+}
 
 # unpreempted COMMAND...: runs COMMAND with the real-time FIFO policy where this user may
 # (root), so that no other process preempts it and ratios of its times hold on a loaded

@@ -100,6 +100,7 @@ printf 'OLD\n' >"$W/ro/out.json"
 chmod 555 "$W/ro"
 if [ "$(id -u)" -eq 0 ]; then
 	as_user() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
+	searchable "$W"
 	chmod o+rx "$W" "$B" 2>/dev/null
 else
 	as_user() { "$@"; }

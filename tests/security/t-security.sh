@@ -32,11 +32,7 @@ NOBODY=65534
 as_nobody() { setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups -- "$@"; }
 # Files the unprivileged runs need: the directories down to $W must be searchable.
 if $ROOT; then
-	d=$W
-	while [ "$d" != / ] && [ -n "$d" ]; do
-		chmod o+x "$d" 2>/dev/null
-		d=$(dirname "$d")
-	done
+	searchable "$W"
 	chmod o+rx "$B" "$B/libcallprof.so" 2>/dev/null
 fi
 
