@@ -8,7 +8,7 @@ what=${1:-build}
 
 missing=""
 need_pkg() { # need_pkg PACKAGE: when dpkg does not have it (and it is not listed yet)
-	case " $missing " in *" $1 "*) return ;; esac
+	case " $missing " in *" $1 "*) return 0 ;; esac
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed" || missing="$missing $1"
 }
 need_cmd() { # need_cmd COMMAND PACKAGE: when COMMAND is not on PATH
