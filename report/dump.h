@@ -26,6 +26,7 @@ struct dump_function {
 	char *file;      /* source file or NULL */
 	uint64_t line;   /* source line, 0 when unknown */
 	char *address;   /* "0x401136" as written, or NULL */
+	char *offset;    /* "0x1136": from the module's load address, as written, or NULL */
 };
 
 /* Per-function totals on one thread (threads[].functions[]). */

@@ -161,7 +161,8 @@ static int load_uncalled(struct load_ctx *c, struct run_module *mod, struct json
 			return load_fail(c, "expected an object, not %s, at %s", load_type_name(u), sub);
 		if (load_want_str(c, u, "name", sub, LOAD_REQUIRED, &mod->uncalled[i].name) < 0 ||
 		    load_want_str(c, u, "file", sub, LOAD_OPTIONAL, &mod->uncalled[i].file) < 0 ||
-		    load_want_u64(c, u, "line", sub, LOAD_OPTIONAL, &mod->uncalled[i].line) < 0)
+		    load_want_u64(c, u, "line", sub, LOAD_OPTIONAL, &mod->uncalled[i].line) < 0 ||
+		    load_want_str(c, u, "offset", sub, LOAD_OPTIONAL, &mod->uncalled[i].offset) < 0)
 			return -1;
 	}
 	return 0;
@@ -210,6 +211,7 @@ static int load_function(struct load_ctx *c, struct dump_function *f, struct jso
 	    load_want_str(c, o, "name", where, LOAD_REQUIRED, &f->name) < 0 ||
 	    load_want_str(c, o, "file", where, LOAD_OPTIONAL, &f->file) < 0 ||
 	    load_want_str(c, o, "address", where, LOAD_OPTIONAL, &f->address) < 0 ||
+	    load_want_str(c, o, "offset", where, LOAD_OPTIONAL, &f->offset) < 0 ||
 	    load_want_u64(c, o, "line", where, LOAD_OPTIONAL, &f->line) < 0)
 		return -1;
 	f->module = -1;

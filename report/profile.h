@@ -12,9 +12,10 @@ struct dump;
 
 /*
  * profile_build merges dumps into one profile.  A function is the same
- * function in every thread and every dump when its module's base name, its
- * name and its source file agree (so several runs or forked children of one
- * program merge; two static functions of one name in different files do not).
+ * function in every thread and every dump when their keys agree (fnkey.h:
+ * its module's base name, its name and its source file, and for copies of one
+ * static function its build-id and offset), so several runs or forked children
+ * of one program merge and two static functions of one name do not.
  *
  * Views: the merged profile (every thread of every dump) and one view per
  * thread.  Times add up over threads, so "% of run" is a share of run_ns, the
@@ -37,6 +38,8 @@ struct dump;
 struct pfunc {
 	const char *name;         /* demangled name */
 	const char *module;       /* base name of its module, or NULL */
+	const struct run_module *mod; /* its module in the first dump that has it, or NULL */
+	const char *offset;       /* "0x1136" from the module's load address there, or NULL */
 	const char *file;         /* source file or NULL */
 	uint64_t line;            /* 0 when unknown */
 	int same_name;            /* another function has the same name: say which file */
