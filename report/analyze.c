@@ -317,6 +317,8 @@ static void build_thread(struct profile *p, struct pthread *pt, size_t d,
 	uint64_t self_total = 0, raw_total = 0;
 
 	pt->run = d;
+	pt->pid = t->has_pid ? t->pid : p->runs[d]->pid;
+	p->processes |= p->nruns > 1 || t->has_pid;
 	memcpy(pt->counters, t->counters, sizeof(pt->counters));
 	pt->running = t->running;
 	pt->tid = t->tid;

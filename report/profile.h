@@ -98,6 +98,7 @@ struct pfstat {
 /* One thread of one dump. */
 struct pthread {
 	size_t run;           /* index into profile.runs: the dump it comes from */
+	int64_t pid;          /* its process: its own in a merged dump, else its dump's */
 	int64_t tid;
 	const char *name;     /* NULL when the dump has none */
 	uint64_t counters[RUN_COUNTERS]; /* what the runtime dropped, folded, closed (enum run_counter) */
@@ -140,6 +141,7 @@ struct profile {
 	int has_overhead;       /* some dump had a calibration figure */
 	int compensated;        /* the figures have the probes' cost subtracted (some dump says so) */
 	uint64_t clamped;       /* compensated figures the runtime clamped at 0, all dumps */
+	int processes;          /* threads of several processes: labels name the pid (several dumps, or a merged one) */
 };
 
 /* profile_build: 0, or -1 after printing one line (too large for 32-bit indices). */
