@@ -142,7 +142,6 @@ static void map_functions(struct profile *p, const struct dump *dumps, uint32_t 
 				pf->mod = m;
 				pf->file = f->file;
 				pf->line = f->line;
-				pf->offset = f->offset;
 			}
 		}
 		fnkey_free(keys, dump->nfunctions);

@@ -11,7 +11,6 @@ void dump_release(struct dump *d)
 		free(d->functions[i].name);
 		free(d->functions[i].file);
 		free(d->functions[i].address);
-		free(d->functions[i].offset);
 	}
 	free(d->functions);
 	for (size_t i = 0; i < d->nthreads; i++) {

@@ -26,7 +26,8 @@ struct dump_function {
 	char *file;      /* source file or NULL */
 	uint64_t line;   /* source line, 0 when unknown */
 	char *address;   /* "0x401136" as written, or NULL */
-	char *offset;    /* "0x1136": from the module's load address, as written, or NULL */
+	uint64_t offset; /* from its module's load address; valid when has_offset */
+	unsigned has_offset : 1;
 };
 
 /* Per-function totals on one thread (threads[].functions[]). */

@@ -184,7 +184,8 @@ static void merge_functions(struct dump *out, const struct dump *in, size_t n, i
 		to->file = dup_or_null(src->file);
 		to->line = src->line;
 		to->address = dup_or_null(src->address);
-		to->offset = dup_or_null(src->offset);
+		to->offset = src->offset;
+		to->has_offset = src->has_offset;
 		/* every member of the group maps here: the refs of one key sit together after r */
 		for (const struct merge_ref *x = r; x < refs + total && !strcmp(x->key, r->key); x++)
 			fns[x->dump][x->fn] = (uint32_t)g;

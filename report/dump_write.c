@@ -124,8 +124,7 @@ static void put_functions(const struct dump *d, struct buf *out)
 			buf_puts(out, ",\"module\":null");
 		buf_puts(out, ",\"address\":");
 		put_str(out, f->address ? f->address : "0x0");
-		buf_puts(out, ",\"offset\":");
-		put_str(out, f->offset ? f->offset : "0x0");
+		buf_printf(out, ",\"offset\":\"0x%llx\"", (unsigned long long)(f->has_offset ? f->offset : 0));
 		buf_puts(out, ",\"file\":");
 		put_str(out, f->file);
 		if (f->line)

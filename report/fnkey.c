@@ -1,4 +1,5 @@
 /* fnkey.c: the key that matches a function across dumps (see fnkey.h). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +12,8 @@ struct fnkey_rec {
 	int32_t module;      /* index into the dump's modules, -1 when unknown */
 	const char *name;
 	const char *file;    /* "" when unknown */
-	const char *offset;  /* NULL when unknown */
+	uint64_t offset;     /* from the module's load address, when has_offset */
+	int has_offset;
 	size_t fn;           /* index into the dump's functions, or SIZE_MAX for an uncalled one */
 };
 
@@ -28,9 +30,16 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path ? path : "";
 }
 
-static int cmp_str(const char *a, const char *b)
+/* parse_offset: a "0x1136" of modules[].uncalled[].offset; 1, or 0 when there is none. */
+static int parse_offset(const char *s, uint64_t *out)
 {
-	return strcmp(a ? a : "", b ? b : "");
+	char *end;
+
+	if (!s || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || !s[2])
+		return 0;
+	errno = 0;
+	*out = strtoull(s + 2, &end, 16);
+	return !*end && !errno;
 }
 
 /* Records of one module and one name and file sort together, by offset. */
@@ -43,10 +52,10 @@ static int cmp_rec(const void *a, const void *b)
 		return x->module < y->module ? -1 : 1;
 	if ((c = strcmp(x->name, y->name)) || (c = strcmp(x->file, y->file)))
 		return c;
-	if (!x->offset != !y->offset)
-		return x->offset ? -1 : 1;
-	if ((c = cmp_str(x->offset, y->offset)))
-		return c;
+	if (x->has_offset != y->has_offset)
+		return x->has_offset ? -1 : 1;
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
 	return x->fn < y->fn ? -1 : x->fn > y->fn;
 }
 
@@ -67,13 +76,16 @@ static struct fnkey_rec *collect(const struct dump *d, size_t *n)
 	for (size_t i = 0; i < d->nfunctions; i++) {
 		const struct dump_function *f = &d->functions[i];
 
-		r[k++] = (struct fnkey_rec){ f->module, f->name, f->file ? f->file : "", f->offset, i };
+		r[k++] = (struct fnkey_rec){ f->module, f->name, f->file ? f->file : "", f->offset, f->has_offset, i };
 	}
 	for (size_t m = 0; m < d->run.nmodules; m++)
 		for (size_t u = 0; u < d->run.modules[m].nuncalled; u++) {
 			const struct run_uncalled *x = &d->run.modules[m].uncalled[u];
 
-			r[k++] = (struct fnkey_rec){ (int32_t)m, x->name, x->file ? x->file : "", x->offset, SIZE_MAX };
+			struct fnkey_rec *to = &r[k++];
+
+			*to = (struct fnkey_rec){ (int32_t)m, x->name, x->file ? x->file : "", 0, 0, SIZE_MAX };
+			to->has_offset = parse_offset(x->offset, &to->offset);
 		}
 	*n = k;
 	return r;
@@ -90,7 +102,7 @@ static void mark_copies(const struct dump *d, char *copy)
 		size_t end = start + 1, distinct = 1;
 
 		for (; end < n && same_group(&r[start], &r[end]); end++)
-			if (!r[end].offset || cmp_str(r[end].offset, r[end - 1].offset))
+			if (!r[end].has_offset || r[end].offset != r[end - 1].offset)
 				distinct++;
 		for (size_t i = start; distinct > 1 && i < end; i++)
 			if (r[i].fn != SIZE_MAX)
@@ -148,8 +160,9 @@ char **fnkey_all(const struct dump *d)
 
 		buf_reset(&b);
 		buf_printf(&b, "%s\x1f%s\x1f%s", base_name(m ? m->path : NULL), f->name, f->file ? f->file : "");
-		if (copy[i] && f->offset)
-			buf_printf(&b, "\x1f%s\x1f%s", m && m->build_id ? m->build_id : "", f->offset);
+		if (copy[i] && f->has_offset)
+			buf_printf(&b, "\x1f%s\x1f" "0x%llx", m && m->build_id ? m->build_id : "",
+				   (unsigned long long)f->offset);
 		keys[i] = xstrdup(b.data);
 	}
 	number_repeats(keys, d->nfunctions);

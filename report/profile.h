@@ -39,7 +39,6 @@ struct pfunc {
 	const char *name;         /* demangled name */
 	const char *module;       /* base name of its module, or NULL */
 	const struct run_module *mod; /* its module in the first dump that has it, or NULL */
-	const char *offset;       /* "0x1136" from the module's load address there, or NULL */
 	const char *file;         /* source file or NULL */
 	uint64_t line;            /* 0 when unknown */
 	int same_name;            /* another function has the same name: say which file */
