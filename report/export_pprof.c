@@ -47,6 +47,41 @@ static uint64_t hash_str(const char *s)
 }
 
 /*
+ * utf8_len: the length of the valid UTF-8 sequence at s, or 0.  profile.proto's
+ * strings are proto3 strings, which decoders (Go's among them) refuse unless
+ * they are valid UTF-8, so any other byte of a name becomes U+FFFD.
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t len = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
+		     s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((len == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (len == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
+	    (len == 4 && s[0] == 0xf0 && s[1] < 0x90) || (len == 4 && s[0] == 0xf4 && s[1] >= 0x90))
+		return 0; /* overlong, a surrogate, or past U+10FFFF */
+	return len;
+}
+
+static char *utf8_copy(const char *s)
+{
+	struct buf b = BUF_INIT;
+
+	while (*s) {
+		size_t n = utf8_len((const unsigned char *)s);
+
+		if (n)
+			buf_add(&b, s, n);
+		else
+			buf_puts(&b, "\xef\xbf\xbd");
+		s += n ? n : 1;
+	}
+	return buf_detach(&b, NULL);
+}
+
+/*
  * str_id: the index of s in the table, added if new.  Strings are matched
  * by hash and then compared: a second string with the same hash is added
  * again (a repeat in the table is allowed, only wasteful).
@@ -59,7 +94,7 @@ static int64_t str_id(struct pb_strings *t, const char *s)
 		return at - 1;
 	if (t->n == t->alloc)
 		t->v = xreallocarray(t->v, t->alloc = t->alloc ? 2 * t->alloc : 64, sizeof(*t->v));
-	t->v[t->n] = xstrdup(s);
+	t->v[t->n] = utf8_copy(s);
 	if (at < 0)
 		keymap_put(&t->index, hash_str(s), (uint32_t)t->n + 1);
 	return (int64_t)t->n++;
