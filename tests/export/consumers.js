@@ -16,6 +16,7 @@
 //   weights are what its views show.
 // - callgrind-annotate: FILE is the output of `callgrind_annotate --threshold=100 --auto=no`
 //   (Valgrind's own reader): per "file:function", its ns and calls.
+// - callgrind-inclusive: the same with --inclusive=yes: the call arcs' costs.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -33,7 +34,7 @@ const base = (p) => (p ? p.slice(p.lastIndexOf('/') + 1) : '');
 // One entry per function of the dumps merged: its label (as callprof's exports name it), its
 // figures over every thread, and per path of every thread's tree its calls and self time.
 function readDumps(paths) {
-	const fns = new Map(); // key -> { name, file, line, calls, self, incl, rowsSelf, rowsCalls }
+	const fns = new Map(); // key -> { name, file, line, calls, self, incl, rowsSelf, rowsCalls, root }
 	const order = [];
 	let rows = 0, calls = 0, self = 0, timed = false;
 	const threads = [];
@@ -64,6 +65,11 @@ function readDumps(paths) {
 			const [iId, iParent, iFn, iCalls, iSelf] = ['id', 'parent', 'fn', 'calls', 'self_ns'].map(at);
 			const paths = [];
 			const byId = new Map();
+			for (const e of t.edges) {
+				const f = fns.get(keyOf.get(e.callee));
+				f.edgesIn = (f.edgesIn || 0) + 1;
+				if (e.caller === null) f.root = true;
+			}
 			for (const f of t.functions) {
 				const e = fns.get(keyOf.get(f.fn));
 				e.calls += f.calls; e.self += f.self_ns; e.incl += f.inclusive_ns;
@@ -238,6 +244,48 @@ async function checkFolded() {
 
 // ---- callgrind_annotate's report --------------------------------------------------------------
 
+// callgrind_annotate --inclusive=yes: a function's inclusive cost is the sum of the cost lines
+// of the call arcs into it, which is its inclusive time when no activation of it nests in
+// another (not recursive) and none is a root call (a root has no arc into it); its calls
+// event is then every call on the paths through it.
+function checkInclusive() {
+	const got = parseAnnotate();
+	const keyOf = new Map(want.order.map((k) => [want.fns.get(k), k]));
+	let checked = 0;
+	for (const [label, e] of byLabel) {
+		const k = keyOf.get(e);
+		const paths = want.threads.flat().filter((p) => p.stack.includes(k));
+		if (e.root || paths.some((p) => p.stack.indexOf(k) !== p.stack.lastIndexOf(k)) || !e.calls) continue;
+		const g = got.get(cgName(`${e.file || '???'}:${label}`));
+		if (!g) {
+			problem(`no line for ${e.file || '???'}:${label}`);
+			continue;
+		}
+		// Each arc's time was rounded to whole nanoseconds on its own: 1 ns each.
+		if (Math.abs(g.ns - e.incl) > e.edgesIn)
+			problem(`inclusive ns of ${JSON.stringify(label)}: the reader has ${g.ns}, the dumps ${e.incl}`);
+		compare('inclusive calls', label, g.calls, paths.reduce((n, p) => n + p.calls, 0));
+		checked++;
+	}
+	if (!checked) problem('no function to check (all roots or recursive)');
+	return `${checked} functions' inclusive costs checked`;
+}
+
+// The callgrind format has no escapes: control characters became '?' (export_callgrind.c).
+const cgName = (s) => s.replace(/[\x00-\x1f\x7f]/g, '?');
+
+function parseAnnotate() {
+	const got = new Map();
+	for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+		// "1,234 (5.67%)" per event, or a bare "0" or "." for none.
+		const m = line.match(/^\s*([\d,]+|\.)(?:\s+\([^)]*\))?\s+([\d,]+|\.)(?:\s+\([^)]*\))?\s+(\S.*?)(?: \[[^\]]*\])?$/);
+		if (!m || m[1] === '.' && m[2] === '.' && !m[3].includes(':')) continue;
+		const num = (x) => (x === '.' ? 0 : Number(x.replace(/,/g, '')));
+		got.set(m[3], { ns: num(m[1]), calls: num(m[2]) });
+	}
+	return got;
+}
+
 function checkAnnotate() {
 	const got = new Map();
 	let totals = null;
@@ -255,8 +303,6 @@ function checkAnnotate() {
 		compare('total ns', 'PROGRAM TOTALS', totals.ns, want.self);
 		compare('total calls', 'PROGRAM TOTALS', totals.calls, want.calls);
 	}
-	// The callgrind format has no escapes: control characters became '?' (export_callgrind.c).
-	const cgName = (s) => s.replace(/[\x00-\x1f\x7f]/g, '?');
 	for (const [label, e] of byLabel) {
 		const g = got.get(cgName(`${e.file || '???'}:${label}`));
 		if (!g) {
@@ -270,7 +316,8 @@ function checkAnnotate() {
 	return `${got.size} functions, totals ${totals && totals.ns} ns, ${totals && totals.calls} calls`;
 }
 
-const checks = { pprof: checkPprof, speedscope: checkSpeedscope, folded: checkFolded, 'callgrind-annotate': checkAnnotate };
+const checks = { pprof: checkPprof, speedscope: checkSpeedscope, folded: checkFolded, 'callgrind-annotate': checkAnnotate,
+	'callgrind-inclusive': checkInclusive };
 (async () => {
 	if (!checks[format]) throw new Error(`unknown format ${format}`);
 	const summary = await checks[format]();

@@ -65,6 +65,9 @@ export_all() {
 			[ -s "$out.warn" ] && fail "$_set: callgrind_annotate reads the file without a warning" "$(head -n 2 "$out.warn" | tr '\n' ' ')"
 			check "$_set: callgrind_annotate's totals per function are the dumps'" node tests/export/consumers.js \
 				callgrind-annotate "$out.annotate" "$@"
+			callgrind_annotate --inclusive=yes --threshold=100 --auto=no "$out" >"$out.inclusive" 2>/dev/null
+			check "$_set: callgrind_annotate's inclusive costs (the call arcs') are the dumps'" \
+				node tests/export/consumers.js callgrind-inclusive "$out.inclusive" "$@"
 			;;
 		folded)
 			check "$_set: speedscope imports the folded stacks with the dumps' totals" node tests/export/consumers.js \
