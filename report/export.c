@@ -30,13 +30,13 @@ static const struct opt export_options[] = {
 							 "- writes to the standard output" },
 };
 
-static const char *const export_synopses[] = { "--format FMT -o FILE DUMP...", NULL };
+static const char *const export_synopses[] = { "DUMP...", NULL };
 
 static const struct opts_cmd export_cmd = {
 	.name = "export",
 	.synopses = export_synopses,
 	.about = "Writes the profile of one or more dumps (merged as `callprof report` merges\n"
-		 "them) in a format another tool reads.\n",
+		 "them) in a format another tool reads.  Both --format and -o are needed.\n",
 	.footer = "Formats:\n"
 		  "  callgrind    KCachegrind, QCachegrind, callgrind_annotate: per function self time\n"
 		  "               and calls, per call arc inclusive time and count (events ns, calls)\n"

@@ -16,17 +16,18 @@ static const struct opt merge_options[] = {
 							  "replaced only once complete, so FILE may be one of the DUMPs" },
 };
 
-static const char *const merge_synopses[] = { "-o FILE DUMP...", NULL };
+static const char *const merge_synopses[] = { "DUMP...", NULL };
 
 static const struct opts_cmd merge_cmd = {
 	.name = "merge",
 	.synopses = merge_synopses,
-	.about = "Writes one dump holding the DUMPs, in the format the runtime writes, which\n"
-		 "report, top, diff, export and merge read like any other.  Merging is\n"
-		 "associative: merge the dumps of each CI shard, then the shards' merged dumps,\n"
-		 "and the report is the report of all the dumps together.  Every thread of every\n"
-		 "process is kept (with its pid); functions match as report matches them, by\n"
-		 "module, name and file (and build-id and offset for copies of a static function).\n",
+	.about = "Writes one dump holding the DUMPs to FILE (-o is needed), in the format\n"
+		 "the runtime writes, which report, top, diff, export and merge read like any\n"
+		 "other.  Merging is associative: merge the dumps of each CI shard, then the\n"
+		 "shards' merged dumps, and the report is the report of all the dumps together.\n"
+		 "Every thread of every process is kept (with its pid); functions match as\n"
+		 "report matches them, by module, name and file (and build-id and offset for\n"
+		 "copies of a static function).\n",
 	.opts = merge_options,
 	.nopts = sizeof(merge_options) / sizeof(merge_options[0]),
 };
