@@ -114,12 +114,9 @@ struct pb_build {
 	PbLocation **loc_ptrs;
 	PbMapping *maps;
 	PbMapping **map_ptrs;
-	PbSample *samples;
-	PbSample **sample_ptrs;
-	uint64_t *loc_ids;       /* every sample's locations, one array */
-	int64_t *values;         /* every sample's two values */
 	PbLabel *labels;         /* two per thread */
 	PbLabel **label_ptrs;    /* two per thread */
+	size_t *nlabels;         /* per thread: how many of its two it has */
 	int64_t comments[2];
 };
 
@@ -208,48 +205,13 @@ static size_t thread_labels(struct pb_build *b, const struct pthread *th, size_t
 	return n;
 }
 
-/* add_samples: one sample per tree node of every thread. */
-static void add_samples(const struct profile *p, struct pb_build *b)
+static void add_labels(const struct profile *p, struct pb_build *b)
 {
-	size_t nsamples = 0, nlocs = 0, s = 0, l = 0;
-
-	for (size_t t = 0; t < p->nthreads; t++) {
-		const struct ptree *tr = &p->threads[t].tree;
-
-		nsamples += tr->n;
-		for (size_t i = 0; i < tr->n; i++)
-			for (int64_t k = (int64_t)i; k >= 0; k = tr->nodes[k].parent)
-				nlocs++;
-	}
-	b->samples = xcalloc(nsamples + 1, sizeof(*b->samples));
-	b->sample_ptrs = xcalloc(nsamples + 1, sizeof(*b->sample_ptrs));
-	b->loc_ids = xmalloc((nlocs + 1) * sizeof(*b->loc_ids));
-	b->values = xmalloc((2 * nsamples + 1) * sizeof(*b->values));
 	b->labels = xcalloc(2 * p->nthreads + 1, sizeof(*b->labels));
 	b->label_ptrs = xcalloc(2 * p->nthreads + 1, sizeof(*b->label_ptrs));
-	for (size_t t = 0; t < p->nthreads; t++) {
-		const struct ptree *tr = &p->threads[t].tree;
-		size_t nlabels = thread_labels(b, &p->threads[t], t);
-
-		for (size_t i = 0; i < tr->n; i++, s++) {
-			PbSample *sm = &b->samples[s];
-
-			perftools__profiles__sample__init(sm);
-			sm->location_id = &b->loc_ids[l];
-			for (int64_t k = (int64_t)i; k >= 0; k = tr->nodes[k].parent)
-				b->loc_ids[l++] = tr->nodes[k].fn + 1;
-			sm->n_location_id = (size_t)(&b->loc_ids[l] - sm->location_id);
-			sm->value = &b->values[2 * s];
-			sm->n_value = 2;
-			sm->value[0] = (int64_t)tr->nodes[i].calls;
-			sm->value[1] = (int64_t)tr->nodes[i].self_ns;
-			sm->label = &b->label_ptrs[2 * t];
-			sm->n_label = nlabels;
-			b->sample_ptrs[s] = sm;
-		}
-	}
-	b->prof.n_sample = nsamples;
-	b->prof.sample = b->sample_ptrs;
+	b->nlabels = xcalloc(p->nthreads + 1, sizeof(*b->nlabels));
+	for (size_t t = 0; t < p->nthreads; t++)
+		b->nlabels[t] = thread_labels(b, &p->threads[t], t);
 }
 
 /* start_nanos: the run's start_time ("2026-01-02T03:04:05Z") in ns since the epoch, or 0. */
@@ -302,37 +264,101 @@ static void add_header(const struct export_ctx *x, struct pb_build *b)
 	buf_release(&text);
 }
 
-/* gzip: data compressed into out as one gzip member; 0, or -1 after a message. */
-static int gzip(const uint8_t *data, size_t len, struct buf *out)
-{
+/* A gzip stream into a buffer (zlib). */
+struct gz {
 	z_stream z;
+	struct buf *out;
+};
+
+static int gz_init(struct gz *g, struct buf *out)
+{
+	memset(g, 0, sizeof(*g));
+	g->out = out;
+	if (deflateInit2(&g->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK)
+		return 0;
+	fprintf(stderr, "callprof export: cannot start zlib\n");
+	return -1;
+}
+
+/* gz_put compresses len bytes (all of them: chunks below 1 GiB), and the end of the stream when last. */
+static int gz_put(struct gz *g, const void *data, size_t len, int last)
+{
 	int rc;
 
-	memset(&z, 0, sizeof(z));
-	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-		fprintf(stderr, "callprof export: cannot start zlib\n");
-		return -1;
-	}
-	z.next_in = (Bytef *)(uintptr_t)data;
+	g->z.next_in = (Bytef *)(uintptr_t)data;
+	g->z.avail_in = (uInt)len;
 	do {
-		size_t chunk = len > (1u << 30) ? 1u << 30 : len;
+		buf_grow(g->out, 1 << 16);
+		g->z.next_out = (Bytef *)g->out->data + g->out->len;
+		g->z.avail_out = (uInt)(g->out->alloc - g->out->len - 1);
+		rc = deflate(&g->z, last ? Z_FINISH : Z_NO_FLUSH);
+		g->out->len = g->out->alloc - 1 - g->z.avail_out;
+	} while (rc == Z_OK && (g->z.avail_in || g->z.avail_out == 0 || last));
+	if (rc == (last ? Z_STREAM_END : Z_OK) || (!last && rc == Z_BUF_ERROR && !g->z.avail_in))
+		return 0;
+	fprintf(stderr, "callprof export: zlib failed to compress the profile\n");
+	return -1;
+}
 
-		z.avail_in = (uInt)chunk;
-		len -= chunk;
-		do {
-			buf_grow(out, 1 << 16);
-			z.next_out = (Bytef *)out->data + out->len;
-			z.avail_out = (uInt)(out->alloc - out->len - 1);
-			rc = deflate(&z, len ? Z_NO_FLUSH : Z_FINISH);
-			out->len = out->alloc - 1 - z.avail_out;
-		} while (z.avail_out == 0 || (rc == Z_OK && !len));
-	} while (len);
-	deflateEnd(&z);
-	if (rc != Z_STREAM_END) {
-		fprintf(stderr, "callprof export: zlib failed to compress the profile\n");
-		return -1;
+/* put_varint: v as a protobuf varint at p; returns its length. */
+static size_t put_varint(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+
+	do {
+		p[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	return n;
+}
+
+/*
+ * put_samples compresses one Profile.sample field per tree node of every
+ * thread, each packed on its own: a message's fields may come in any order
+ * and a repeated field's elements apart, so the samples need not all be in
+ * memory at once (a million paths of depth 70 would be 70 million location
+ * ids).
+ */
+static int put_samples(const struct profile *p, const struct pb_build *b, struct gz *g)
+{
+	size_t depth = 0;
+	uint64_t *ids;
+	uint8_t *packed = NULL;
+	size_t cap = 0;
+	int rc = 0;
+
+	for (size_t t = 0; t < p->nthreads; t++)
+		if (p->threads[t].tree.n > depth)
+			depth = p->threads[t].tree.n;
+	ids = xmalloc((depth + 1) * sizeof(*ids));
+	for (size_t t = 0; t < p->nthreads && !rc; t++) {
+		const struct ptree *tr = &p->threads[t].tree;
+
+		for (size_t i = 0; i < tr->n && !rc; i++) {
+			PbSample sm;
+			int64_t values[2] = { (int64_t)tr->nodes[i].calls, (int64_t)tr->nodes[i].self_ns };
+			size_t len, head;
+
+			perftools__profiles__sample__init(&sm);
+			sm.location_id = ids;
+			for (int64_t k = (int64_t)i; k >= 0; k = tr->nodes[k].parent)
+				ids[sm.n_location_id++] = tr->nodes[k].fn + 1;
+			sm.value = values;
+			sm.n_value = 2;
+			sm.label = (PbLabel **)&b->label_ptrs[2 * t];
+			sm.n_label = b->nlabels[t];
+			len = perftools__profiles__sample__get_packed_size(&sm);
+			if (len + 16 > cap)
+				packed = xrealloc(packed, cap = 2 * (len + 16));
+			packed[0] = 2 << 3 | 2; /* field 2 (sample), length-delimited */
+			head = 1 + put_varint(packed + 1, len);
+			perftools__profiles__sample__pack(&sm, packed + head);
+			rc = gz_put(g, packed, head + len, 0);
+		}
 	}
-	return 0;
+	free(packed);
+	free(ids);
+	return rc;
 }
 
 static void build_release(struct pb_build *b)
@@ -349,17 +375,15 @@ static void build_release(struct pb_build *b)
 	free(b->loc_ptrs);
 	free(b->maps);
 	free(b->map_ptrs);
-	free(b->samples);
-	free(b->sample_ptrs);
-	free(b->loc_ids);
-	free(b->values);
 	free(b->labels);
 	free(b->label_ptrs);
+	free(b->nlabels);
 }
 
 static int write_pprof(const struct export_ctx *x, struct buf *out)
 {
 	struct pb_build b;
+	struct gz g;
 	uint8_t *packed;
 	size_t len;
 	int rc;
@@ -369,13 +393,21 @@ static int write_pprof(const struct export_ctx *x, struct buf *out)
 	keymap_init(&b.strs.index, 256);
 	add_header(x, &b);
 	add_functions(x, &b);
-	add_samples(x->prof, &b);
+	add_labels(x->prof, &b);
 	b.prof.n_string_table = b.strs.n;
 	b.prof.string_table = b.strs.v;
 	len = perftools__profiles__profile__get_packed_size(&b.prof);
 	packed = xmalloc(len + 1);
 	perftools__profiles__profile__pack(&b.prof, packed);
-	rc = gzip(packed, len, out);
+	rc = gz_init(&g, out);
+	if (rc == 0) {
+		rc = gz_put(&g, packed, len, 0);
+		if (rc == 0)
+			rc = put_samples(x->prof, &b, &g);
+		if (rc == 0)
+			rc = gz_put(&g, NULL, 0, 1);
+		deflateEnd(&g.z);
+	}
 	free(packed);
 	build_release(&b);
 	return rc;
