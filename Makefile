@@ -26,9 +26,9 @@ JSON_LIBS  := $(shell pkg-config --libs json-c 2>/dev/null)
 CMARK_CFLAGS:= $(shell pkg-config --cflags libcmark 2>/dev/null)
 CMARK_LIBS := $(shell pkg-config --libs libcmark 2>/dev/null)
 PROTOBUF_C_CFLAGS := $(shell pkg-config --cflags libprotobuf-c 2>/dev/null)
-PROTOBUF_C_LIBS := $(shell pkg-config --libs libprotobuf-c 2>/dev/null)
+PROTOBUF_C_LIBS := $(shell pkg-config --libs libprotobuf-c 2>/dev/null || echo -lprotobuf-c)
 ZLIB_CFLAGS := $(shell pkg-config --cflags zlib 2>/dev/null)
-ZLIB_LIBS  := $(shell pkg-config --libs zlib 2>/dev/null)
+ZLIB_LIBS  := $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
 
 WARN := -Wall -Wextra -Wshadow -Wconversion -Wstrict-prototypes \
         -Wmissing-prototypes -Wformat=2 -Wwrite-strings -Wpointer-arith -Wvla
