@@ -96,8 +96,9 @@ int dump_parse(struct dump *d, const char *path, char *text, size_t len, struct 
  * input is kept as it is, with its process's pid; functions are matched by
  * fnkey.h, modules by path and build-id, each in order of first appearance;
  * the program is the first input's; wall_ns is the longest; the probes'
- * costs are the inputs' means weighted by their calls; clamped_figures add
- * up; warnings are every input's, each once.  Returns 0.
+ * costs are the inputs' means weighted by their calls; clamped_figures,
+ * threads_lost and lost_calls add up; warnings are every input's, each
+ * once.  Returns 0.
  */
 int dump_merge(struct dump *out, const struct dump *in, size_t n, const char *path);
 

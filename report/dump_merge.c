@@ -364,6 +364,8 @@ static void merge_run(struct run *r, const struct dump *in, size_t n)
 			r->wall_ns = s->wall_ns;
 		r->has_wall |= s->has_wall;
 		r->clamped_figures = u64_add(r->clamped_figures, s->clamped_figures);
+		r->threads_lost = u64_add(r->threads_lost, s->threads_lost);
+		r->lost_calls = u64_add(r->lost_calls, s->lost_calls);
 		if (is_start_time(s->date) && (!r->date || strcmp(s->date, r->date) < 0)) {
 			free(r->date);
 			r->date = xstrdup(s->date);

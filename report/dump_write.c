@@ -69,7 +69,9 @@ static void put_run(const struct run *r, struct buf *out)
 	buf_puts(out, "},\n");
 	if (r->has_wall)
 		buf_printf(out, "\"wall_ns\":%llu,\n", (unsigned long long)r->wall_ns);
-	buf_printf(out, "\"clamped_figures\":%llu,\n\"warnings\":[", (unsigned long long)r->clamped_figures);
+	buf_printf(out, "\"clamped_figures\":%llu,\n\"threads_lost\":%llu,\n\"lost_calls\":%llu,\n\"warnings\":[",
+		   (unsigned long long)r->clamped_figures, (unsigned long long)r->threads_lost,
+		   (unsigned long long)r->lost_calls);
 	for (size_t i = 0; i < r->nwarnings; i++) {
 		if (i)
 			buf_putc(out, ',');
