@@ -219,7 +219,7 @@ void cct_node_rekey(struct cct *tree, struct cct_node *node, uintptr_t key)
 static void clear_node(struct cct_node *n)
 {
 	n->calls = n->incl_ticks = n->child_ticks = n->max_ticks = 0;
-	n->nested_ticks = n->fold_child_calls = 0;
+	n->nested_ticks = n->fold_child_calls = n->fold_nested_out = n->fold_inner_calls = 0;
 	memset(n->kind_calls, 0, sizeof(n->kind_calls));
 	n->min_ticks = UINT64_MAX;
 }

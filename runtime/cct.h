@@ -53,7 +53,11 @@ struct cct_node {
 	uint32_t fence;                  /* CCT_FENCE_*: how tsc-adaptive reads its times (stamp.h) */
 	uint32_t on_prefix;              /* open below folded calls, counted in their thread's fold state (fold.h) */
 	uint64_t nested_ticks;           /* of incl_ticks, the time of its nested folded calls (fold.h) */
-	uint64_t fold_child_calls;       /* folded calls it was the charge of: their o_out is in its self time */
+	uint64_t fold_child_calls;       /* folded calls it made: their o_out is in its self time */
+	uint64_t fold_nested_out;        /* of those, the ones made from its nested folded activations
+					  * (fold.h): their o_out is in its inclusive time too */
+	uint64_t fold_inner_calls;       /* folded calls it was the charge of, and those inside its timed
+					  * ones: their whole probe cost is in its inclusive time */
 };
 
 /* The activations of `n` of kind `k`: plain ones are those of no other kind. */

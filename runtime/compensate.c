@@ -32,6 +32,12 @@ double comp_hidden(uint64_t hidden_out, const struct comp_cost cost[PROBE_KINDS]
 	return (double)hidden_out * cost[PROBE_PLAIN].o_out;
 }
 
+double comp_folded(uint64_t inner, uint64_t nested_out, const struct comp_cost cost[PROBE_KINDS])
+{
+	return (double)inner * (cost[PROBE_PLAIN].o_in + cost[PROBE_PLAIN].o_out) +
+	       (double)nested_out * cost[PROBE_PLAIN].o_out;
+}
+
 bool comp_figures(double raw_incl, double raw_self, double own_in, double below, double child_out,
 		  double hidden, double *incl, double *self)
 {

@@ -9,9 +9,11 @@
  * raw inclusive 100 becomes 100 - 2 - 30 = 68; raw self 40 becomes 40 - 2 - 4 = 34.
  * A row's calls may be of several kinds of probe (kind.h), each with its own
  * costs: every sum above is then over the calls of each kind at that kind's cost.
- * A folded call's o_out (fold.h) is charged where it ran, in its charge's
- * self time (at the plain kind's cost); a folded row is compensated as a root
- * (its tree parent is no caller of it).
+ * A folded call's costs (fold.h) are taken where they ran, at the plain
+ * kind's cost: its o_out from its caller's self time, and its whole cost
+ * from its charge's inclusive time (a nested folded caller's inclusive time
+ * holds its callees' o_out too); a folded row is compensated as a root (its
+ * tree parent is no caller of it).
  */
 #ifndef CALLPROF_COMPENSATE_H
 #define CALLPROF_COMPENSATE_H
@@ -34,7 +36,7 @@ struct comp_row {
 	uint32_t parent;         /* in: the parent's row (an earlier one), or COMP_NO_PARENT */
 	uint64_t calls;          /* in */
 	uint64_t hidden_out;     /* in: calls not among its children whose o_out is in its self time
-				  * (the folded calls it was the charge of: fold.h) */
+				  * (the folded calls it made: fold.h) */
 	uint64_t kind_calls[PROBE_KINDS - 1]; /* in: of those, the calls of each kind but PROBE_PLAIN
 					       * (index kind - 1); the rest are plain */
 	double raw_incl;         /* in: raw inclusive time, ticks */
@@ -59,6 +61,10 @@ void comp_own_costs(uint64_t calls, const uint64_t kind_calls[PROBE_KINDS - 1],
 
 /* The cost of other calls' probes that ran in a row's self time. */
 double comp_hidden(uint64_t hidden_out, const struct comp_cost cost[PROBE_KINDS]);
+
+/* The cost of folded calls' probes that ran in a row's inclusive time
+ * outside its children (fold.h): `inner` whole calls and `nested_out` o_outs. */
+double comp_folded(uint64_t inner, uint64_t nested_out, const struct comp_cost cost[PROBE_KINDS]);
 
 /* A row's compensated inclusive and self times from its raw ones, its own
  * o_in, the cost of every probe below it (`below`: its descendants', and the

@@ -151,6 +151,7 @@ int fold_enter(struct fold *f, uint32_t index, uintptr_t fn, struct cct_node *re
 	e->nested = (uint32_t)nested;
 	e->charge = charge;
 	e->child_ticks = 0;
+	e->closed_before = f->closed;
 	__atomic_store_n(&f->depth, f->depth + 1, __ATOMIC_RELEASE);
 	return nested;
 }
@@ -163,6 +164,7 @@ bool fold_leave(struct fold *f, uint32_t index, uintptr_t fn, struct fold_frame 
 		return false;
 	*out = f->frames[f->depth - 1];
 	__atomic_store_n(&f->depth, f->depth - 1, __ATOMIC_RELEASE);
+	f->closed++;
 	if (!f->broken)
 		count_add(f, fn, -1);
 	return true;

@@ -25,18 +25,34 @@ struct cct_node *shadow_charge_node(const struct shadow *s, uint32_t index)
 	return s->base[index].node;
 }
 
-/* A folded frame closes (fold.h): a timed one's duration is its node's and
+/*
+ * A folded frame closes (fold.h): a timed one's duration is its node's and
  * its charge's child time; a nested one's own work is its node's time, as
- * nested, and its charge's child time.  Either is its caller's callee. */
+ * nested, and its charge's child time.  Either is its caller's callee.
+ * Where its probes ran is counted for compensation (compensate.h): its o_out
+ * in its caller's self time (and in a nested caller's inclusive time, its
+ * own work); its whole cost, and a timed one's callees' whole cost, in its
+ * charge's inclusive time, outside the charge's children.
+ */
 static void close_folded(struct shadow *s, uint32_t index, uint64_t now_ticks)
 {
 	const struct frame *f = &s->base[index];
 	struct fold_frame e, *caller;
-	struct cct_node *n = f->node;
+	struct cct_node *n = f->node, *caller_node;
 	uint64_t d = now_ticks - f->t_enter_ticks, own;
+	uint32_t below;
 
 	if (!fold_leave(&s->fold, index, frame_fn(f), &e))
 		return;
+	below = shadow_recorded_below(s, index - 1);
+	caller = fold_top(&s->fold);
+	if (caller && caller->index != below)
+		caller = NULL;
+	caller_node = s->base[below].node;
+	caller_node->fold_child_calls++;
+	if (caller && caller->nested)
+		caller_node->fold_nested_out++;
+	e.charge->fold_inner_calls += e.nested ? 1 : s->fold.closed - e.closed_before;
 	own = e.nested ? (d > e.child_ticks ? d - e.child_ticks : 0) : d;
 	n->incl_ticks += own;
 	if (e.nested) {
@@ -48,8 +64,7 @@ static void close_folded(struct shadow *s, uint32_t index, uint64_t now_ticks)
 			n->max_ticks = d;
 	}
 	e.charge->child_ticks += own;
-	e.charge->fold_child_calls++;
-	if ((caller = fold_top(&s->fold)) && caller->index == shadow_recorded_below(s, index - 1))
+	if (caller)
 		caller->child_ticks += d;
 }
 

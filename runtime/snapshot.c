@@ -410,7 +410,8 @@ static uint64_t compensate(struct snap_row *rows, size_t n, const struct comp_co
 			kinds[k] = snap_kind_calls(x, k);
 		comp_own_costs(x->calls, kinds, cost, &own_in, &own_out);
 		hidden = c ? comp_hidden(c->fold_child_calls, cost) : 0;
-		below += hidden;
+		if (c)
+			below += comp_folded(c->fold_inner_calls, c->fold_nested_out, cost);
 		clamped += comp_figures(x->raw_incl, snap_raw_self(x), own_in, below, child_out, hidden, &x->incl,
 					&x->self);
 		if (x->parent != SNAP_NO_FN && !x->comp_root) {

@@ -110,6 +110,10 @@ static struct frame *push(struct shadow *s, struct cct_node *node, uintptr_t fn,
  * (folded, timed, 30-40); the nested A returns at 50, B at 60, A at 70.
  * C's duration and the nested A's own work (50 - 20 - 10) are child time of
  * B, the charge; that work is also the nested A's node's time, as nested.
+ * Each folded call's o_out is in its caller's self time (B's in A's, the
+ * nested A's in B's, C's in the nested A's, which is its inclusive time too);
+ * the whole cost of B, the nested A and C is in A's inclusive time, and of
+ * the nested A and C in B's.
  */
 void test_fold_close_charges(void)
 {
@@ -143,7 +147,15 @@ void test_fold_close_charges(void)
 	CHECK_EQ_U64(a2->nested_ticks, 20);
 	CHECK_EQ_U64(b->incl_ticks, 50);
 	CHECK_EQ_U64(b->child_ticks, 30);
-	CHECK_EQ_U64(b->fold_child_calls, 2);
+	CHECK_EQ_U64(a->fold_child_calls, 1);
+	CHECK_EQ_U64(b->fold_child_calls, 1);
+	CHECK_EQ_U64(a2->fold_child_calls, 1);
+	CHECK_EQ_U64(c->fold_child_calls, 0);
+	CHECK_EQ_U64(a2->fold_nested_out, 1);
+	CHECK_EQ_U64(a->fold_nested_out + b->fold_nested_out + c->fold_nested_out, 0);
+	CHECK_EQ_U64(a->fold_inner_calls, 3);
+	CHECK_EQ_U64(b->fold_inner_calls, 2);
+	CHECK_EQ_U64(a2->fold_inner_calls + c->fold_inner_calls, 0);
 	CHECK_EQ_U64(a->child_ticks, 50);
 	CHECK_EQ_U64(a->incl_ticks, 70);
 	shadow_release(&s);
