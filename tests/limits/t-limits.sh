@@ -119,6 +119,13 @@ if built lostthread "$L/lostthread.c"; then
 	"$REC" report -o "$W/lostthread-site" "$dump" >/dev/null 2>&1 &&
 		grep -q 'id="threads-lost">1 thread was not profiled' "$W/lostthread-site/index.html" ||
 		problem "the report's index does not say a thread was not profiled"
+	# merge adds them up, as it adds clamped_figures.
+	if "$REC" merge -o "$W/lostthread-merged.json" "$dump" "$dump" >/dev/null 2>"$W/lostthread-merge.err"; then
+		want "threads_lost, lost_calls of the dump merged with itself" \
+			"$(jq -c '[.threads_lost, .lost_calls]' "$W/lostthread-merged.json" 2>&1)" "[2,8]"
+	else
+		problem "merge: $(head -n 2 "$W/lostthread-merge.err" | tr '\n' ' ')"
+	fi
 fi
 verdict
 
