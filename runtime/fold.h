@@ -63,7 +63,8 @@ struct fold {
 	size_t mask, used;
 	struct fold_frame *frames; /* mmap'ed; innermost last */
 	uint32_t depth, cap;
-	uint64_t closed;           /* folded calls closed so far: those a frame's duration holds */
+	uint64_t closed;           /* folded calls closed so far: those a frame's duration holds
+				    * (a dump reads it, and `frames`, of a running thread) */
 	struct cct_node *prefix;   /* the real node whose path is counted; NULL: none */
 	struct cct_node *suspended;/* while its stack does not run (a context switch): the prefix to count again */
 	bool broken;               /* no memory: every folded call from now on is nested */

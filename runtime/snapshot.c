@@ -196,11 +196,17 @@ static int64_t row_of(const struct snap_row *rows, size_t n, const struct cct_no
  * Counts the open activations of `stack` up to `now`, as if they were closed
  * now, innermost first: a call still running has a duration so far, its
  * node's time and child time of its caller's node (a folded one's, of its
- * charge; a nested folded one's own work only: fold.h).
+ * charge; a nested folded one's own work only: fold.h).  An open folded
+ * call's probes, and a timed one's callees', are in its charge's inclusive
+ * time, as when it closes (shadow.c): their count goes to the charge's row's
+ * `incl`, which compensate() turns into their cost.
  */
 static void add_open(struct snap_row *rows, size_t n, const struct shadow *stack, uint64_t now)
 {
 	const struct frame *base = __atomic_load_n(&stack->base, __ATOMIC_ACQUIRE);
+	const struct fold_frame *frames = __atomic_load_n(&stack->fold.frames, __ATOMIC_ACQUIRE);
+	uint32_t fold_depth = __atomic_load_n(&stack->fold.depth, __ATOMIC_ACQUIRE);
+	uint64_t closed = __atomic_load_n(&stack->fold.closed, __ATOMIC_RELAXED);
 	double above = 0; /* the open duration of the innermost recorded frame above */
 
 	for (uint32_t i = base ? stack->depth : 1; i-- > 1;) {
@@ -214,6 +220,15 @@ static void add_open(struct snap_row *rows, size_t n, const struct shadow *stack
 		if (e && e->nested)
 			own = d > (double)e->child_ticks + above ? d - (double)e->child_ticks - above : 0;
 		caller = row_of(rows, n, e ? e->charge : f[-1].node);
+		if (e && caller >= 0) { /* itself, the folded frames open above it, those closed in it */
+			/* (frames moved since, as a running thread's may: as if the innermost) */
+			uintptr_t off = (uintptr_t)e - (uintptr_t)frames;
+			uint32_t pos = off < (uintptr_t)fold_depth * sizeof(*e) ? (uint32_t)(off / sizeof(*e))
+				: fold_depth - 1;
+			rows[caller].incl += e->nested ? 1
+				: (double)(fold_depth > pos ? fold_depth - pos : 1) +
+				  (double)(closed > e->closed_before ? closed - e->closed_before : 0);
+		}
 		if (row >= 0) {
 			rows[row].raw_incl += own;
 			rows[row].raw_self += own;
@@ -398,8 +413,10 @@ static uint64_t compensate(struct snap_row *rows, size_t n, const struct comp_co
 {
 	uint64_t clamped = 0;
 
-	for (size_t i = 0; i < n; i++)
-		rows[i].incl = rows[i].self = 0;
+	for (size_t i = 0; i < n; i++) { /* incl: the count of open folded calls' probes (add_open) */
+		rows[i].incl = comp_folded((uint64_t)rows[i].incl, 0, cost);
+		rows[i].self = 0;
+	}
 	for (size_t i = n; i-- > 0;) {
 		struct snap_row *x = &rows[i];
 		const struct cct_node *c = x->node;

@@ -34,7 +34,8 @@ struct snap_row {
 	double raw_incl, raw_self;   /* ticks; raw_self is raw_incl less its children's (may dip
 				      * below 0 while open calls are added: read it with snap_raw_self) */
 	double nested;               /* of raw_incl, the ticks of nested folded calls (fold.h) */
-	double incl, self;           /* compensated ticks (scratch before) */
+	double incl, self;           /* compensated ticks (before: incl counts the probes of open
+				      * folded calls in its time, self is scratch) */
 };
 
 /* The raw self time of a row. */
