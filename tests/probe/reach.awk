@@ -1,8 +1,16 @@
 # reach.awk: the functions a probe can reach, from `objdump -d` of the runtime.
 #   objdump -d --no-show-raw-insn libcallprof.so | awk -f reach.awk -v roots="f g" -v banned="re"
-# Follows every direct call and jump (a tail call is a jump) from the roots and
-# prints each reachable function whose name matches the regular expression
-# `banned` (PLT entries are named without "@plt"), with the path to it.
+# Follows every direct call and jump (a tail call is a jump) from the roots, and
+# every address of a function taken (a callback may be called), and prints
+# each reachable function whose name matches the regular expression `banned`
+# (PLT entries are named without "@plt"), with the path to it.  The functions
+# named in `later` (-v later="f g") are callbacks registered to run outside
+# any probe: an address of one taken is not followed, a call to one is.
+BEGIN {
+	n = split(later, l_, " ")
+	for (i = 1; i <= n; i++)
+		is_later[l_[i]] = 1
+}
 /^[0-9a-f]+ <[^>]+>:$/ {
 	fn = $2
 	gsub(/[<>:]/, "", fn)
@@ -14,6 +22,8 @@ fn != "" && /<[^>]+>/ {
 	sub(/>.*$/, "", t)
 	sub(/\+0x[0-9a-f]+$/, "", t)
 	sub(/@plt$/, "", t)
+	if ((t in is_later) && $0 !~ /\t(call|jmp)/)
+		next
 	if (t != fn && !((fn, t) in edge)) {
 		edge[fn, t] = 1
 		out[fn] = out[fn] " " t
