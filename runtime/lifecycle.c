@@ -18,6 +18,8 @@
 #include "dump.h"
 #include "dumpfile.h"
 #include "filter.h"
+#include "hijack.h"
+#include "kind.h"
 #include "nonlocal.h"
 #include "options.h"
 #include "process.h"
@@ -57,6 +59,7 @@ static void fork_child(void)
 static void start(void)
 {
 	nonlocal_setup();
+	hijack_setup();
 	if (options.filtered) {
 		filter_setup(options.include, options.exclude);
 		filter_load_modules();
@@ -99,7 +102,7 @@ static void dump_info_now(struct dump_info *info)
 	info->start_realtime_ns = process.start_realtime_ns;
 	info->clock_name = clock_source_name();
 	info->ticks_per_second = clock_ticks_per_second();
-	info->kinds = stamp_kinds();
+	info->kinds = stamp_kinds() | __atomic_load_n(&probe_kinds_seen, __ATOMIC_RELAXED);
 	info->calib = &calib;
 	info->compensate = options.compensate;
 }
