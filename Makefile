@@ -39,9 +39,10 @@ endif
 # ---- runtime: libcallprof.so / libcallprof.a -------------------------------
 # The runtime itself is never instrumented, except calib_target.c: the private
 # function calibration drives through the real probes.
-RT_SRC   := $(filter-out runtime/calib_target.c,$(wildcard runtime/*.c))
+RT_TARGETS := runtime/calib_target.c runtime/calib_target_fentry.c
+RT_SRC   := $(filter-out $(RT_TARGETS),$(wildcard runtime/*.c))
 RT_ASM   := $(wildcard runtime/*.S)
-RT_OBJ   := $(RT_SRC:%.c=$(B)/%.o) $(RT_ASM:%.S=$(B)/%.o) $(B)/runtime/calib_target.o
+RT_OBJ   := $(RT_SRC:%.c=$(B)/%.o) $(RT_ASM:%.S=$(B)/%.o) $(RT_TARGETS:%.c=$(B)/%.o)
 RT_CFLAGS:= $(BASE_CFLAGS) -D_GNU_SOURCE -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
             -ftls-model=initial-exec $(DW_CFLAGS)
 RT_LIBS  := $(DW_LIBS) -lelf -ldl -lpthread
@@ -61,6 +62,10 @@ $(B)/runtime/%.o: runtime/%.S | $(B)/runtime
 $(B)/runtime/calib_target.o: runtime/calib_target.c | $(B)/runtime
 	@echo "  CC      $@"
 	$(Q)$(CC) $(RT_CFLAGS) -finstrument-functions -O2 -fno-inline -fno-optimize-sibling-calls -c $< -o $@
+
+$(B)/runtime/calib_target_fentry.o: runtime/calib_target_fentry.c | $(B)/runtime
+	@echo "  CC      $@"
+	$(Q)$(CC) $(RT_CFLAGS) -pg -mfentry -O2 -fno-inline -fno-optimize-sibling-calls -c $< -o $@
 
 $(B)/libcallprof.so: $(RT_OBJ) runtime/libcallprof.map
 	@echo "  LD      $@"

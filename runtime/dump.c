@@ -153,7 +153,9 @@ static bool is_startup_code(const char *name)
 {
 	static const char *const names[] = { "_start", "_init", "_fini", "deregister_tm_clones",
 		"register_tm_clones", "__do_global_dtors_aux", "frame_dummy", "__libc_csu_init",
-		"__libc_csu_fini", "_dl_relocate_static_pie" };
+		"__libc_csu_fini", "_dl_relocate_static_pie",
+		/* what a -pg link's gcrt1.o and libc_nonshared.a add */
+		"__gmon_start__", "atexit", "at_quick_exit", "__stack_chk_fail_local" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(name, names[i]))

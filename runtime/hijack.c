@@ -425,6 +425,25 @@ static void rehook(struct tstate *t)
 	probe_release(t);
 }
 
+/* The real backtrace into `buffer`, without the interposer's own frame. */
+static int backtrace_unhooked(void **buffer, int size)
+{
+	void **all = size > 0 ? malloc(((size_t)size + 1) * sizeof(*all)) : NULL;
+	int n;
+
+	if (!all) { /* no room for the extra frame: the deepest one is lost */
+		n = real_backtrace(buffer, size);
+		if (n > 0)
+			memmove(buffer, buffer + 1, (size_t)--n * sizeof(*buffer));
+		return n;
+	}
+	n = real_backtrace(all, size + 1) - 1;
+	if (n > 0)
+		memcpy(buffer, all + 1, (size_t)n * sizeof(*buffer));
+	free(all);
+	return n > 0 ? n : 0;
+}
+
 CP_EXPORT int backtrace(void **buffer, int size);
 int backtrace(void **buffer, int size)
 {
@@ -436,14 +455,33 @@ int backtrace(void **buffer, int size)
 	if (!real_backtrace)
 		return 0;
 	t = unhook();
-	n = real_backtrace(buffer, size);
+	n = backtrace_unhooked(buffer, size);
 	rehook(t);
 	return n;
+}
+
+/* The caller's trace function, shown every frame but the interposer's own. */
+struct trace_shim {
+	_Unwind_Trace_Fn trace;
+	void *arg;
+	bool skipped;
+};
+
+static _Unwind_Reason_Code trace_shim(struct _Unwind_Context *ctx, void *arg)
+{
+	struct trace_shim *s = arg;
+
+	if (!s->skipped) {
+		s->skipped = true;
+		return _URC_NO_REASON;
+	}
+	return s->trace(ctx, s->arg);
 }
 
 CP_EXPORT _Unwind_Reason_Code _Unwind_Backtrace(_Unwind_Trace_Fn trace, void *arg);
 _Unwind_Reason_Code _Unwind_Backtrace(_Unwind_Trace_Fn trace, void *arg)
 {
+	struct trace_shim shim = { trace, arg, false };
 	struct tstate *t;
 	_Unwind_Reason_Code rc;
 
@@ -452,7 +490,7 @@ _Unwind_Reason_Code _Unwind_Backtrace(_Unwind_Trace_Fn trace, void *arg)
 	if (!real_unwind_backtrace)
 		return _URC_FATAL_PHASE1_ERROR;
 	t = unhook();
-	rc = real_unwind_backtrace(trace, arg);
+	rc = real_unwind_backtrace(trace_shim, &shim);
 	rehook(t);
 	return rc;
 }
