@@ -15,8 +15,8 @@
 #include "verdict.h"
 
 #define MAX_SEGMENTS 16
-/* A module whose symbol table names this calls the probes: it is decided. */
-#define PROBED_MARKER "__cyg_profile_func_enter"
+/* A module whose symbol table names one of these calls the probes: it is decided. */
+static const char *const probed_markers[] = { "__cyg_profile_func_enter", "__fentry__", NULL };
 
 /* The globs, split from the settings once. */
 struct globs {
@@ -229,7 +229,7 @@ static int decide_module(const struct loaded *m)
 	d.id = verdict_module_add(m->lo, m->hi, m->n, admits("", d.file_base));
 	if (d.id < 0)
 		return -1;
-	if (symbols_module_functions(path, m->base, PROBED_MARKER, decide_function, &d) <= 0) {
+	if (symbols_module_functions(path, m->base, probed_markers, decide_function, &d) <= 0) {
 		verdict_module_drop(d.id);
 		return -1;
 	}

@@ -15,7 +15,7 @@ void filter_setup(const char *include, const char *exclude);
 
 /* Decides the functions of every loaded module not decided yet.  Only the
  * modules that call the probes are decided (their symbol tables name
- * __cyg_profile_func_enter); the runtime's own functions never are. */
+ * __cyg_profile_func_enter or __fentry__); the runtime's own functions never are. */
 void filter_load_modules(void);
 
 /* Drops the verdicts of the decided modules that are no longer loaded. */
