@@ -149,16 +149,26 @@ static bool grow(struct hijack_stack *h)
 /* Where a slot lies. */
 enum region { ON_THREAD_STACK, ON_ALT_STACK, ELSEWHERE };
 
-static enum region region_of(const struct hijack_stack *h, const uintptr_t *slot)
+/* True if `slot` lies on the thread's alternate signal stack (a system call). */
+static bool on_alt_stack(const uintptr_t *slot)
 {
-	uintptr_t a = (uintptr_t)slot;
 	stack_t ss;
 
-	if (a - h->stack_lo < h->stack_hi - h->stack_lo)
+	return sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE) &&
+	       (uintptr_t)slot - (uintptr_t)ss.ss_sp < ss.ss_size;
+}
+
+/* Where `slot` lies.  An alternate stack may be carved out of a frame of the
+ * thread's own: `precise` looks for it there too, at the price of a system call. */
+static enum region region_of(const struct hijack_stack *h, const uintptr_t *slot, bool precise)
+{
+	bool on_thread = (uintptr_t)slot - h->stack_lo < h->stack_hi - h->stack_lo;
+
+	if (on_thread && !precise)
 		return ON_THREAD_STACK;
-	if (sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE) && a - (uintptr_t)ss.ss_sp < ss.ss_size)
+	if (on_alt_stack(slot))
 		return ON_ALT_STACK;
-	return ELSEWHERE;
+	return on_thread ? ON_THREAD_STACK : ELSEWHERE;
 }
 
 /*
@@ -181,7 +191,9 @@ static bool settle_records(struct hijack_stack *h, uintptr_t *slot, enum region 
 		}
 		if (r->slot >= slot)
 			return true; /* a caller, or the call that jumped here (the same slot) */
-		theirs = region_of(h, r->slot);
+		if (where == ON_THREAD_STACK)
+			where = region_of(h, slot, true);
+		theirs = region_of(h, r->slot, true);
 		if (theirs == ON_ALT_STACK && where == ON_ALT_STACK) {
 			h->depth--;
 			continue;
@@ -204,7 +216,7 @@ static bool may_hijack(struct hijack_stack *h, uintptr_t *slot)
 		if (!find_stack(here, &h->stack_lo, &h->stack_hi))
 			h->stack_lo = h->stack_hi = 1; /* unknown: nothing is on it */
 	}
-	where = region_of(h, slot);
+	where = region_of(h, slot, false);
 	if (where == ELSEWHERE || !settle_records(h, slot, where))
 		return false;
 	return h->depth < h->cap || grow(h);
@@ -310,10 +322,10 @@ uintptr_t hijack_exit_slow(uintptr_t slot_addr, uintptr_t regs, uintptr_t now, c
 /* Pops the records of calls below `sp` (where a jump or a catch resumes) on its stack. */
 static void pop_below(struct hijack_stack *h, uintptr_t sp)
 {
-	enum region where = region_of(h, (const uintptr_t *)sp);
+	enum region where = region_of(h, (const uintptr_t *)sp, true);
 
 	while (h->depth && (uintptr_t)h->base[h->depth - 1].slot < sp &&
-	       region_of(h, h->base[h->depth - 1].slot) == where)
+	       region_of(h, h->base[h->depth - 1].slot, true) == where)
 		h->depth--;
 }
 

@@ -5,7 +5,8 @@
 #   reporting     ok, fail, skip, check, has
 #   scratch       workdir, rel, normalise, snapshot, searchable, unpreempted
 #   building      build, build_san: make in $TOP exactly as `make check` builds
-#   the matrix    VARIANTS, MODES, E2E_PROGS..., cc_of, cxx_of, level_of, family_of
+#   the matrix    VARIANTS, MODES, FRONTENDS, E2E_PROGS..., cc_of, cxx_of, level_of, family_of,
+#                 frontend_flags
 #                 (from tests/matrix.mk, which tests/rules.mk includes too)
 #   one run       begin, problem, verdict, run, checked, dumpchecked, key, want, fid,
 #                 threads_of, calls: a profiled run and the checks of its dump
@@ -122,14 +123,17 @@ family_of() { echo "${1%%-*}"; }
 level_of() { echo "-${1#*-}"; }
 cc_of() { eval "echo \"\$CC_${1%%-*}\""; }
 cxx_of() { eval "echo \"\$CXX_${1%%-*}\""; }
+# frontend_flags FRONTEND: the flags that build a program for it (finstrument, fentry).
+frontend_flags() { eval "echo \"\$FRONTEND_FLAGS_$1\""; }
 
 # ---- one profiled run, and the checks of its dump ---------------------------------------
 # A test collects its problems in $W/problems: begin starts it, verdict reports them all in
 # the log and the first three on its line.
 # CLOCK_ENV: a VAR=VALUE word every run gets, named in every test it runs under.
-CLOCK_ENV=
+# RUN_LABEL: words every test name ends with meanwhile (a front-end's, "-pg -mfentry").
+CLOCK_ENV= RUN_LABEL=
 begin() {
-	tname=$1${CLOCK_ENV:+ ($CLOCK_ENV)}
+	tname=$1${RUN_LABEL:+ $RUN_LABEL}${CLOCK_ENV:+ ($CLOCK_ENV)}
 	: >"$W/problems"
 }
 problem() { printf '%s\n' "$*" >>"$W/problems"; }
