@@ -69,5 +69,6 @@ void fentry_enter(uintptr_t *slot, uintptr_t after, const uintptr_t *regs)
 
 	if (likely(hijack_enter_fast(tstate_self, fn, slot, PROBE_FENTRY, FENTRY_WORD_PLAIN)))
 		return;
-	hijack_call_saved(fentry_enter_cold, fn, (uintptr_t)slot, (uintptr_t)regs);
+	if (hijack_call_saved(fentry_enter_cold, fn, (uintptr_t)slot, (uintptr_t)regs))
+		hijack_restamp(tstate_self, fn, slot);
 }

@@ -234,16 +234,13 @@ static uintptr_t real_return(const struct hijack_stack *h, const uintptr_t *slot
 	return v;
 }
 
-bool hijack_enter_slow(uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uintptr_t word, uintptr_t aux)
+bool hijack_enter_held(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uintptr_t word,
+		       uintptr_t aux)
 {
-	struct tstate *t = probe_hold_enter();
-	struct hijack_stack *h;
+	struct hijack_stack *h = &t->ret;
 	struct frame *top;
 	bool hijack;
 
-	if (!t)
-		return false;
-	h = &t->ret;
 	hijack = may_hijack(h, slot);
 	if (hijack)
 		hijack_push(h, slot, fn, aux); /* before the core reads the entry time */
@@ -256,8 +253,19 @@ bool hijack_enter_slow(uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uint
 		if (!frame_is_marked(top) && !top->node->fe_word)
 			top->node->fe_word = word;
 	}
-	probe_release(t);
 	return hijack;
+}
+
+bool hijack_enter_slow(uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uintptr_t word, uintptr_t aux)
+{
+	struct tstate *t = probe_hold_enter();
+	bool hijacked;
+
+	if (!t)
+		return false;
+	hijacked = hijack_enter_held(t, fn, slot, kind, word, aux);
+	probe_release(t);
+	return hijacked;
 }
 
 /* ---- exits ------------------------------------------------------------------- */
