@@ -140,6 +140,7 @@ static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 			break;
 		}
 		n->calls = 1;
+		n->fe_word = f->node->fe_word;
 		f->node = n;
 		f->t_enter_ticks = now;
 		parent = n;
