@@ -69,10 +69,14 @@ RT_FENTRY_TARGET_CFLAGS := -pg -mfentry -O2 -fno-inline -fno-optimize-sibling-ca
 RT_LDFLAGS := -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,libcallprof.so
 # The hot paths the -pg -mfentry front-end runs before a function's prologue and
 # at its return leave every vector register alone (hijack.h).
-RT_GPR_CFLAGS := -mgeneral-regs-only -fomit-frame-pointer
+RT_GPR_CFLAGS := -mgeneral-regs-only
 RT_GPR_OBJ := $(B)/runtime/fentry.o $(B)/runtime/hijack_fast.o
 $(RT_GPR_OBJ): RT_ONLY_FLAGS := $(RT_GPR_CFLAGS)
 FLAGS_runtime = $(CC) $(RT_CFLAGS) | $(RT_TARGET_CFLAGS) | $(RT_FENTRY_TARGET_CFLAGS) | $(RT_GPR_CFLAGS) | $(RT_LDFLAGS) $(RT_LIBS)
+# Nor do they keep a frame pointer: a register more, and no frame, on every probe.
+RT_GPR_NOFP_CFLAGS := -fomit-frame-pointer
+$(RT_GPR_OBJ): RT_ONLY_FLAGS += $(RT_GPR_NOFP_CFLAGS)
+FLAGS_runtime += | $(RT_GPR_NOFP_CFLAGS)
 
 $(B)/runtime/%.o: runtime/%.c $(call flags,runtime) | $(B)/runtime
 	@echo "  CC      $@" $(if $(Q),,)

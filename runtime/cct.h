@@ -58,13 +58,14 @@ struct cct_node {
 	struct cct_node *next_sibling;   /* walking only: far from what the probes touch */
 };
 
+/* A -pg -mfentry node's key is the end of the call of __fentry__ its function
+ * starts with, at most this many bytes in (fentry.h). */
+#define CCT_FE_FENTRY_KEY_SPAN 16
+
 /* The front-end of a node's calls (fe_word & CCT_FE_MASK). */
 #define CCT_FE_MASK ((uintptr_t)3)
 #define CCT_FE_FINSTRUMENT ((uintptr_t)0)
 #define CCT_FE_FENTRY ((uintptr_t)1)
-/* A -pg -mfentry node's key is the end of the call of __fentry__ its function
- * starts with, at most this many bytes in (fentry.h). */
-#define CCT_FE_FENTRY_KEY_SPAN 16
 
 /* The kind (kind.h) of a node's calls that were counted as no other: the
  * kind of its front-end's word (fe_word), PROBE_FENTRY for -pg -mfentry

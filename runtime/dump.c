@@ -284,7 +284,7 @@ static void write_symbols(struct dump_ctx *d)
 		else
 			jsonw_null(w);
 		/* The function's first byte: a -pg -mfentry key lies a few bytes in (fentry.h). */
-		write_hex_member(w, "address", f ? f[i].start : cct_key_address(d->snap->fn_key[i]));
+		write_hex_member(w, "address", f && f[i].start ? f[i].start : cct_key_address(d->snap->fn_key[i]));
 		write_hex_member(w, "offset", f ? f[i].offset : 0);
 		write_string_member(w, "file", f ? f[i].file : NULL);
 		jsonw_key(w, "line");
@@ -294,7 +294,8 @@ static void write_symbols(struct dump_ctx *d)
 			jsonw_null(w);
 		if (threads)
 			write_function_probes(d, d->snap->fn_key[i],
-					      f ? f[i].start : cct_key_address(d->snap->fn_key[i]), threads);
+					      f && f[i].start ? f[i].start : cct_key_address(d->snap->fn_key[i]),
+					      threads);
 		jsonw_object_end(w);
 		if (f)
 			sym_function_release(&f[i]);
