@@ -8,7 +8,7 @@
  * function has not run a single instruction of its own yet).  The call is
  * opened through the probe core, {slot, *slot, fn} is pushed on the thread's
  * records (hijack_stack.h) and *slot becomes hijack_trampoline.  The call's
- * `ret` lands there (hijack_tramp.S): the trampoline saves the return
+ * `ret` lands there (hijack_fast.c): the trampoline saves the return
  * registers, hijack_exit finds the innermost record of the slot, closes the
  * call through the core, writes the real address back and the trampoline
  * jumps to it.  A call reached by a tail jump from a hijacked one finds its
