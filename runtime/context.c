@@ -167,7 +167,7 @@ static void came_back(struct tstate *t, const ucontext_t *oucp)
 /* This thread's own state for a switch (signal levels keep their one stack), held; or NULL. */
 static struct tstate *hold_own(void)
 {
-	struct tstate *t = probe_hold();
+	struct tstate *t = probe_hold_level();
 
 	if (t && t->level) {
 		probe_release(t);

@@ -100,6 +100,7 @@ static struct tstate *copy_state(const struct tstate *t, struct tstate *thread)
 	*copy = *t;
 	memset(&copy->stack, 0, sizeof(copy->stack));
 	copy->stack.depth = 1;
+	memset(&copy->ret, 0, sizeof(copy->ret)); /* the thread's, given back with it (its args stay) */
 	copy->busy = 1;
 	copy->off = true;
 	copy->thread = thread ? thread : copy;

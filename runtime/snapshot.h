@@ -47,7 +47,7 @@ static inline double snap_raw_self(const struct snap_row *x)
 /* The calls of kind k + 1 (kind.h) of a row, read from its node, at most its calls. */
 static inline uint64_t snap_kind_calls(const struct snap_row *x, unsigned k)
 {
-	uint64_t n = x->node ? x->node->kind_calls[k] : 0;
+	uint64_t n = x->node ? cct_kind_calls(x->node, (enum probe_kind)(k + 1)) : 0;
 
 	return n < x->calls ? n : x->calls;
 }

@@ -76,6 +76,8 @@ void tstate_destroy(struct tstate *t)
 {
 	while (t) {
 		struct tstate *next = t->sig;
+		if (t->ret.base)
+			munmap(t->ret.base, (size_t)t->ret.cap * sizeof(*t->ret.base));
 		ctxmap_release(&t->contexts);
 		shadow_release(&t->stack);
 		cct_release(&t->tree);
@@ -187,7 +189,8 @@ void tstate_clear(struct tstate *t, uint64_t now_ticks)
 
 /* The forking thread keeps its open frames, but in a fresh tree: their nodes
  * count no call (the parent counted their entries), and their time runs from
- * the fork on, so the child's calls attach below them. */
+ * the fork on, so the child's calls attach below them; each keeps its
+ * front-end's word (so its kind of call, kind.h). */
 static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 {
 	struct cct old = t->tree;
@@ -213,6 +216,7 @@ static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 			t->stack.depth = i;
 			break;
 		}
+		n->fe_word = f->node->fe_word;
 		f->node = n;
 		f->t_enter_ticks = now;
 		parent = n;

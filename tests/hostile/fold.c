@@ -47,7 +47,7 @@ NOINLINE static void ping(int n)
 	leaf(n);
 }
 
-static long long cpu_ns(void)
+NOINLINE static long long cpu_ns(void)
 {
 	struct timespec ts;
 
