@@ -21,6 +21,7 @@
 #include "options.h"
 #include "process.h"
 #include "safefile.h"
+#include "schedstat.h"
 #include "symbols.h"
 #include "tstate.h"
 
@@ -38,6 +39,8 @@ struct thread_snap {
 	struct tstate *t;
 	struct node_fig *fig;  /* rows in preorder */
 	size_t n;
+	uint64_t wait_ns;      /* time it waited for a CPU up to the snapshot (schedstat.h) */
+	bool has_wait;
 };
 
 /* Everything the dump of one process needs across threads. */
@@ -564,14 +567,40 @@ static void write_thread_functions(struct dump_ctx *d, const struct agg *fns)
 	jsonw_array_end(&d->w);
 }
 
+/*
+ * write_call_site: the edge's call site, with its source line where debug
+ * information has it, or "site": why no line is named: "inlined" (the callee
+ * was inlined into its caller, whose own return address its probe got) or
+ * "outside" (the call came from code that is not the caller's: a callback
+ * through uninstrumented code).
+ */
+static void write_call_site(struct dump_ctx *d, uint32_t caller, const struct cct_node *first)
+{
+	char *file = NULL;
+	int line;
+	bool own = true;
+
+	write_hex_member(&d->w, "call_site", first->call_site);
+	if (caller != NO_FN)
+		own = symbols_call_line(d->syms, first->call_site, d->fn_addr[caller], &file, &line);
+	if (!own)
+		write_string_member(&d->w, "site", first->parent && first->call_site == first->parent->call_site ?
+							   "inlined" : "outside");
+	if (file) {
+		write_string_member(&d->w, "call_file", file);
+		write_uint_member(&d->w, "call_line", (uint64_t)line);
+		free(file);
+	}
+}
+
 static void write_thread_edges(struct dump_ctx *d, const struct agg *edges, size_t n,
 			       const struct node_fig *fig, size_t nnodes)
 {
-	uintptr_t *site = calloc(n ? n : 1, sizeof(*site));
+	const struct cct_node **first = calloc(n ? n : 1, sizeof(*first)); /* each edge's first node */
 
-	for (size_t i = 0; site && i < nnodes; i++)
-		if (!site[fig[i].edge])
-			site[fig[i].edge] = fig[i].node->call_site;
+	for (size_t i = 0; first && i < nnodes; i++)
+		if (!first[fig[i].edge] && fig[i].node->call_site)
+			first[fig[i].edge] = fig[i].node;
 	jsonw_key(&d->w, "edges");
 	jsonw_array_begin(&d->w);
 	for (size_t i = 0; i < n; i++) {
@@ -583,22 +612,12 @@ static void write_thread_edges(struct dump_ctx *d, const struct agg *edges, size
 			jsonw_uint(&d->w, edges[i].caller);
 		write_uint_member(&d->w, "callee", edges[i].callee);
 		write_times(d, &edges[i]);
-		if (site && site[i]) {
-			char *file = NULL;
-			int line;
-			write_hex_member(&d->w, "call_site", site[i]);
-			if (edges[i].caller != NO_FN)
-				symbols_call_line(d->syms, site[i], d->fn_addr[edges[i].caller], &file, &line);
-			if (file) {
-				write_string_member(&d->w, "call_file", file);
-				write_uint_member(&d->w, "call_line", (uint64_t)line);
-				free(file);
-			}
-		}
+		if (first && first[i])
+			write_call_site(d, edges[i].caller, first[i]);
 		jsonw_object_end(&d->w);
 	}
 	jsonw_array_end(&d->w);
-	free(site);
+	free(first);
 }
 
 static void write_thread_tree(struct dump_ctx *d, const struct node_fig *fig, size_t n)
@@ -703,6 +722,8 @@ static int write_thread(struct dump_ctx *d, const struct thread_snap *snap)
 	write_uint_member(&d->w, "wall_ns", ns(d, (double)(end > t->t_start_ticks ? end - t->t_start_ticks : 0)));
 	jsonw_key(&d->w, "running");
 	jsonw_bool(&d->w, !t->finished);
+	if (snap->has_wait)
+		write_uint_member(&d->w, "runq_wait_ns", snap->wait_ns);
 	write_thread_health(d, t);
 	write_thread_functions(d, fns);
 	write_thread_edges(d, edges, ne, fig, n);
@@ -809,8 +830,10 @@ static struct thread_snap *snapshot_threads(struct dump_ctx *d, struct tstate *t
 		}
 	}
 	d->now_ticks = clock_now();
-	for (size_t i = 0; snaps && i < n; i++)
+	for (size_t i = 0; snaps && i < n; i++) {
 		thread_add_open(d, snaps[i].t, snaps[i].fig, snaps[i].n);
+		snaps[i].has_wait = !snaps[i].t->finished && schedstat_wait_ns(snaps[i].t->tid, &snaps[i].wait_ns) == 0;
+	}
 	*count = n;
 	return snaps;
 }
