@@ -26,6 +26,8 @@ struct dump_function {
 	char *file;      /* source file or NULL */
 	uint64_t line;   /* source line, 0 when unknown */
 	char *address;   /* "0x401136" as written, or NULL */
+	uint64_t offset; /* from its module's load address; valid when has_offset */
+	unsigned has_offset : 1;
 };
 
 /* Per-function totals on one thread (threads[].functions[]). */
@@ -43,6 +45,7 @@ struct dump_edge {
 	uint64_t self_ns;     /* the callee's self time while called from caller */
 	char *call_file;      /* source file of the (first) call, or NULL */
 	uint64_t call_line;   /* its line, 0 when unknown */
+	char *site;           /* why no line is named: "inlined", "outside" (dump-format.md), or NULL */
 };
 
 /* One calling-context tree node; parents come before their children. */
@@ -56,7 +59,9 @@ struct dump_thread {
 	int64_t tid;              /* 0 when absent */
 	char *name;               /* NULL when absent */
 	uint64_t wall_ns;         /* 0 when absent */
+	uint64_t runq_wait_ns;    /* time it waited for a CPU; valid when has_wait */
 	unsigned has_wall : 1;
+	unsigned has_wait : 1;
 	unsigned running : 1;     /* still running when the dump was written */
 	uint64_t counters[RUN_COUNTERS]; /* see enum run_counter */
 	int32_t folded_first_fn;  /* index into dump.functions: the first function whose path was folded, or -1 */

@@ -23,7 +23,11 @@ void md_code(struct buf *out, const char *s);
  */
 void md_code_cut(struct buf *out, const char *s, size_t max);
 
-/* md_text appends s as plain text: Markdown punctuation is backslash-escaped, newlines become spaces. */
+/*
+ * md_text appends s as plain text: what Markdown (and GitHub's autolinks) would
+ * read as markup is backslash-escaped, other punctuation left as it is;
+ * control characters become spaces.
+ */
 void md_text(struct buf *out, const char *s);
 
 #endif

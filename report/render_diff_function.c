@@ -56,6 +56,7 @@ static void figures(struct buf *out, const struct diff_func *f)
 static void edge_table(struct buf *out, const struct diff *d, const uint32_t *list, size_t n, int callees)
 {
 	const char *id = callees ? "callees" : "callers";
+	unsigned sites = 0;
 
 	if (!n) {
 		buf_printf(out, "<p class=\"muted\">%s</p>\n",
@@ -71,17 +72,18 @@ static void edge_table(struct buf *out, const struct diff *d, const uint32_t *li
 
 		buf_puts(out, "<tr><td class=\"name\">");
 		if (callees)
-			link_diff_fn(out, d, e->callee, "../");
+			link_diff_fn(out, d, e->callee, LINK_FN_ROOT);
 		else if (e->caller >= 0)
-			link_diff_fn(out, d, (uint32_t)e->caller, "../");
+			link_diff_fn(out, d, (uint32_t)e->caller, LINK_FN_ROOT);
 		else
 			buf_puts(out, "<span class=\"muted\">(thread root)</span>");
 		buf_puts(out, "</td>");
 		diff_table_cells(out, e->st);
-		cell_site(out, e->call_file, e->call_line);
+		sites |= cell_site(out, e->call_file, e->call_line, e->site, e->caller < 0);
 		buf_puts(out, "</tr>\n");
 	}
 	buf_puts(out, "</tbody>\n</table></div>\n");
+	cell_site_legend(out, sites);
 }
 
 static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[6])
@@ -101,6 +103,7 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[6])
 	edge_table(&parts[CALLERS], d, d->by_callee + f->callers, f->ncallers, 0);
 
 	struct tmpl_var vars[] = {
+		{ "root", LINK_FN_ROOT },
 		{ "name", parts[NAME].data },
 		{ "location", parts[LOCATION].data },
 		{ "status", parts[STATUS].data },
@@ -108,8 +111,8 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[6])
 		{ "callees", parts[CALLEES].data },
 		{ "callers", parts[CALLERS].data },
 	};
-	snprintf(path, sizeof(path), "fn/%u.html", fn);
-	return layout_page(ctx, path, "../", "functions", f->name, "diff-function.html", vars,
+	link_fn_path(path, sizeof(path), fn);
+	return layout_page(ctx, path, LINK_FN_ROOT, "functions", f->name, "diff-function.html", vars,
 			   sizeof(vars) / sizeof(vars[0]));
 }
 

@@ -41,12 +41,13 @@ static void flame_rect(struct buf *out, const struct profile *p, const struct pt
 {
 	const struct pnode *n = &t->nodes[i];
 	const char *name = p->funcs[n->fn].name[0] ? p->funcs[n->fn].name : "(anonymous)";
-	char colour[8], a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+	char colour[8], a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], href[40];
 	size_t fit = w > 8 ? (size_t)((w - 6) / FLAME_CHAR) : 0, len = strlen(name);
 
 	flame_colour(colour, name);
-	buf_printf(out, "<a href=\"../fn/%u.html\"><title>", n->fn);
-	link_name(out, name);
+	link_fn_path(href, sizeof(href), n->fn);
+	buf_printf(out, "<a href=\"../%s\"><title>", href);
+	link_name_plain(out, name);
 	buf_printf(out, " \xe2\x80\x94 %s inclusive, %s, %s call%s</title>"
 		   "<rect x=\"%.2f\" y=\"%zu\" width=\"%.2f\" height=\"%d\" fill=\"%s\"/>",
 		   fmt_ns(a, n->incl_ns), fmt_pct(b, ptree_weight(t, i), whole), fmt_count(c, n->calls),

@@ -72,7 +72,7 @@ O=$P/callprof-out
 n=$(ls "$O"/profiles/demo-*.json 2>/dev/null | wc -l)
 if [ "$n" -eq 2 ]; then ok "one profile per test process"; else fail "one profile per test process" "$n profiles"; fi
 check "the report's links" node tests/report/linkcheck.js "$O/report"
-has "the job summary is the report's summary.md" "$W/main.summary" '^# callprof\\: demo$'
+has "the job summary is the report's summary.md" "$W/main.summary" '^# callprof: demo$'
 if [ -e "$O/diff" ]; then fail "no baseline, no diff" "$O/diff exists"; else ok "no baseline, no diff"; fi
 
 # A merge request: the main branch's artifact, downloaded, gives the baseline.
@@ -84,8 +84,8 @@ check "the diff's links" node tests/report/linkcheck.js "$O/diff"
 has "the diff merges the base's two runs" "$O/diff/index.html" 'Base \(merged\)</dt>'
 has "the diff merges the new side's two runs" "$O/diff/index.html" 'New \(merged\)</dt>'
 has "the diff matches every function" "$O/diff/index.html" '<a href="#appeared">0 appeared</a>, <a href="#vanished">0 vanished</a>'
-has "the job summary has the report's summary" "$W/mr.summary" '^# callprof\\: demo$'
-has "the job summary has the diff's summary" "$W/mr.summary" '^# callprof diff\\: demo$'
+has "the job summary has the report's summary" "$W/mr.summary" '^# callprof: demo$'
+has "the job summary has the diff's summary" "$W/mr.summary" '^# callprof diff: demo$'
 has "the job summary says the gate passed" "$W/mr.summary" '^- Gate \(inclusive time up by more than 25% and 10.0 s\): passed$'
 
 ci slower DEMO_WORDS=1000000
@@ -103,6 +103,6 @@ if [ -f "$O/diff/index.html" ] && [ -f "$O/report/index.html" ]; then ok "a trip
 
 # GitLab: no job summary file, the summaries go to the job log.
 ci gitlab GITLAB_CI=true GITHUB_STEP_SUMMARY= MIN_TIME=10s
-if [ $rc -eq 0 ] && grep -q '^# callprof diff\\: demo$' "$W/gitlab.out"; then ok "GitLab: the summaries go to the job log"; else
+if [ $rc -eq 0 ] && grep -q '^# callprof diff: demo$' "$W/gitlab.out"; then ok "GitLab: the summaries go to the job log"; else
 	fail "GitLab: the summaries go to the job log" "status $rc"; fi
 exit 0

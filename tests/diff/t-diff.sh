@@ -150,7 +150,7 @@ S=$W/site-fx
 same "functions ordered by the change in self time" /dev/stdin "$(names functions-table "$S/index.html")" <<'X'
 helperutil.c new_name parse old_name added removed helperutil.c main operator&lt;&lt;(std::ostream&amp;, Foo&lt;int&gt; const&amp;) &lt;script&gt;alert(1)&lt;/script&gt; 
 X
-has "a function that moved to another file still matches" "$S/index.html" 'fn/[0-9]+.html">parse</a></td><td class="num" data-v="2">2</td><td class="num" data-v="2">2</td><td class="num" data-v="4000000">4.00 ms</td><td class="num" data-v="6000000">6.00 ms</td><td class="num up" data-v="2000000">\+2.00 ms</td><td class="num up" data-v="0.5">\+50.0%</td>'
+has "a function that moved to another file still matches" "$S/index.html" 'fn/[0-9]+/[0-9]+.html">parse</a></td><td class="num" data-v="2">2</td><td class="num" data-v="2">2</td><td class="num" data-v="4000000">4.00 ms</td><td class="num" data-v="6000000">6.00 ms</td><td class="num up" data-v="2000000">\+2.00 ms</td><td class="num up" data-v="0.5">\+50.0%</td>'
 same "appeared: the renamed and the added function" /dev/stdin "$(names appeared-table "$S/index.html")" <<'X'
 new_name added 
 X
@@ -163,8 +163,8 @@ has "the counts of matched, appeared, vanished" "$S/index.html" '6 in both build
 has "profiled time before and after" "$S/index.html" 'Profiled time</dt><dd>10.9 ms → 15.4 ms \(\+4.50 ms, \+41.3%\)'
 has "same-named functions match by file: x/util.c grew" "$S/index.html" 'helper</a> <span class="fn-file" title="/src/x/util.c">util.c</span></td><td class="num" data-v="1">1</td><td class="num" data-v="1">1</td><td class="num" data-v="1000000">1.00 ms</td><td class="num" data-v="3500000">3.50 ms</td>'
 has "same-named functions match by file: y/util.c shrank" "$S/index.html" 'helper</a> <span class="fn-file" title="/src/y/util.c">util.c</span></td><td class="num" data-v="1">1</td><td class="num" data-v="1">1</td><td class="num" data-v="1000000">1.00 ms</td><td class="num" data-v="500000">500 µs</td><td class="num down" data-v="-500000">-500 µs</td><td class="num down" data-v="-0.5">-50.0%</td>'
-main=$(grep -l '<h1 class="fn-name"><code>main</code>' "$S"/fn/*.html)
-parse=$(grep -l '<h1 class="fn-name"><code>parse</code>' "$S"/fn/*.html)
+main=$(grep -l '<h1 class="fn-name"><code>main</code>' "$S"/fn/*/*.html)
+parse=$(grep -l '<h1 class="fn-name"><code>parse</code>' "$S"/fn/*/*.html)
 has "a function page shows its figures before and after" "$parse" 'id="fig-self" data-before="4000000" data-after="6000000">4.00 ms → 6.00 ms</dd><dd class="note">\+50.0%, \+2.00 ms'
 same "main's page lists its callees of both builds, biggest change first" /dev/stdin "$(names callees "$main")" <<'X'
 helperutil.c new_name parse old_name added removed helperutil.c operator&lt;&lt;(std::ostream&amp;, Foo&lt;int&gt; const&amp;) &lt;script&gt;alert(1)&lt;/script&gt; 
@@ -172,8 +172,8 @@ X
 has "an edge of both builds: main -> parse, with the new call site" "$main" '>parse</a></td><td class="num" data-v="2">2</td><td class="num" data-v="2">2</td>.*<td class="site"><span title="src/a.c">a.c:41</span></td></tr>'
 has "an edge only the base had: main -> old_name" "$main" '>old_name</a> <span class="tag gone">gone</span></td><td class="num" data-v="1">1</td><td class="num" data-v="0">0</td>'
 has "calls changed on an edge: main -> operator<<" "$main" 'Foo&lt;int&gt; const&amp;\)</a></td><td class="num" data-v="1">1</td><td class="num" data-v="3">3</td>'
-has "the callee's page links back to its caller" "$parse" "<a class=\"fn\" href=\"../fn/$(basename "$main")\">main</a>"
-has "a vanished function's page says so" "$(grep -l '<code>removed</code>' "$S"/fn/*.html)" 'Only the base build ran it'
+has "the callee's page links back to its caller" "$parse" "<a class=\"fn\" href=\"../../fn/0/$(basename "$main")\">main</a>"
+has "a vanished function's page says so" "$(grep -l '<code>removed</code>' "$S"/fn/*/*.html)" 'Only the base build ran it'
 has "summary.md: the top regression" "$S/summary.md" '^1\. `helper` \(/src/x/util\\.c\) — self 1.00 ms → 3.50 ms \(\+2.50 ms, \+250.0%\); inclusive 1.00 ms → 3.50 ms \(\+250.0%\); calls 1 → 1$'
 has "summary.md: an appeared function among the regressions" "$S/summary.md" '^2\. `new_name` \(appeared\) — self 0 ns → 2.10 ms'
 has "summary.md: the top improvement" "$S/summary.md" '^1\. `old_name` \(vanished\) — self 1.90 ms → 0 ns \(-1.90 ms, -100.0%\)'
@@ -233,7 +233,7 @@ else
 	ok "hostile names never appear as markup"
 fi
 has "<script> name escaped in the table" "$S/index.html" '>&lt;script&gt;alert\(1\)&lt;/script&gt;</a>'
-has "<script> name escaped on its page" "$(grep -l 'fn-name"><code>&lt;script' "$S"/fn/*.html)" 'src/&lt;evil&gt;.cpp:1'
+has "<script> name escaped on its page" "$(grep -l 'fn-name"><code>&lt;script' "$S"/fn/*/*.html)" 'src/&lt;evil&gt;.cpp:1'
 has "summary.md keeps hostile names in code spans" "$S/summary.md" '`operator<<\(std::ostream&, Foo<int> const&\)`|`<script>alert\(1\)</script>`|^- '
 # shellcheck disable=SC2086
 if grep -l -i -E 'href="javascript|<script>|<script [^>]*>[^<]| style=|<style| on[a-z]+="' $pages >"$W/inline.txt"; then
@@ -252,7 +252,7 @@ run hostile tests/report/fixtures/cpp-hostile.json "$W/hostile-new.json" --title
 status "hostile dumps diff" 0
 has "--title is escaped" "$W/site-hostile/index.html" '<title>Overview · Nightly &lt;diff&gt; &amp; co</title>'
 has "a hostile name's change is shown escaped" "$W/site-hostile/index.html" '&lt;script&gt;alert\(1\)&lt;/script&gt;</a></td><td class="num" data-v="3">3</td><td class="num" data-v="3">3</td><td class="num" data-v="900000">900 µs</td><td class="num" data-v="1900000">1.90 ms</td>'
-if grep -q -e '<i>x</i>' -e '<b>main</b>' -e 'href="javascript' "$W"/site-hostile/*.html "$W"/site-hostile/fn/*.html; then
+if grep -q -e '<i>x</i>' -e '<b>main</b>' -e 'href="javascript' "$W"/site-hostile/*.html "$W"/site-hostile/fn/*/*.html; then
 	fail "hostile program arguments and thread names stay text" "markup found"
 else
 	ok "hostile program arguments and thread names stay text"

@@ -1,0 +1,245 @@
+/* fnid.c: the merge key of each function of a dump, from its source and, for twins, its code
+ * (see fnid.h). */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "dump.h"
+#include "fnid.h"
+
+/* One function of a module as twins are counted: a called one (fn >= 0) or an uncalled one. */
+struct twin {
+	int32_t module;
+	const char *name, *file; /* file "" when unknown */
+	uint64_t line;
+	int64_t fn;              /* index into dump.functions, -1 for modules[].uncalled */
+};
+
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	return slash ? slash + 1 : path;
+}
+
+static int cmp_source(const struct twin *x, const struct twin *y)
+{
+	int c;
+
+	if (x->module != y->module)
+		return x->module < y->module ? -1 : 1;
+	c = strcmp(x->name, y->name);
+	return c ? c : strcmp(x->file, y->file);
+}
+
+static int cmp_twin(const void *a, const void *b)
+{
+	const struct twin *x = a, *y = b;
+	int c = cmp_source(x, y);
+
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->fn < y->fn ? -1 : x->fn > y->fn;
+}
+
+/* twins_list: every function of every module of d, called or not, sorted by source and line. */
+static struct twin *twins_list(const struct dump *d, size_t *count)
+{
+	size_t n = d->nfunctions, k = 0;
+	struct twin *t;
+
+	for (size_t m = 0; m < d->run.nmodules; m++)
+		n += d->run.modules[m].nuncalled;
+	t = xmalloc((n + 1) * sizeof(*t));
+	for (size_t i = 0; i < d->nfunctions; i++) {
+		const struct dump_function *f = &d->functions[i];
+
+		t[k++] = (struct twin){ f->module, f->name, or_empty(f->file), f->line, (int64_t)i };
+	}
+	for (size_t m = 0; m < d->run.nmodules; m++) {
+		const struct run_module *mod = &d->run.modules[m];
+
+		for (size_t u = 0; u < mod->nuncalled; u++)
+			t[k++] = (struct twin){ (int32_t)m, mod->uncalled[u].name, or_empty(mod->uncalled[u].file),
+						mod->uncalled[u].line, -1 };
+	}
+	qsort(t, k, sizeof(*t), cmp_twin);
+	*count = k;
+	return t;
+}
+
+const char *fnid_code(const struct dump *d, size_t fn)
+{
+	int32_t m = d->functions[fn].module;
+
+	if (m < 0)
+		return NULL;
+	return d->run.modules[m].build_id ? d->run.modules[m].build_id : d->run.modules[m].path;
+}
+
+/* key_of: the key of function t->fn, given how many functions share its source (same) and its line (same_line). */
+static char *key_of(const struct dump *d, const struct twin *t, size_t same, size_t same_line)
+{
+	const struct dump_function *f = &d->functions[t->fn];
+	const char *mod = f->module >= 0 ? base_name(d->run.modules[f->module].path) : NULL;
+	const char *code = fnid_code(d, (size_t)t->fn);
+	struct buf key = BUF_INIT;
+
+	buf_printf(&key, "%s\x1f%s\x1f%s", or_empty(mod), f->name, t->file);
+	if (same > 1)
+		buf_printf(&key, "\x1fL%llu", (unsigned long long)f->line);
+	if (same_line > 1 && f->has_offset)
+		buf_printf(&key, "\x1f@%s+0x%llx", or_empty(code), (unsigned long long)f->offset);
+	return buf_detach(&key, NULL);
+}
+
+static int cmp_key_index(const void *a, const void *b, void *ctx)
+{
+	char *const *keys = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(keys[x], keys[y]);
+
+	return c ? c : x < y ? -1 : x > y;
+}
+
+/*
+ * make_unique: keys that are still equal (twins without offsets, or a dump
+ * that lists one function twice) get "\x1f#k", k counting in functions[] order.
+ */
+static void make_unique(char **keys, size_t n)
+{
+	uint32_t *idx = xmalloc((n + 1) * sizeof(*idx));
+	struct buf key = BUF_INIT;
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		idx[i] = (uint32_t)i;
+	qsort_r(idx, n, sizeof(*idx), cmp_key_index, keys);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && !strcmp(keys[idx[i]], keys[idx[j]]); j++)
+			;
+		for (size_t k = i; j - i > 1 && k < j; k++) {
+			buf_reset(&key);
+			buf_printf(&key, "%s\x1f#%zu", keys[idx[k]], k - i);
+			free(keys[idx[k]]);
+			keys[idx[k]] = xstrdup(key.data);
+		}
+	}
+	buf_release(&key);
+	free(idx);
+}
+
+char **fnid_keys(const struct dump *d)
+{
+	size_t n, i, j;
+	struct twin *t = twins_list(d, &n);
+	char **keys = xcalloc(d->nfunctions + 1, sizeof(*keys));
+
+	for (i = 0; i < n; i = j) {
+		size_t k, l;
+
+		for (j = i + 1; j < n && !cmp_source(&t[i], &t[j]); j++)
+			;
+		for (k = i; k < j; k = l) {
+			for (l = k + 1; l < j && t[l].line == t[k].line; l++)
+				;
+			for (size_t x = k; x < l; x++)
+				if (t[x].fn >= 0)
+					keys[t[x].fn] = key_of(d, &t[x], j - i, l - k);
+		}
+	}
+	free(t);
+	make_unique(keys, d->nfunctions);
+	return keys;
+}
+
+void fnid_keys_free(char **keys, size_t n)
+{
+	for (size_t i = 0; keys && i < n; i++)
+		free(keys[i]);
+	free(keys);
+}
+
+int fnid_cmp_copies(uint64_t line_a, uint64_t offset_a, uint64_t line_b, uint64_t offset_b)
+{
+	if (line_a != line_b)
+		return line_a < line_b ? -1 : 1;
+	return offset_a < offset_b ? -1 : offset_a > offset_b;
+}
+
+/* ---- telling them apart on the pages ---- */
+
+static int cmp_show(const void *a, const void *b, void *ctx)
+{
+	const struct fnid_show *v = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(v[x].name, v[y].name);
+
+	if (!c)
+		c = strcmp(or_empty(base_name(v[x].file)), or_empty(base_name(v[y].file)));
+	if (!c && v[x].line != v[y].line)
+		c = v[x].line < v[y].line ? -1 : 1;
+	return c ? c : x < y ? -1 : x > y;
+}
+
+/* same_run: how many of idx[i..n) share v[idx[i]]'s name (depth 0), name and file (1), and line too (2). */
+static size_t same_run(const struct fnid_show *v, const uint32_t *idx, size_t i, size_t n, int depth)
+{
+	const struct fnid_show *a = &v[idx[i]];
+	size_t j = i + 1;
+
+	for (; j < n; j++) {
+		const struct fnid_show *b = &v[idx[j]];
+
+		if (strcmp(a->name, b->name) ||
+		    (depth > 0 && strcmp(or_empty(base_name(a->file)), or_empty(base_name(b->file)))) ||
+		    (depth > 1 && a->line != b->line))
+			break;
+	}
+	return j - i;
+}
+
+void fnid_same_levels(const struct fnid_show *v, size_t n, int *level)
+{
+	uint32_t *idx = xmalloc((n + 1) * sizeof(*idx));
+
+	for (size_t i = 0; i < n; i++) {
+		idx[i] = (uint32_t)i;
+		level[i] = FNID_SHOW_NONE;
+	}
+	qsort_r(idx, n, sizeof(*idx), cmp_show, (void *)v);
+	/* Sorted by name, file and line, the functions sharing each are one stretch of idx. */
+	for (int depth = 0; depth < 3; depth++) {
+		for (size_t i = 0, len; i < n; i += len) {
+			len = same_run(v, idx, i, n, depth);
+			for (size_t k = i; len > 1 && k < i + len; k++)
+				level[idx[k]] = depth + 1;
+		}
+	}
+	free(idx);
+}
+
+void fnid_tell(struct buf *out, int level, const char *module, const char *file, uint64_t line, int has_offset,
+	       uint64_t offset)
+{
+	if (level == FNID_SHOW_NONE)
+		return;
+	if (file) {
+		buf_puts(out, base_name(file));
+		if (level >= FNID_SHOW_LINE && line)
+			buf_printf(out, ":%llu", (unsigned long long)line);
+	} else {
+		buf_puts(out, module ? module : "unknown module");
+	}
+	if ((level >= FNID_SHOW_CODE || (!file && level >= FNID_SHOW_LINE)) && has_offset)
+		buf_printf(out, " @0x%llx", (unsigned long long)offset);
+}
