@@ -313,6 +313,9 @@ static void edge_add(struct diff_edge *e, const struct pedge *pe, const struct r
 	struct pstat st;
 
 	set_figures(&st, est);
+	e->est[side].calls = estimate_add(e->est[side].calls, est->calls);
+	e->est[side].incl_ns = estimate_add(e->est[side].incl_ns, est->incl_ns);
+	e->est[side].self_ns = estimate_add(e->est[side].self_ns, est->self_ns);
 	e->st[side].calls = u64_add(e->st[side].calls, st.calls);
 	e->st[side].incl_ns = u64_add(e->st[side].incl_ns, st.incl_ns);
 	e->st[side].self_ns = u64_add(e->st[side].self_ns, st.self_ns);
@@ -544,6 +547,11 @@ size_t diff_gate_calls(struct diff *d, double pct, double noise_k)
 								0.5, noise_k);
 	}
 	return list_tripped(d);
+}
+
+double diff_noise_k(const struct diff *d)
+{
+	return d->noise_k > 0 ? d->noise_k : DIFF_NOISE_K;
 }
 
 void diff_release(struct diff *d)

@@ -17,7 +17,6 @@
 #include "render.h"
 
 #define DIFF_DEFAULT_MIN_NS 1000000 /* --min-time: 1 ms, below which a change is noise */
-#define DIFF_DEFAULT_NOISE 3.0      /* --noise: standard errors a change must exceed */
 
 /* A growable list of dump files (owned), each with the run directory it came from. */
 struct paths {
@@ -212,7 +211,7 @@ static int parse_args(int argc, char **argv)
 	o.min_ns = DIFF_DEFAULT_MIN_NS;
 	o.fail_above_pct = -1;
 	o.calls_above_pct = -1;
-	o.noise = DIFF_DEFAULT_NOISE;
+	o.noise = DIFF_NOISE_K;
 	rc = opts_parse(&diff_cmd, argc, argv, &pos);
 	if (rc)
 		return rc;

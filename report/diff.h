@@ -39,6 +39,8 @@
 
 enum { DIFF_BASE, DIFF_NEW };
 
+#define DIFF_NOISE_K 3.0 /* standard errors a change must exceed to stand out (callprof diff --noise) */
+
 struct diff_func {
 	int32_t fn[2];          /* index into side[s].funcs, -1 where this side lacks it */
 	const char *name;       /* demangled name (the new side's where it has one) */
@@ -59,7 +61,8 @@ struct diff_func {
 struct diff_edge {
 	int32_t caller;         /* diff function index, -1 for a root call */
 	uint32_t callee;        /* diff function index */
-	struct pstat st[2];     /* calls, incl_ns and self_ns on each side (the rest is 0) */
+	struct pstat st[2];     /* calls, incl_ns and self_ns of a typical run on each side (the rest is 0) */
+	struct runs_fig est[2]; /* the same with their standard errors */
 	const char *call_file;  /* where the first call was made (new side first), or NULL */
 	uint64_t call_line;
 	enum psite site;        /* why call_file is NULL, where a dump says */
@@ -119,6 +122,9 @@ int diff_build(struct diff *d, const struct diff_input in[2], uint64_t min_ns, i
  */
 size_t diff_gate(struct diff *d, double pct, double noise_k);
 size_t diff_gate_calls(struct diff *d, double pct, double noise_k);
+
+/* diff_noise_k: how many standard errors make a change stand out: the gate's, else the default. */
+double diff_noise_k(const struct diff *d);
 
 /* diff_func_tell: what tells f from others of its name, as plain text (fnid_tell). */
 void diff_func_tell(struct buf *out, const struct diff_func *f);

@@ -4,7 +4,10 @@
 
 #include <cmark.h>
 
+#include "link.h"
 #include "markdown.h"
+#include "name.h"
+#include "run.h"
 
 void md_render_html(struct buf *out, const char *md, size_t len)
 {
@@ -98,4 +101,31 @@ void md_text(struct buf *out, const char *s)
 			buf_putc(out, '\\');
 		buf_putc(out, (char)c);
 	}
+}
+
+void md_name_short(struct buf *out, const char *name)
+{
+	struct buf simple = BUF_INIT;
+
+	if (!*name) {
+		md_code(out, "(anonymous)");
+		return;
+	}
+	name_simplify(&simple, name);
+	md_code_cut(out, simple.data, LINK_NAME_MAX);
+	buf_release(&simple);
+}
+
+void md_command(struct buf *out, const struct run *r, int no_argv)
+{
+	struct buf cmd = BUF_INIT;
+	const char *prog = r->argc ? r->argv[0] : r->program ? r->program : r->path;
+
+	buf_puts(&cmd, prog ? prog : "unknown");
+	if (r->argc > 1 && !no_argv) {
+		buf_putc(&cmd, ' ');
+		run_args(&cmd, r, 1, RUN_ARGS_MAX);
+	}
+	md_code(out, cmd.data);
+	buf_release(&cmd);
 }
