@@ -143,10 +143,41 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * terminal_control: the code point of the control at p that a terminal would
+ * act on or that would reorder the text around it (C1 controls U+0080-U+009F,
+ * the bidirectional marks U+061C, U+200E, U+200F, embeddings and overrides
+ * U+202A-U+202E, isolates U+2066-U+2069), with its length in *n; else 0.
+ */
+static unsigned terminal_control(const unsigned char *p, size_t *n)
+{
+	*n = p[0] == 0xe2 ? 3 : 2;
+	if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+		return p[1];
+	if (p[0] == 0xd8 && p[1] == 0x9c)
+		return 0x61c;
+	if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0x8e || p[2] == 0x8f || (p[2] >= 0xaa && p[2] <= 0xae)))
+		return 0x2000 + (unsigned)(p[2] - 0x80);
+	if (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)
+		return 0x2040 + (unsigned)(p[2] - 0x80);
+	return 0;
+}
+
 void buf_put_printable(struct buf *b, const char *s)
 {
-	for (; *s; s++)
-		buf_putc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		size_t n;
+		unsigned cp;
+
+		if (*p < 0x20 || *p == 0x7f) {
+			buf_putc(b, '?');
+		} else if ((cp = terminal_control(p, &n))) {
+			buf_printf(b, "<U+%04X>", cp);
+			p += n - 1;
+		} else {
+			buf_putc(b, (char)*p);
+		}
+	}
 }
 
 char *buf_detach(struct buf *b, size_t *len)

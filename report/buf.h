@@ -36,7 +36,12 @@ void buf_putc(struct buf *b, char c);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
-/* buf_put_printable appends s with control characters replaced by '?', for a terminal. */
+/*
+ * buf_put_printable appends s for a terminal: control characters become '?',
+ * and what a terminal would act on or what would reorder the line (C1
+ * controls, bidirectional overrides, embeddings, isolates and marks) is
+ * shown escaped, "<U+202E>".
+ */
 void buf_put_printable(struct buf *b, const char *s);
 
 /* buf_detach hands the string to the caller (free() it) and empties the buffer. */
