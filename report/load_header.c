@@ -59,7 +59,7 @@ static int load_program(struct load_ctx *c, struct dump *d, struct json_object *
 
 		if (!a || !json_object_is_type(a, json_type_string))
 			return load_fail(c, "expected a string, not %s, at program.argv[%zu]", load_type_name(a), i);
-		d->run.argv[i] = xstrdup(json_object_get_string(a));
+		d->run.argv[i] = load_string(a, 0);
 	}
 	return 0;
 }
@@ -130,8 +130,8 @@ static int load_warnings(struct load_ctx *c, struct dump *d, struct json_object 
 
 		struct load_brief b;
 
-		d->run.warnings[i] = xstrdup(s && json_object_is_type(s, json_type_string) ?
-					     json_object_get_string(s) : load_brief(&b, s));
+		d->run.warnings[i] = s && json_object_is_type(s, json_type_string) ? load_string(s, 0) :
+										      xstrdup(load_brief(&b, s));
 	}
 	return 0;
 }
@@ -161,8 +161,8 @@ static int load_uncalled(struct load_ctx *c, struct run_module *mod, struct json
 		snprintf(sub, sizeof(sub), "%s.uncalled[%zu]", where, i);
 		if (!u || !json_object_is_type(u, json_type_object))
 			return load_fail(c, "expected an object, not %s, at %s", load_type_name(u), sub);
-		if (load_want_str(c, u, "name", sub, LOAD_REQUIRED, &mod->uncalled[i].name) < 0 ||
-		    load_want_str(c, u, "file", sub, LOAD_OPTIONAL, &mod->uncalled[i].file) < 0 ||
+		if (load_want_name(c, u, "name", sub, LOAD_REQUIRED, &mod->uncalled[i].name) < 0 ||
+		    load_want_name(c, u, "file", sub, LOAD_OPTIONAL, &mod->uncalled[i].file) < 0 ||
 		    load_want_u64(c, u, "line", sub, LOAD_OPTIONAL, &mod->uncalled[i].line) < 0)
 			return -1;
 	}
@@ -227,8 +227,8 @@ static int load_function(struct load_ctx *c, struct dump_function *f, struct jso
 	if (!o || !json_object_is_type(o, json_type_object))
 		return load_fail(c, "expected an object, not %s, at %s", load_type_name(o), where);
 	if (load_want_id(c, o, "id", where, LOAD_REQUIRED, id) < 0 ||
-	    load_want_str(c, o, "name", where, LOAD_REQUIRED, &f->name) < 0 ||
-	    load_want_str(c, o, "file", where, LOAD_OPTIONAL, &f->file) < 0 ||
+	    load_want_name(c, o, "name", where, LOAD_REQUIRED, &f->name) < 0 ||
+	    load_want_name(c, o, "file", where, LOAD_OPTIONAL, &f->file) < 0 ||
 	    load_want_str(c, o, "address", where, LOAD_OPTIONAL, &f->address) < 0 ||
 	    load_want_u64(c, o, "line", where, LOAD_OPTIONAL, &f->line) < 0 || load_offset(c, f, o, where) < 0)
 		return -1;
