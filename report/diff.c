@@ -138,8 +138,9 @@ static int list_dir(const char *dir, struct paths *dumps, struct paths *subdirs)
 	}
 	closedir(d);
 	buf_release(&path);
-	qsort(dumps->v, dumps->n, sizeof(*dumps->v), cmp_str);
-	if (subdirs)
+	if (dumps->n)
+		qsort(dumps->v, dumps->n, sizeof(*dumps->v), cmp_str);
+	if (subdirs && subdirs->n)
 		qsort(subdirs->v, subdirs->n, sizeof(*subdirs->v), cmp_str);
 	return 0;
 }

@@ -186,26 +186,19 @@ static int cmp_show(const void *a, const void *b, void *ctx)
 
 	if (!c)
 		c = strcmp(or_empty(base_name(v[x].file)), or_empty(base_name(v[y].file)));
+	if (!c)
+		c = strcmp(or_empty(v[x].file), or_empty(v[y].file));
 	if (!c && v[x].line != v[y].line)
 		c = v[x].line < v[y].line ? -1 : 1;
 	return c ? c : x < y ? -1 : x > y;
 }
 
-/* same_run: how many of idx[i..n) share v[idx[i]]'s name (depth 0), name and file (1), and line too (2). */
-static size_t same_run(const struct fnid_show *v, const uint32_t *idx, size_t i, size_t n, int depth)
+/* same_at: a and b share what depth compares: the name (0), the file's base name (1), its path (2), the line (3). */
+static int same_at(const struct fnid_show *a, const struct fnid_show *b, int depth)
 {
-	const struct fnid_show *a = &v[idx[i]];
-	size_t j = i + 1;
-
-	for (; j < n; j++) {
-		const struct fnid_show *b = &v[idx[j]];
-
-		if (strcmp(a->name, b->name) ||
-		    (depth > 0 && strcmp(or_empty(base_name(a->file)), or_empty(base_name(b->file)))) ||
-		    (depth > 1 && a->line != b->line))
-			break;
-	}
-	return j - i;
+	return !strcmp(a->name, b->name) &&
+	       (depth < 1 || !strcmp(or_empty(base_name(a->file)), or_empty(base_name(b->file)))) &&
+	       (depth < 2 || !strcmp(or_empty(a->file), or_empty(b->file))) && (depth < 3 || a->line == b->line);
 }
 
 void fnid_same_levels(const struct fnid_show *v, size_t n, int *level)
@@ -217,11 +210,12 @@ void fnid_same_levels(const struct fnid_show *v, size_t n, int *level)
 		level[i] = FNID_SHOW_NONE;
 	}
 	qsort_r(idx, n, sizeof(*idx), cmp_show, (void *)v);
-	/* Sorted by name, file and line, the functions sharing each are one stretch of idx. */
-	for (int depth = 0; depth < 3; depth++) {
-		for (size_t i = 0, len; i < n; i += len) {
-			len = same_run(v, idx, i, n, depth);
-			for (size_t k = i; len > 1 && k < i + len; k++)
+	/* Sorted by name, file base name, path and line, those sharing each are one stretch of idx. */
+	for (int depth = 0; depth < 4; depth++) {
+		for (size_t i = 0, j; i < n; i = j) {
+			for (j = i + 1; j < n && same_at(&v[idx[i]], &v[idx[j]], depth); j++)
+				;
+			for (size_t k = i; j - i > 1 && k < j; k++)
 				level[idx[k]] = depth + 1;
 		}
 	}
@@ -234,12 +228,12 @@ void fnid_tell(struct buf *out, int level, const char *module, const char *file,
 	if (level == FNID_SHOW_NONE)
 		return;
 	if (file) {
-		buf_puts(out, base_name(file));
+		buf_puts(out, level == FNID_SHOW_PATH ? file : base_name(file));
 		if (level >= FNID_SHOW_LINE && line)
 			buf_printf(out, ":%llu", (unsigned long long)line);
 	} else {
 		buf_puts(out, module ? module : "unknown module");
 	}
-	if ((level >= FNID_SHOW_CODE || (!file && level >= FNID_SHOW_LINE)) && has_offset)
+	if ((level >= FNID_SHOW_CODE || (!file && level >= FNID_SHOW_PATH)) && has_offset)
 		buf_printf(out, " @0x%llx", (unsigned long long)offset);
 }

@@ -50,13 +50,16 @@ const char *fnid_code(const struct dump *d, size_t fn);
 /*
  * Telling functions of one name apart on the pages.  fnid_same_levels sets
  * level[i] for n functions by what they share with others: 0 (a name of its
- * own), FNID_SHOW_FILE (others have its name: its file tells it apart),
- * FNID_SHOW_LINE (others have its name and file: file:line), FNID_SHOW_CODE
- * (even the line: a copy of a header's static inline function; its offset).
- * fnid_tell appends that as plain text: "util.c", "dup.h:3", "dup.h:3 @0x1230";
- * without a source file, its module and offset ("libx.so @0x1230").
+ * own), FNID_SHOW_FILE (others have its name: its file's base name tells it
+ * apart), FNID_SHOW_PATH (others have a file of that base name too, in
+ * another folder: the file's path), FNID_SHOW_LINE (others have its name and
+ * file: file:line), FNID_SHOW_CODE (even the line: a copy of a header's
+ * static inline function; its offset).  fnid_tell appends that as plain
+ * text: "util.c", "src/x/util.c", "dup.h:3", "dup.h:3 @0x1230"; without a
+ * source file, its module, and its offset past the first level
+ * ("libx.so @0x1230").
  */
-enum { FNID_SHOW_NONE, FNID_SHOW_FILE, FNID_SHOW_LINE, FNID_SHOW_CODE };
+enum { FNID_SHOW_NONE, FNID_SHOW_FILE, FNID_SHOW_PATH, FNID_SHOW_LINE, FNID_SHOW_CODE };
 struct fnid_show {
 	const char *name, *file; /* file NULL when unknown */
 	uint64_t line;

@@ -50,7 +50,8 @@ status() {
 # names TABLE PAGE: the function names of a table's rows, in order, one line.
 names() {
 	sed -n "/id=\"$1\"/,/<\/table>/p" "$2" | grep '^<tr>' |
-		sed 's/^<tr><td class="name"><a class="fn" href="[^"]*">\([^<]*\)<\/a>\( <span class="fn-file"[^>]*>\([^<]*\)<\/span>\)\{0,1\}.*/\1\3/' |
+		sed -e 's/<span class="nm-short">[^<]*<\/span><span class="nm-full">\([^<]*\)<\/span>/\1/g' \
+		    -e 's/^<tr><td class="name"><a class="fn" href="[^"]*"\( title="[^"]*"\)\{0,1\}>\([^<]*\)<\/a>\( <span class="fn-file"[^>]*>\([^<]*\)<\/span>\)\{0,1\}.*/\2\4/' |
 		tr '\n' ' '
 }
 
@@ -71,14 +72,18 @@ same "diff prints the index and nothing else" "$W/slow.out" "$(cd "$W/site-slow"
 # What ranks first is what the two dumps say changed most, which on a loaded machine need not be
 # target: steady() spins as long, and a few time slices lost there outweigh target's growth.  So
 # the order is checked against the dumps' own figures, and target's growth on its own.
+# The diff compares times with each thread's wait for a CPU taken out: a thread's times scaled by
+# the share of its wall time it did not wait (runs.h).  WAIT_SCALE is that share, in JavaScript.
+WAIT_SCALE='const scale = (t) => (t.runq_wait_ns === undefined || !t.wall_ns ? 1 : 1 - Math.min(t.runq_wait_ns, t.wall_ns) / t.wall_ns);'
 # self_changes: "NAME DELTA" per function of the two dumps (self time, new - base), biggest change first.
 self_changes() {
-	node -e '
+	node -e "$WAIT_SCALE"'
 const fs = require("fs");
 const self = (p) => {
 	const d = JSON.parse(fs.readFileSync(p, "utf8")), name = {}, s = {};
 	for (const f of d.functions) name[f.id] = f.name;
-	for (const t of d.threads) for (const f of t.functions) s[name[f.fn]] = (s[name[f.fn]] || 0) + f.self_ns;
+	for (const t of d.threads) for (const f of t.functions) s[name[f.fn]] = (s[name[f.fn]] || 0) + scale(t) * f.self_ns;
+	for (const n in s) s[n] = Math.round(s[n]);
 	return s;
 };
 const a = self(process.argv[1]), b = self(process.argv[2]);
@@ -93,14 +98,15 @@ if [ -n "$want" ] && [ "$first" = "$want" ]; then ok "the biggest change in self
 	fail "the biggest change in self time ranks first" "want $want: order: $(names functions-table "$W/site-slow/index.html")"; fi
 want=$(awk '$2 > 1000000 { print $1; exit }' "$W/slow-changes.txt")
 has "summary.md puts the biggest growth first among the regressions" "$W/site-slow/summary.md" "^1\. \`$want\` — self "
-# figure NAME KEY DUMP: NAME's KEY (calls, self_ns, inclusive_ns) summed over the dump's threads.
+# figure NAME KEY DUMP: NAME's KEY (calls, self_ns, inclusive_ns) summed over the dump's threads, times
+# with the waits for a CPU taken out as the diff takes them out.
 figure() {
-	node -e '
+	node -e "$WAIT_SCALE"'
 const d = JSON.parse(require("fs").readFileSync(process.argv[3], "utf8"));
 const id = d.functions.find((f) => f.name === process.argv[1]).id;
 let s = 0;
-for (const t of d.threads) for (const f of t.functions) if (f.fn === id) s += f[process.argv[2]];
-console.log(s);' "$@"
+for (const t of d.threads) for (const f of t.functions) if (f.fn === id) s += (process.argv[2] === "calls" ? 1 : scale(t)) * f[process.argv[2]];
+console.log(Math.round(s));' "$@"
 }
 if [ "$(figure target self_ns "$W/slow.json")" -gt $((10 * $(figure target self_ns "$W/fast.json"))) ]; then
 	ok "the slowed function's self time grew more than tenfold"
@@ -148,9 +154,9 @@ run fx "$FIX/base.json" "$FIX/new.json"
 status "fixture diff exits 0" 0
 S=$W/site-fx
 same "functions ordered by the change in self time" /dev/stdin "$(names functions-table "$S/index.html")" <<'X'
-helperutil.c new_name parse old_name added removed helperutil.c main operator&lt;&lt;(std::ostream&amp;, Foo&lt;int&gt; const&amp;) &lt;script&gt;alert(1)&lt;/script&gt; 
+helper/src/x/util.c new_name parse old_name added removed helper/src/y/util.c main operator&lt;&lt;(std::ostream&amp;, Foo&lt;int&gt; const&amp;) &lt;script&gt;alert(1)&lt;/script&gt; 
 X
-has "a function that moved to another file still matches" "$S/index.html" 'fn/[0-9]+/[0-9]+.html">parse</a></td><td class="num" data-v="2">2</td><td class="num" data-v="2">2</td><td class="num" data-v="4000000">4.00 ms</td><td class="num" data-v="6000000">6.00 ms</td><td class="num up" data-v="2000000">\+2.00 ms</td><td class="num up" data-v="0.5">\+50.0%</td>'
+has "a function that moved to another file still matches" "$S/index.html" 'fn/[0-9]+/[0-9]+.html">parse</a></td><td class="num pair" data-v="2" data-before="2">2 → 2</td><td class="num pair" data-v="6000000" data-before="4000000">4.00 ms → 6.00 ms</td><td class="num change up" data-v="2000000" data-ratio="0.5">\+2.00 ms <small>\+50.0%</small></td>'
 same "appeared: the renamed and the added function" /dev/stdin "$(names appeared-table "$S/index.html")" <<'X'
 new_name added 
 X
@@ -161,20 +167,20 @@ has "the renamed function is tagged new" "$S/index.html" '>new_name</a> <span cl
 has "the removed function is tagged gone" "$S/index.html" '>removed</a> <span class="tag gone">gone</span>'
 has "the counts of matched, appeared, vanished" "$S/index.html" '6 in both builds, <a href="#appeared">2 appeared</a>, <a href="#vanished">2 vanished</a>'
 has "profiled time before and after" "$S/index.html" 'Profiled time</dt><dd>10.9 ms → 15.4 ms \(\+4.50 ms, \+41.3%\)'
-has "same-named functions match by file: x/util.c grew" "$S/index.html" 'helper</a> <span class="fn-file" title="/src/x/util.c">util.c</span></td><td class="num" data-v="1">1</td><td class="num" data-v="1">1</td><td class="num" data-v="1000000">1.00 ms</td><td class="num" data-v="3500000">3.50 ms</td>'
-has "same-named functions match by file: y/util.c shrank" "$S/index.html" 'helper</a> <span class="fn-file" title="/src/y/util.c">util.c</span></td><td class="num" data-v="1">1</td><td class="num" data-v="1">1</td><td class="num" data-v="1000000">1.00 ms</td><td class="num" data-v="500000">500 µs</td><td class="num down" data-v="-500000">-500 µs</td><td class="num down" data-v="-0.5">-50.0%</td>'
+has "same-named functions match by file: x/util.c grew" "$S/index.html" 'helper</a> <span class="fn-file" title="/src/x/util.c">/src/x/util.c</span></td><td class="num pair" data-v="1" data-before="1">1 → 1</td><td class="num pair" data-v="3500000" data-before="1000000">1.00 ms → 3.50 ms</td>'
+has "same-named functions match by file: y/util.c shrank" "$S/index.html" 'helper</a> <span class="fn-file" title="/src/y/util.c">/src/y/util.c</span></td><td class="num pair" data-v="1" data-before="1">1 → 1</td><td class="num pair" data-v="500000" data-before="1000000">1.00 ms → 500 µs</td><td class="num change down" data-v="-500000" data-ratio="-0.5">-500 µs <small>-50.0%</small></td>'
 main=$(grep -l '<h1 class="fn-name"><code>main</code>' "$S"/fn/*/*.html)
 parse=$(grep -l '<h1 class="fn-name"><code>parse</code>' "$S"/fn/*/*.html)
 has "a function page shows its figures before and after" "$parse" 'id="fig-self" data-before="4000000" data-after="6000000">4.00 ms → 6.00 ms</dd><dd class="note">\+50.0%, \+2.00 ms'
 same "main's page lists its callees of both builds, biggest change first" /dev/stdin "$(names callees "$main")" <<'X'
-helperutil.c new_name parse old_name added removed helperutil.c operator&lt;&lt;(std::ostream&amp;, Foo&lt;int&gt; const&amp;) &lt;script&gt;alert(1)&lt;/script&gt; 
+helper/src/x/util.c new_name parse old_name added removed helper/src/y/util.c operator&lt;&lt;(std::ostream&amp;, Foo&lt;int&gt; const&amp;) &lt;script&gt;alert(1)&lt;/script&gt; 
 X
-has "an edge of both builds: main -> parse, with the new call site" "$main" '>parse</a></td><td class="num" data-v="2">2</td><td class="num" data-v="2">2</td>.*<td class="site"><span title="src/a.c">a.c:41</span></td></tr>'
-has "an edge only the base had: main -> old_name" "$main" '>old_name</a> <span class="tag gone">gone</span></td><td class="num" data-v="1">1</td><td class="num" data-v="0">0</td>'
-has "calls changed on an edge: main -> operator<<" "$main" 'Foo&lt;int&gt; const&amp;\)</a></td><td class="num" data-v="1">1</td><td class="num" data-v="3">3</td>'
+has "an edge of both builds: main -> parse, with the new call site" "$main" '>parse</a></td><td class="num pair" data-v="2" data-before="2">2 → 2</td>.*<td class="site"><span title="src/a.c">a.c:41</span></td></tr>'
+has "an edge only the base had: main -> old_name" "$main" '>old_name</a> <span class="tag gone">gone</span></td><td class="num pair" data-v="0" data-before="1">1 → 0</td>'
+has "calls changed on an edge: main -> operator<<" "$main" 'Foo&lt;int&gt; const&amp;\)</span></a></td><td class="num pair" data-v="3" data-before="1">1 → 3</td>'
 has "the callee's page links back to its caller" "$parse" "<a class=\"fn\" href=\"../../fn/0/$(basename "$main")\">main</a>"
 has "a vanished function's page says so" "$(grep -l '<code>removed</code>' "$S"/fn/*/*.html)" 'Only the base build ran it'
-has "summary.md: the top regression" "$S/summary.md" '^1\. `helper` \(/src/x/util\\.c\) — self 1.00 ms → 3.50 ms \(\+2.50 ms, \+250.0%\); inclusive 1.00 ms → 3.50 ms \(\+250.0%\); calls 1 → 1$'
+has "summary.md: the top regression" "$S/summary.md" '^1\. `helper` \(/src/x/util\.c\) — self 1.00 ms → 3.50 ms \(\+2.50 ms, \+250.0%\); inclusive 1.00 ms → 3.50 ms \(\+250.0%\); calls 1 → 1$'
 has "summary.md: an appeared function among the regressions" "$S/summary.md" '^2\. `new_name` \(appeared\) — self 0 ns → 2.10 ms'
 has "summary.md: the top improvement" "$S/summary.md" '^1\. `old_name` \(vanished\) — self 1.90 ms → 0 ns \(-1.90 ms, -100.0%\)'
 has "summary.md: appeared and vanished" "$S/summary.md" '^- Appeared \(2\): `new_name`, `added`$'
@@ -232,7 +238,7 @@ if grep -l -e '<script>alert' -e 'Foo<int>' -e '<evil>' $pages >"$W/hostile.txt"
 else
 	ok "hostile names never appear as markup"
 fi
-has "<script> name escaped in the table" "$S/index.html" '>&lt;script&gt;alert\(1\)&lt;/script&gt;</a>'
+has "<script> name escaped in the table" "$S/index.html" '>&lt;script&gt;alert\(1\)&lt;/script&gt;</span></a>'
 has "<script> name escaped on its page" "$(grep -l 'fn-name"><code>&lt;script' "$S"/fn/*/*.html)" 'src/&lt;evil&gt;.cpp:1'
 has "summary.md keeps hostile names in code spans" "$S/summary.md" '`operator<<\(std::ostream&, Foo<int> const&\)`|`<script>alert\(1\)</script>`|^- '
 # shellcheck disable=SC2086
@@ -251,7 +257,7 @@ sed -e 's/"inclusive_ns": 1500000, "self_ns": 900000/"inclusive_ns": 2500000, "s
 run hostile tests/report/fixtures/cpp-hostile.json "$W/hostile-new.json" --title 'Nightly <diff> & co'
 status "hostile dumps diff" 0
 has "--title is escaped" "$W/site-hostile/index.html" '<title>Overview · Nightly &lt;diff&gt; &amp; co</title>'
-has "a hostile name's change is shown escaped" "$W/site-hostile/index.html" '&lt;script&gt;alert\(1\)&lt;/script&gt;</a></td><td class="num" data-v="3">3</td><td class="num" data-v="3">3</td><td class="num" data-v="900000">900 µs</td><td class="num" data-v="1900000">1.90 ms</td>'
+has "a hostile name's change is shown escaped" "$W/site-hostile/index.html" '&lt;script&gt;alert\(1\)&lt;/script&gt;</span></a></td><td class="num pair" data-v="3" data-before="3">3 → 3</td><td class="num pair" data-v="1900000" data-before="900000">900 µs → 1.90 ms</td>'
 if grep -q -e '<i>x</i>' -e '<b>main</b>' -e 'href="javascript' "$W"/site-hostile/*.html "$W"/site-hostile/fn/*/*.html; then
 	fail "hostile program arguments and thread names stay text" "markup found"
 else
@@ -260,14 +266,24 @@ fi
 check "links of the hostile diff" node tests/report/linkcheck.js "$W/site-hostile" 7
 
 # ---- several dumps per side -----------------------------------------------------------------
-mkdir -p "$W/side"
-cp tests/report/fixtures/merge-a.json tests/report/fixtures/merge-b.json "$W/side/"
-run several --base tests/report/fixtures/merge-a.json --base tests/report/fixtures/merge-b.json --new "$W/side" --fail-above 0 --min-time 0
-status "--base twice against a directory of the same dumps: no change, the gate passes" 0
-has "several dumps: both sides merged" "$W/site-several/index.html" 'Base \(merged\)</dt><dd>pid 500.*pid 501'
+# merge-a.json and merge-b.json are a parent and its forked child: one run of `prog`, whose two
+# dumps add up when they sit in one run directory (a subdirectory), and are two runs of one
+# command line otherwise (median: the mean of two).
+FX=tests/report/fixtures
+mkdir -p "$W/side-one/run-1" "$W/side-two/run-1" "$W/side-two/run-2"
+cp "$FX/merge-a.json" "$FX/merge-b.json" "$W/side-one/run-1/"
+cp "$FX/merge-a.json" "$FX/merge-b.json" "$W/side-two/run-1/"
+cp "$FX/merge-a.json" "$FX/merge-b.json" "$W/side-two/run-2/"
+run several "$W/side-one" "$W/side-two" --fail-above 0 --min-time 0 --fail-on-calls 0
+status "one run directory against two of the same dumps: no change, the gates pass" 0
+has "several dumps: the base is one run of two dumps" "$W/site-several/index.html" 'Base \(merged\)</dt><dd>pid 500.*pid 501'
+has "several dumps: the new side is two runs of one workload" "$W/site-several/index.html" 'New \(merged\)</dt><dd>2 runs of 1 workload: '
 has "several dumps: everything matched" "$W/site-several/index.html" '5 in both builds, <a href="#appeared">0 appeared</a>, <a href="#vanished">0 vanished</a>'
-has "several dumps: work has 8 calls on each side" "$W/site-several/index.html" '>work</a></td><td class="num" data-v="8">8</td><td class="num" data-v="8">8</td>'
-run dirs "$W/side" "$W/side"
+has "several dumps: work has 8 calls in a run on each side" "$W/site-several/index.html" '>work</a></td><td class="num pair" data-v="8" data-before="8">8 → 8</td>'
+run several-files --base "$FX/merge-a.json" --base "$FX/merge-b.json" --new "$FX/merge-a.json" --new "$FX/merge-b.json"
+status "--base and --new twice: two runs of prog on each side" 0
+has "two dumps of one command line are two runs: work's median is 4 calls" "$W/site-several-files/index.html" '>work</a></td><td class="num pair" data-v="4" data-before="4">4 → 4</td>'
+run dirs "$W/side-two" "$W/side-two"
 status "BASE and NEW may be directories" 0
 
 # ---- many functions: the index shows the 1,000 biggest changes, functions.html all -----------------
