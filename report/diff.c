@@ -265,7 +265,7 @@ static void put_noise(struct buf *line, const struct diff *d, struct estimate be
 	char a[FMT_SIZE];
 	double noise = estimate_noise(before, after);
 
-	if (noise <= 0)
+	if (noise <= 0 || d->noise_k <= 0)
 		return;
 	if (ns)
 		fmt_ns_f(a, noise);
