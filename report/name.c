@@ -43,16 +43,30 @@ static size_t prefix_at(const char *s)
 	return 0;
 }
 
+/*
+ * opens_list: the '<' at s begins a template argument list: it follows a
+ * name ("vector<"), or an operator's name and a space ("operator< <int>").
+ */
+static int opens_list(const char *full, const char *s, const char *after_operator)
+{
+	if (s == full)
+		return 0;
+	return is_ident_char(s[-1]) || (after_operator && s[-1] == ' ' && s - 1 == after_operator);
+}
+
 int name_simplify(struct buf *out, const char *full)
 {
 	size_t start = out->len, n;
 	long depth = 0;
-	const char *s = full;
+	const char *s = full, *after_operator = NULL;
 
 	while (*s && depth >= 0) {
 		if (depth == 0 && (n = operator_at(full, s))) {
 			buf_add(out, s, n);
 			s += n;
+			after_operator = s;
+		} else if (depth == 0 && *s == '<' && !opens_list(full, s, after_operator)) {
+			buf_putc(out, *s++);
 		} else if (depth == 0 && (n = prefix_at(s))) {
 			buf_puts(out, "std::");
 			s += n;

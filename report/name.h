@@ -15,7 +15,8 @@
  *   "std::__1::", "std::__ndk1::" become "std::";
  * - ABI tags go: "name[abi:cxx11]" becomes "name".
  * Operator names keep their angle brackets ("operator<<", "operator<=>",
- * "operator->"), and a name whose brackets do not balance is copied as it is.
+ * "operator->"); a '<' that follows no name opens no list; and a name whose
+ * brackets do not balance is copied as it is ("<script>x</script>" too).
  * A C name comes out unchanged.  Returns 1 when the result differs from full.
  */
 int name_simplify(struct buf *out, const char *full);

@@ -96,12 +96,12 @@ async function main() {
 
 	// Drill down: the hottest function, then its costliest callee.
 	await page.locator("#top-self a.fn").first().click();
-	await page.waitForURL(/\/fn\/\d+\.html$/);
+	await page.waitForURL(/\/fn\/\d+\/\d+\.html$/);
 	await shot("2-hottest.png", true);
 	expect("a click on the hottest function opens its page", (await h1()) === want.hottest.name,
 		"h1 is " + (await h1()));
 	await page.locator("#callees tbody tr").first().locator("a.fn").click();
-	await page.waitForURL(/\/fn\/\d+\.html$/);
+	await page.waitForURL(/\/fn\/\d+\/\d+\.html$/);
 	await shot("3-child.png", true);
 	expect("a click on its costliest callee opens that page", (await h1()) === want.child.name, "h1 is " + (await h1()));
 	const calls = page.locator("#fig-calls");
@@ -141,7 +141,7 @@ async function main() {
 		notOk("a flame graph frame links to its function", "no frame for " + want.hottest.name);
 	} else {
 		await frames.nth(target).locator("rect").click();
-		await page.waitForURL(/\/fn\/\d+\.html$/);
+		await page.waitForURL(/\/fn\/\d+\/\d+\.html$/);
 		expect("a flame graph frame links to its function", (await h1()) === want.hottest.name, "h1 is " + (await h1()));
 	}
 
@@ -181,7 +181,7 @@ async function main() {
 			await page.goto("file://" + p);
 			// Elements a payload would have made: scripts not the site's, handlers, images, javascript: links.
 			foreign = foreign.concat(await page.evaluate(() => [
-				...[...document.scripts].filter((s) => !/static\/sort\.js$/.test(s.src)).map((s) => "script " + s.outerHTML.slice(0, 60)),
+				...[...document.scripts].filter((s) => !/static\/(sort|names)\.js$/.test(s.src)).map((s) => "script " + s.outerHTML.slice(0, 60)),
 				...[...document.querySelectorAll("img, iframe, object, embed")].map((e) => e.tagName),
 				...[...document.querySelectorAll("*")].filter((e) => [...e.attributes].some((a) => /^on/i.test(a.name))).map((e) => "handler on " + e.tagName),
 				...[...document.querySelectorAll("[href], [src]")].filter((e) => /^\s*javascript:/i.test(e.getAttribute("href") || e.getAttribute("src"))).map((e) => "javascript: link"),

@@ -54,4 +54,13 @@
 	T(record_edge_caller_null)         \
 	T(record_keys_for_rowscan)         \
 	T(pstat_add_saturates)             \
-	T(pstat_add_min_max)
+	T(pstat_add_min_max)               \
+	T(estimate_median_and_error)       \
+	T(estimate_own_errors_plug_in)     \
+	T(estimate_add_and_noise)          \
+	T(name_folds_templates)            \
+	T(name_keeps_operators_and_c)      \
+	T(fnid_twins_by_code)              \
+	T(fnid_twins_without_offsets)      \
+	T(fnid_same_levels)                \
+	T(run_args_cut)
