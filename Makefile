@@ -58,9 +58,22 @@ $(B)/libcallprof.so: $(RT_OBJ) runtime/libcallprof.map
 	$(Q)$(CC) -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,libcallprof.so \
 	    -o $@ $(RT_OBJ) $(RT_LIBS)
 
-$(B)/libcallprof.a: $(RT_OBJ)
+# The static archive holds the runtime as one object whose only global symbols
+# are those the shared library exports (libcallprof.map is the one list): a
+# program may define its own `options` or `process`.
+$(B)/archive/exports.txt: runtime/libcallprof.map
+	@mkdir -p $(@D)
+	@echo "  GEN     $@"
+	$(Q)sed -n '/global:/,/local:/s/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\);.*/\1/p' $< > $@
+
+$(B)/archive/libcallprof.o: $(RT_OBJ) $(B)/archive/exports.txt
+	@echo "  LD -r   $@"
+	$(Q)$(CC) -r -nostdlib -o $@.all $(RT_OBJ) && \
+	    objcopy --keep-global-symbols=$(B)/archive/exports.txt $@.all $@ && rm -f $@.all
+
+$(B)/libcallprof.a: $(B)/archive/libcallprof.o
 	@echo "  AR      $@"
-	$(Q)rm -f $@ && ar rcs $@ $(RT_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $<
 
 # ---- report tool: build/callprof --------------------------------------------
 # templates/ and static/ are embedded with .incbin so the tool works from anywhere.

@@ -1,14 +1,24 @@
-/* calib.c: measuring the probes' own cost at start-up, and subtracting it at dump time. */
+/* calib.c: measuring the probes' own cost per kind of call, at start-up and again at the dump. */
 #include "calib.h"
 
 #include "cct.h"
 #include "clock.h"
+#include "compensate.h"
+#include "probe.h"
+#include "stamp.h"
 #include "tstate.h"
 
 #define CALIB_ROUNDS 15
 #define CALIB_CALLS 2000
 
-struct calib calib;
+/* How the figures are measured, as the dump says it. */
+static const char method[] =
+	"a small instrumented leaf (it takes a value and returns one, as real functions do) called in "
+	"loops: o_in is its measured time per call, o_out the rest of the per-call cost over an "
+	"uninstrumented twin loop; each the minimum over the rounds; the costs of fenced calls "
+	"(tsc-adaptive) likewise on a leaf that works; measured at start-up and again at the dump, "
+	"and the mean of the two used";
+struct calib calib = { .method = method };
 
 /* The uninstrumented twin of calib_leaf; the asm keeps the call from being elided. */
 __attribute__((noinline)) static uint64_t calib_leaf_plain(uint64_t x)
@@ -51,10 +61,13 @@ struct target {
 	uint32_t rounds, calls;                    /* rounds, and calls per loop */
 };
 
-static const struct target empty_leaf = { calib_loop, calib_loop_plain, NULL, CALIB_ROUNDS, CALIB_CALLS };
-/* Fewer, shorter rounds: its calls cost about five times as much. */
-static const struct target working_leaf = { calib_loop_work, calib_loop_work_plain, calib_loop_plain,
-					    9, 1000 };
+/* The target each kind of call is measured on.  Fenced calls: a leaf that
+ * works, as tsc-adaptive fences only such leaves; fewer, shorter rounds, since
+ * its calls cost about five times as much. */
+static const struct target targets[PROBE_KINDS] = {
+	[PROBE_PLAIN] = { calib_loop, calib_loop_plain, NULL, CALIB_ROUNDS, CALIB_CALLS },
+	[PROBE_FENCED] = { calib_loop_work, calib_loop_work_plain, calib_loop_plain, 9, 1000 },
+};
 
 /* One round's measurements on the private state `t`, in ticks. */
 struct round {
@@ -71,13 +84,13 @@ static bool calib_round(struct tstate *t, const struct target *g, struct round *
 	uint64_t t0, t1, t2, t3;
 
 	cct_clear_counts(&t->tree);
-	t0 = clock_now_enter();
+	t0 = stamp_enter_read();
 	calib_sink = g->empty ? g->empty(g->calls, t0) : t0;
-	t1 = clock_now_enter();
+	t1 = stamp_enter_read();
 	calib_sink = g->plain(g->calls, t1);
-	t2 = clock_now_enter();
+	t2 = stamp_enter_read();
 	calib_sink = g->probed(g->calls, t2);
-	t3 = clock_now_enter();
+	t3 = stamp_enter_read();
 	loop = t->tree.root.first_child;
 	leaf = loop ? loop->first_child : NULL;
 	if (!leaf || leaf->calls != g->calls || loop->calls != 1)
@@ -100,24 +113,25 @@ static double min_double(double a, double b)
  *   o_in  = the leaf's measured time per call, less its work's own time
  *           (plain loop - empty-leaf loop; none for an empty leaf);
  *   o     = (instrumented loop - plain loop) per call;  o_out = o - o_in.
- * `fence` is how the leaf's calls read the clock (CCT_FENCE_PLAIN or _FENCED).
+ * The leaf's calls are of kind `kind`, the loop's plain.
  * Returns the number of good rounds (0: no figures).
  */
-static uint32_t measure(const struct target *g, uint32_t fence, double *o_in_ticks,
-			double *o_out_ticks)
+static uint32_t measure(enum probe_kind kind, double *o_in_ticks, double *o_out_ticks)
 {
+	const struct target *g = &targets[kind];
 	struct round best = { 1e300, 1e300, 1e300, 1e300 }, r;
 	struct tstate *saved = tstate_self;
-	struct tstate *t = tstate_create();
+	struct tstate *t = tstate_create(stamp_new_node_state());
 	uint32_t n = 0;
 
 	if (!t)
 		return 0;
+	t->unfiltered = true;
 	tstate_self = t;
 	calib_sink = g->probed(g->calls, 0); /* warm the caches and the tree */
 	if (t->tree.root.first_child && t->tree.root.first_child->first_child) {
-		t->tree.root.first_child->fence = CCT_FENCE_PLAIN;
-		t->tree.root.first_child->first_child->fence = fence;
+		stamp_force_kind(t->tree.root.first_child, PROBE_PLAIN);
+		stamp_force_kind(t->tree.root.first_child->first_child, kind);
 	}
 	for (uint32_t i = 0; i < g->rounds; i++) {
 		if (!calib_round(t, g, &r))
@@ -143,43 +157,65 @@ static uint32_t measure(const struct target *g, uint32_t fence, double *o_in_tic
 	return n;
 }
 
+/* Gives the probes the costs compensation uses (tsc-adaptive weighs them). */
+static void publish(void)
+{
+	struct comp_cost cost[PROBE_KINDS] = { { 0, 0 } };
+
+	for (unsigned k = 0; k < PROBE_KINDS; k++)
+		cost[k] = (struct comp_cost){ calib.kind[k].o_in_ticks, calib.kind[k].o_out_ticks };
+	probe_set_costs(cost);
+}
+
 void calib_run(void)
 {
 	uint64_t start_ns = clock_mono_ns();
+	bool all = true;
 
+	calib.ran = true;
 	if (clock_source == CLOCK_SRC_NONE)
 		return;
-	calib.rounds = measure(&empty_leaf, CCT_FENCE_PLAIN, &calib.start_o_in_ticks,
-			       &calib.start_o_out_ticks);
-	if (clock_source == CLOCK_SRC_TSC_ADAPTIVE)
-		calib.fenced = measure(&working_leaf, CCT_FENCE_FENCED, &calib.fenced_o_in_ticks,
-				       &calib.fenced_o_out_ticks) > 0;
+	calib.kinds = stamp_kinds();
+	for (unsigned k = 0; k < PROBE_KINDS; k++) {
+		struct calib_cost *c = &calib.kind[k];
+		uint32_t rounds;
+		if (!(calib.kinds & 1u << k))
+			continue;
+		rounds = measure((enum probe_kind)k, &c->start_o_in_ticks, &c->start_o_out_ticks);
+		c->measured = rounds > 0;
+		c->o_in_ticks = c->start_o_in_ticks;
+		c->o_out_ticks = c->start_o_out_ticks;
+		all = all && c->measured;
+		if (k == PROBE_PLAIN)
+			calib.rounds = rounds;
+	}
 	calib.calls_per_round = CALIB_CALLS;
 	calib.cost_ns = clock_mono_ns() - start_ns;
-	calib.o_in_ticks = calib.start_o_in_ticks;
-	calib.o_out_ticks = calib.start_o_out_ticks;
-	calib.done = calib.rounds > 0 && (clock_source != CLOCK_SRC_TSC_ADAPTIVE || calib.fenced);
+	calib.done = all;
+	if (calib.done)
+		publish();
 }
 
+/* The machine may run the probes faster or slower now than at start-up
+ * (clock frequency, the other core's load): the run sits in between. */
 void calib_again(void)
 {
-	double in, out;
+	double in[PROBE_KINDS], out[PROBE_KINDS];
 
-	if (!calib.done || !measure(&empty_leaf, CCT_FENCE_PLAIN, &in, &out))
+	if (!calib.done)
 		return;
-	if (calib.fenced) {
-		double f_in, f_out;
-
-		if (measure(&working_leaf, CCT_FENCE_FENCED, &f_in, &f_out)) {
-			calib.fenced_o_in_ticks = (calib.fenced_o_in_ticks + f_in) / 2;
-			calib.fenced_o_out_ticks = (calib.fenced_o_out_ticks + f_out) / 2;
-		}
+	for (unsigned k = 0; k < PROBE_KINDS; k++)
+		if ((calib.kinds & 1u << k) && !measure((enum probe_kind)k, &in[k], &out[k]))
+			return;
+	for (unsigned k = 0; k < PROBE_KINDS; k++) {
+		struct calib_cost *c = &calib.kind[k];
+		if (!(calib.kinds & 1u << k))
+			continue;
+		c->end_o_in_ticks = in[k];
+		c->end_o_out_ticks = out[k];
+		c->o_in_ticks = (c->start_o_in_ticks + in[k]) / 2;
+		c->o_out_ticks = (c->start_o_out_ticks + out[k]) / 2;
 	}
-	/* The machine may run the probes faster or slower now than at start-up
-	 * (clock frequency, the other core's load): the run sits in between. */
-	calib.end_o_in_ticks = in;
-	calib.end_o_out_ticks = out;
-	calib.o_in_ticks = (calib.start_o_in_ticks + in) / 2;
-	calib.o_out_ticks = (calib.start_o_out_ticks + out) / 2;
 	calib.again = true;
+	publish();
 }

@@ -3,8 +3,11 @@
  *
  * For a call of g from f, part of the probe cost falls inside g's own
  * interval (o_in: after g's entry timestamp, before its exit timestamp) and
- * part outside it but inside f's (o_out).  calib_run() measures both at
- * start-up by driving the real probes through a private instrumented function.
+ * part outside it but inside f's (o_out).  calib_run() measures both, for
+ * each kind of call the clock makes (kind.h), by driving the real probes
+ * (hooks.c, through the probe core) over a private instrumented function, on
+ * a private thread state that no filter applies to; the lifecycle runs it
+ * at start-up and again at the dump.
  */
 #ifndef CALLPROF_CALIB_H
 #define CALLPROF_CALIB_H
@@ -12,23 +15,35 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct calib {
-	bool done;               /* false: no figures (clock none, or disabled) */
-	bool again;              /* measured again at dump time too */
-	double o_in_ticks;       /* per call, inside the callee's interval: what compensation uses */
-	double o_out_ticks;      /* per call, outside the callee's, inside the caller's */
+#include "kind.h"
+
+/* One kind's cost per call, in ticks. */
+struct calib_cost {
+	bool measured;
+	double o_in_ticks;       /* inside the callee's interval: what compensation uses */
+	double o_out_ticks;      /* outside the callee's, inside the caller's */
 	double start_o_in_ticks, start_o_out_ticks; /* as measured at start-up */
-	double end_o_in_ticks, end_o_out_ticks;     /* as measured at dump time */
-	bool fenced;             /* tsc-adaptive: the fenced reads' costs were measured too */
-	double fenced_o_in_ticks, fenced_o_out_ticks; /* what compensation uses for fenced calls */
-	uint32_t rounds;         /* measurement rounds; the minimum is kept */
+	double end_o_in_ticks, end_o_out_ticks;     /* as measured at dump time (when `again`) */
+};
+
+struct calib {
+	bool ran;                /* calib_run was called */
+	bool done;               /* every kind the clock makes was measured; false: no figures
+				  * (clock none, or no round had the expected shape) */
+	bool again;              /* measured again at dump time too */
+	probe_kind_set kinds;    /* the kinds measured */
+	struct calib_cost kind[PROBE_KINDS];
+	uint32_t rounds;         /* measurement rounds of plain calls that counted */
 	uint32_t calls_per_round;
 	uint64_t cost_ns;        /* time calibration took at start-up */
+	const char *method;      /* how the figures were measured, for the dump */
 };
 
 extern struct calib calib;
 
-/* Measures o_in and o_out (cold; about a millisecond).  Needs clock_init() first. */
+/* Measures o_in and o_out of every kind the clock makes (cold; about a
+ * millisecond), and gives them to the probes (probe_set_costs).  Needs the
+ * process started (process.h). */
 void calib_run(void);
 
 /* Measures them again (at dump time) and uses the mean of both measurements. */

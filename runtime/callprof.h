@@ -11,7 +11,11 @@
  *   CALLPROF_DISABLE=1       no profiling and no dump
  *   CALLPROF_DEBUGINFOD=1    libdw may ask DEBUGINFOD_URLS' servers for missing debug
  *                            information; otherwise the runtime never reaches the network
- *   CALLPROF_CLOCK=auto|tsc|monotonic|none   the timer (none: exact counts, no times)
+ *   CALLPROF_CLOCK=CLOCK     the timer: auto or tsc (plain TSC reads, the default),
+ *                            tsc-ordered (fenced reads: each interval exactly its own
+ *                            work), tsc-adaptive (fenced only where a call's work pays
+ *                            for it), monotonic (CLOCK_MONOTONIC), none (exact counts,
+ *                            no times)
  *   CALLPROF_COMPENSATE=0    keep raw times as the main figures
  *   CALLPROF_MAX_NODES=N     per-thread tree budget; past it paths fold to caller->callee
  *   CALLPROF_MAX_STACK=N     deepest shadow stack in frames; deeper calls are dropped and counted

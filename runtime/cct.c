@@ -215,7 +215,8 @@ void cct_node_rekey(struct cct *tree, struct cct_node *node, uintptr_t key)
 void cct_clear_counts(struct cct *tree)
 {
 	for (struct cct_node *n = &tree->root; n; n = cct_next_preorder(n, &tree->root)) {
-		n->calls = n->fenced_calls = n->incl_ticks = n->child_ticks = n->max_ticks = 0;
+		n->calls = n->incl_ticks = n->child_ticks = n->max_ticks = 0;
+		memset(n->kind_calls, 0, sizeof(n->kind_calls));
 		n->min_ticks = UINT64_MAX;
 	}
 	tree->folded_calls = 0;

@@ -25,10 +25,12 @@
 #ifndef CALLPROF_CCT_H
 #define CALLPROF_CCT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "compat.h"
+#include "kind.h"
 
 #define CCT_SLOTS 4 /* children kept inline in a node; a power of two */
 
@@ -46,10 +48,22 @@ struct cct_node {
 	uint32_t many;                   /* slots full: every child is in the overflow table too */
 	uintptr_t slot_fn[CCT_SLOTS];    /* inline child table: key ... */
 	struct cct_node *slot_child[CCT_SLOTS]; /* ... and child; slot_fn 0 = empty */
-	/* Last, clear of the lookup's fields: only tsc-adaptive reads them. */
-	uint64_t fenced_calls;           /* activations entered with fenced reads */
-	uint32_t fence;                  /* CCT_FENCE_*: how tsc-adaptive reads its times (adapt.h) */
+	/* Last, clear of the lookup's fields: only probes of other kinds than plain read them. */
+	uint64_t kind_calls[PROBE_KINDS - 1]; /* activations of each kind but PROBE_PLAIN (index kind - 1) */
+	uint32_t fence;                  /* CCT_FENCE_*: how tsc-adaptive reads its times (stamp.h) */
 };
+
+/* The activations of `n` of kind `k`: plain ones are those of no other kind. */
+static inline CP_NOINSTR uint64_t cct_kind_calls(const struct cct_node *n, enum probe_kind k)
+{
+	uint64_t others = 0;
+
+	if (k != PROBE_PLAIN)
+		return n->kind_calls[k - 1];
+	for (unsigned i = 0; i < PROBE_KINDS - 1; i++)
+		others += n->kind_calls[i];
+	return others < n->calls ? n->calls - others : 0;
+}
 
 /* An overflow entry: the key inline, so a probe compares without touching the node. */
 struct cct_ovf_entry {
@@ -58,7 +72,7 @@ struct cct_ovf_entry {
 	struct cct_node *node;
 };
 
-/* How a node's activations read the clock under tsc-adaptive (adapt.h); always
+/* How a node's activations read the clock under tsc-adaptive (stamp.h); always
  * plain under every other clock. */
 #define CCT_FENCE_PLAIN 0u
 #define CCT_FENCE_SAMPLING 1u
@@ -103,10 +117,21 @@ static inline CP_NOINSTR uintptr_t cct_retired_key(uintptr_t address, uint64_t g
 	       (address & CCT_ADDRESS_MASK);
 }
 
+static inline CP_NOINSTR bool cct_key_is_retired(uintptr_t key)
+{
+	return key & CCT_RETIRED_BIT;
+}
+
 /* The code address a node key stands for. */
 static inline CP_NOINSTR uintptr_t cct_key_address(uintptr_t key)
 {
-	return key & CCT_RETIRED_BIT ? key & CCT_ADDRESS_MASK : key;
+	return cct_key_is_retired(key) ? key & CCT_ADDRESS_MASK : key;
+}
+
+/* The generation of a retired key, as cct_retired_key kept it. */
+static inline CP_NOINSTR uint64_t cct_key_generation(uintptr_t key)
+{
+	return (key & ~CCT_RETIRED_BIT) >> CCT_ADDRESS_BITS;
 }
 
 /* Gives `node` of `tree` the key `key` in place, in its parent's slots or the

@@ -9,7 +9,8 @@
  * tsc-ordered source (CALLPROF_CLOCK=tsc-ordered) fences the reads so every
  * interval holds exactly its own instructions, at about 2.5 times the probe
  * cost; the probes' cost then also stops depending on the code around them.
- * tsc-adaptive fences only the calls that pay for it (adapt.h).
+ * tsc-adaptive fences only the calls that pay for it.  Which read each
+ * probe takes under each source is the stamp policy's business (stamp.h).
  */
 #ifndef CALLPROF_CLOCK_H
 #define CALLPROF_CLOCK_H
@@ -23,7 +24,7 @@
 enum clock_source {
 	CLOCK_SRC_TSC,
 	CLOCK_SRC_TSC_ORDERED,
-	CLOCK_SRC_TSC_ADAPTIVE, /* plain reads, fenced for the nodes adapt.h picks */
+	CLOCK_SRC_TSC_ADAPTIVE, /* plain reads, fenced for the nodes stamp.h picks */
 	CLOCK_SRC_MONOTONIC,
 	CLOCK_SRC_NONE
 };
@@ -66,38 +67,14 @@ static inline CP_NOINSTR uint64_t clock_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* The current time in ticks, for the cold paths (closing frames a probe finds dead). */
+/* The current time in ticks, for the cold paths (closing frames a probe finds dead)
+ * and the start and end of the profile. */
 static inline CP_NOINSTR uint64_t clock_now(void)
 {
 	if (likely(clock_source <= CLOCK_SRC_TSC_ADAPTIVE)) /* any TSC source */
 		return clock_tsc_read();
 	if (clock_source == CLOCK_SRC_NONE)
 		return 0;
-	return clock_mono_ns();
-}
-
-/* The enter probe's timestamp, its last act: where the callee's interval begins. */
-static inline CP_NOINSTR uint64_t clock_now_enter(void)
-{
-	if (likely(clock_source == CLOCK_SRC_TSC || clock_source == CLOCK_SRC_TSC_ADAPTIVE))
-		return clock_tsc_read(); /* tsc-adaptive's fenced nodes: see adapt_stamp_enter */
-	if (clock_source == CLOCK_SRC_NONE)
-		return 0;
-	if (clock_source == CLOCK_SRC_TSC_ORDERED)
-		return clock_tsc_read_fenced();
-	return clock_mono_ns();
-}
-
-/* The exit probe's timestamp, its first act: where the callee's interval ends. */
-static inline CP_NOINSTR uint64_t clock_now_exit(void)
-{
-	if (likely(clock_source == CLOCK_SRC_TSC))
-		return clock_tsc_read();
-	/* none: no clock; tsc-adaptive: read once the frame is known (see hooks.c) */
-	if (clock_source == CLOCK_SRC_NONE || clock_source == CLOCK_SRC_TSC_ADAPTIVE)
-		return 0;
-	if (clock_source == CLOCK_SRC_TSC_ORDERED)
-		return clock_tsc_read_after();
 	return clock_mono_ns();
 }
 

@@ -11,18 +11,32 @@ static double clamp(double v, bool *clamped)
 	return 0;
 }
 
-uint64_t compensate_rows(struct comp_row *rows, size_t n, struct comp_cost plain,
-			 struct comp_cost fenced)
+/* Its calls' o_in and o_out, each call at its kind's cost.  Counts of other
+ * kinds that add up to more than its calls (read while they moved) are cut
+ * down to them, in kind order. */
+static void own_costs(struct comp_row *x, const struct comp_cost cost[PROBE_KINDS])
+{
+	uint64_t left = x->calls;
+
+	x->own_in = x->own_out = 0;
+	for (unsigned k = 1; k < PROBE_KINDS; k++) {
+		uint64_t c = x->kind_calls[k - 1] < left ? x->kind_calls[k - 1] : left;
+		x->own_in += (double)c * cost[k].o_in;
+		x->own_out += (double)c * cost[k].o_out;
+		left -= c;
+	}
+	x->own_in += (double)left * cost[PROBE_PLAIN].o_in;
+	x->own_out += (double)left * cost[PROBE_PLAIN].o_out;
+}
+
+uint64_t compensate_rows(struct comp_row *rows, size_t n, const struct comp_cost cost[PROBE_KINDS])
 {
 	uint64_t clamped_rows = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		struct comp_row *x = &rows[i];
-		uint64_t f = x->fenced_calls < x->calls ? x->fenced_calls : x->calls;
-		double p = (double)(x->calls - f);
 
-		x->own_in = p * plain.o_in + (double)f * fenced.o_in;
-		x->own_out = p * plain.o_out + (double)f * fenced.o_out;
+		own_costs(x, cost);
 		x->child_calls = x->subtree_calls = 0;
 		x->subtree_o = x->child_out = 0;
 	}

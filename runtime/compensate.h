@@ -7,8 +7,8 @@
  * each clamped at zero (and self at inclusive).  Example: a row of 1 call
  * with 10 calls under it (4 of them its children's), o_in 2 and o_out 1 ticks:
  * raw inclusive 100 becomes 100 - 2 - 30 = 68; raw self 40 becomes 40 - 2 - 4 = 34.
- * Under tsc-adaptive a row's calls are of two kinds, plain and fenced reads,
- * each with its own costs: every sum above is then over calls of each kind.
+ * A row's calls may be of several kinds of probe (kind.h), each with its own
+ * costs: every sum above is then over the calls of each kind at that kind's cost.
  */
 #ifndef CALLPROF_COMPENSATE_H
 #define CALLPROF_COMPENSATE_H
@@ -16,9 +16,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kind.h"
+
 #define COMP_NO_PARENT UINT32_MAX
 
-/* What one call's probes cost, in ticks, for one kind of read. */
+/* What one call's probes cost, in ticks, for one kind of probe. */
 struct comp_cost {
 	double o_in;
 	double o_out;
@@ -27,7 +29,8 @@ struct comp_cost {
 struct comp_row {
 	uint32_t parent;         /* in: the parent's row (an earlier one), or COMP_NO_PARENT */
 	uint64_t calls;          /* in */
-	uint64_t fenced_calls;   /* in: of those, the calls read with fences */
+	uint64_t kind_calls[PROBE_KINDS - 1]; /* in: of those, the calls of each kind but PROBE_PLAIN
+					       * (index kind - 1); the rest are plain */
 	double raw_incl;         /* in: raw inclusive time, ticks */
 	double raw_child;        /* in: raw time of its children's activations, ticks */
 	uint64_t child_calls;    /* out: calls of its children */
@@ -39,10 +42,9 @@ struct comp_row {
 	double child_out;        /* scratch: its children's o_out, summed */
 };
 
-/* Fills the outputs of `rows` (n of them, parents before children) with the
- * costs per call of plain and of fenced reads (zeros: no compensation).
+/* Fills the outputs of `rows` (n of them, parents before children) with
+ * `cost[k]`, the cost per call of each kind k (all zeros: no compensation).
  * Returns how many rows had a figure clamped. */
-uint64_t compensate_rows(struct comp_row *rows, size_t n, struct comp_cost plain,
-			 struct comp_cost fenced);
+uint64_t compensate_rows(struct comp_row *rows, size_t n, const struct comp_cost cost[PROBE_KINDS]);
 
 #endif

@@ -1,14 +1,27 @@
-/* dlwatch.c: an interposed dlclose that names a library's profiled functions before it is unloaded. */
+/*
+ * dlwatch.c: libraries loaded and unloaded while the program runs.  An
+ * interposed dlopen decides the filters' verdicts on a new library's
+ * functions; an interposed dlclose names a library's profiled functions
+ * before it is unloaded, and drops its verdicts.
+ */
 #include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <link.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cct.h"
 #include "compat.h"
+#include "filter.h"
 #include "process.h"
 #include "symbols.h"
 #include "tstate.h"
+#include "verdict.h"
 
 #define MAX_SEGMENTS 16
 
@@ -60,8 +73,9 @@ static void retire_functions(const struct module_span *m)
 	size_t n = 0, cap = 0;
 	uintptr_t *addrs = NULL, *keys = NULL;
 	uint64_t generation = __atomic_add_fetch(&unload_generation, 1, __ATOMIC_RELAXED);
+	struct tstate *threads = tstate_lock_all();
 
-	for (struct tstate *t = tstate_lock_all(); t; t = t->next)
+	for (struct tstate *t = threads; t; t = t->next)
 		for (struct cct_node *c = cct_next_preorder(&t->tree.root, &t->tree.root); c;
 		     c = cct_next_preorder(c, &t->tree.root)) {
 			if (!in_span(m, c->fn))
@@ -80,9 +94,9 @@ static void retire_functions(const struct module_span *m)
 			keys[n] = cct_retired_key(c->fn, generation);
 			n++;
 		}
-	if (n)
-		symbols_remember(m->name, m->base, addrs, keys, n);
-	for (struct tstate *t = tstate_lock_all_held(); t; t = t->next)
+	if (n) /* named under the generation the keys carry */
+		symbols_remember(m->name, m->base, cct_key_generation(keys[0]), addrs, n);
+	for (struct tstate *t = threads; t; t = t->next)
 		for (struct cct_node *c = cct_next_preorder(&t->tree.root, &t->tree.root); c;
 		     c = cct_next_preorder(c, &t->tree.root))
 			if (in_span(m, c->fn))
@@ -107,14 +121,128 @@ static void remember_library(void *handle)
 		retire_functions(&m);
 }
 
+/* The real dlclose. */
+static int (*real_dlclose)(void *);
+/* The real dlopen. */
+static void *(*real_dlopen)(const char *, int);
+
 CP_EXPORT int dlclose(void *handle);
 int dlclose(void *handle)
 {
-	static int (*real_dlclose)(void *);
+	int rc, saved_errno = errno;
 
 	if (!real_dlclose)
 		*(void **)&real_dlclose = dlsym(RTLD_NEXT, "dlclose");
 	if (process.ready)
 		remember_library(handle);
-	return real_dlclose(handle);
+	errno = saved_errno;
+	rc = real_dlclose(handle);
+	saved_errno = errno;
+	filter_unload_modules();
+	errno = saved_errno;
+	return rc;
+}
+
+/* True if `path` is an ELF file this process could load. */
+static bool loadable(const char *path)
+{
+	ElfW(Ehdr) eh;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = read(fd, &eh, sizeof(eh)) == (ssize_t)sizeof(eh) && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
+	     eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_machine == EM_X86_64;
+	close(fd);
+	return ok;
+}
+
+/* The search path dlopen follows for a call from the object holding `addr`,
+ * malloc'ed; NULL if unknown. */
+static Dl_serinfo *search_path_of(const void *addr)
+{
+	struct link_map *lm = NULL;
+	Dl_info info;
+	Dl_serinfo size, *si;
+
+	if (!dladdr1(addr, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm ||
+	    dlinfo(lm, RTLD_DI_SERINFOSIZE, &size) != 0 || !(si = malloc(size.dls_size)))
+		return NULL;
+	si->dls_size = size.dls_size;
+	si->dls_cnt = size.dls_cnt;
+	if (dlinfo(lm, RTLD_DI_SERINFO, si) == 0)
+		return si;
+	free(si);
+	return NULL;
+}
+
+/*
+ * The first directory of `caller`'s own search path holding `file`, written
+ * to `out`; false when none does.  Its own: the directories before those it
+ * shares, at the end, with ours (the system's, searched after ld.so.cache,
+ * which real_dlopen consults the same for anyone).
+ */
+static bool caller_search(const char *file, const void *caller, char out[PATH_MAX])
+{
+	Dl_serinfo *theirs = search_path_of(caller), *ours = search_path_of((const void *)&caller_search);
+	unsigned own = theirs ? theirs->dls_cnt : 0;
+	bool found = false;
+
+	for (unsigned k = ours ? ours->dls_cnt : 0; own && k; own--, k--)
+		if (strcmp(theirs->dls_serpath[own - 1].dls_name, ours->dls_serpath[k - 1].dls_name))
+			break;
+	for (unsigned i = 0; i < own && !found; i++)
+		found = snprintf(out, PATH_MAX, "%s/%s", theirs->dls_serpath[i].dls_name, file) < PATH_MAX &&
+			loadable(out);
+	free(theirs);
+	free(ours);
+	return found;
+}
+
+/*
+ * dlopen searches a bare name along the search path of the object that
+ * called it (its DT_RPATH, DT_RUNPATH), which is found from the return
+ * address: called from here, that would be ours.  So a name that is not
+ * loaded yet is looked up as the caller would (glibc-hwcaps subdirectories
+ * aside) and opened by its path.
+ */
+static void *open_as(const char *file, int mode, const void *caller)
+{
+	char path[PATH_MAX];
+	void *h;
+
+	if (!file || strchr(file, '/'))
+		return real_dlopen(file, mode);
+	if ((h = real_dlopen(file, RTLD_LAZY | RTLD_NOLOAD))) {
+		real_dlclose(h);
+		return real_dlopen(file, mode);
+	}
+	return real_dlopen(caller_search(file, caller, path) ? path : file, mode);
+}
+
+static __attribute__((noinline)) void *open_deciding(const char *file, int mode, const void *caller)
+{
+	void *h = open_as(file, mode, caller);
+	int saved_errno = errno;
+
+	if (h) {
+		filter_load_modules();
+		dlerror(); /* the program's dlopen succeeded: no error of our lookups' is left to it */
+	}
+	errno = saved_errno;
+	return h;
+}
+
+/* Without filters, a tail call: the real dlopen sees our caller as its own. */
+CP_EXPORT void *dlopen(const char *file, int mode);
+void *dlopen(const char *file, int mode)
+{
+	if (!real_dlopen) {
+		*(void **)&real_dlopen = dlsym(RTLD_NEXT, "dlopen");
+		*(void **)&real_dlclose = dlsym(RTLD_NEXT, "dlclose");
+	}
+	if (!verdict_on)
+		return real_dlopen(file, mode);
+	return open_deciding(file, mode, __builtin_return_address(0));
 }

@@ -1,18 +1,33 @@
-/* dump.h: writing the JSON profile (format "callprof", version 1; see docs/dump-format.md). */
+/*
+ * dump.h: the profile as JSON (format "callprof", version 1; see
+ * docs/dump-format.md), from a snapshot of the threads (snapshot.h), with
+ * the functions named through libdw.  It neither measures nor reads the
+ * runtime's state: what it states about the run comes in `struct dump_info`.
+ */
 #ifndef CALLPROF_DUMP_H
 #define CALLPROF_DUMP_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 
-/*
- * Writes the profile of every thread to `path` (NULL: the configured output;
- * %p becomes the pid, and a fork child without %p adds its pid to the name).
- * Open frames are counted up to now without being closed.  The file appears
- * whole or not at all (temporary name, then rename).  With `only_if_data`,
- * a process that never entered an instrumented function writes nothing (one
- * whose every call was filtered out writes a profile without calls).
- * Returns 0, or -1 after one line on stderr naming the path and the reason.
- */
-int dump_write(const char *path, bool only_if_data);
+#include "calib.h"
+#include "kind.h"
+#include "snapshot.h"
+
+struct dump_info {
+	int pid;
+	uint64_t start_ticks;          /* the profile's start */
+	uint64_t start_realtime_ns;    /* the same moment on the wall clock */
+	const char *clock_name;        /* "tsc", "tsc-adaptive", ... */
+	double ticks_per_second;       /* 0: no clock */
+	probe_kind_set kinds;          /* the kinds of call the clock makes (kind.h) */
+	const struct calib *calib;     /* the probes' measured costs */
+	bool compensate;               /* subtract them (CALLPROF_COMPENSATE) */
+};
+
+/* Writes the profile of `snap` to `f`, ending with a newline; the caller
+ * checks the stream for write errors.  Returns 0, or -1 without memory. */
+int dump_json(FILE *f, struct snapshot *snap, const struct dump_info *info);
 
 #endif

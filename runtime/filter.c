@@ -1,17 +1,22 @@
-/* filter.c: the include/exclude decision per function, made once and cached lock-free. */
+/* filter.c: deciding CALLPROF_INCLUDE / CALLPROF_EXCLUDE per function when its module is loaded (verdict.h keeps the answers). */
 #include "filter.h"
 
 #include <fnmatch.h>
+#include <limits.h>
+#include <link.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symbols.h"
+#include "verdict.h"
 
-#define CACHE_SLOTS 65536 /* a power of two; when full, functions are decided again each time */
-
-bool filter_on;
+#define MAX_SEGMENTS 16
+/* A module whose symbol table names this calls the probes: it is decided. */
+#define PROBED_MARKER "__cyg_profile_func_enter"
 
 /* The globs, split from the settings once. */
 struct globs {
@@ -21,12 +26,35 @@ struct globs {
 };
 static struct globs includes, excludes;
 
-/* fn -> decision: key fn (0 = empty), value 1 admitted, 2 excluded; inserted with CAS. */
-static uintptr_t cache_key[CACHE_SLOTS];
-static unsigned char cache_val[CACHE_SLOTS];
-/* Serialises naming functions: libdw is not thread-safe. */
-static pthread_mutex_t naming_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct symbols *syms;
+/* A loaded module, as dl_iterate_phdr reports it. */
+struct loaded {
+	char *name;      /* dlpi_name, malloc'ed; "" for the main program */
+	uintptr_t base;
+	size_t n;
+	uintptr_t lo[MAX_SEGMENTS], hi[MAX_SEGMENTS];
+};
+
+/* The modules loaded at one moment. */
+struct loaded_list {
+	struct loaded *m;
+	size_t n, cap;
+};
+
+/* A module looked at: decided (id >= 0), or not probed, or not readable (-1). */
+struct seen {
+	char *name;
+	uintptr_t base;
+	int id;          /* verdict.h's module id, or -1 */
+};
+
+/* Serialises the deciders: start-up, dlopen and dlclose on any thread. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* Set while this thread decides: a dlopen made meanwhile (the demangler's) waits for none. */
+static __thread bool deciding __attribute__((tls_model("initial-exec")));
+static struct seen *seen;
+static size_t nseen, cap_seen;
+/* The globs are read: modules can be decided. */
+static bool ready;
 
 static void globs_split(struct globs *g, const char *list)
 {
@@ -52,73 +80,221 @@ void filter_setup(const char *include, const char *exclude)
 {
 	globs_split(&includes, include);
 	globs_split(&excludes, exclude);
-	filter_on = includes.n || excludes.n;
+	pthread_mutex_lock(&lock);
+	ready = true;
+	pthread_mutex_unlock(&lock);
 }
 
-static bool globs_match(const struct globs *g, const char *name, const char *module)
+static bool globs_match(const struct globs *g, const char *name, const char *module_base)
 {
-	const char *base = module ? strrchr(module, '/') : NULL;
-
-	base = base ? base + 1 : module;
 	for (unsigned i = 0; i < g->n; i++)
-		if (fnmatch(g->glob[i], name, 0) == 0 || (base && fnmatch(g->glob[i], base, 0) == 0))
+		if (fnmatch(g->glob[i], name, 0) == 0 || fnmatch(g->glob[i], module_base, 0) == 0)
 			return true;
 	return false;
 }
 
-static bool decide(uintptr_t fn)
+/* The verdict on a function called `name` (demangled) of a module whose file is `module_base`. */
+static bool admits(const char *name, const char *module_base)
 {
-	struct sym_function f;
-	const char *module = NULL;
-	bool admit;
-
-	pthread_mutex_lock(&naming_lock);
-	if (!syms)
-		syms = symbols_open();
-	symbols_resolve(syms, fn, &f);
-	if (f.module < 0 && syms) { /* loaded since we looked: look again */
-		symbols_free(syms);
-		syms = symbols_open();
-		sym_function_release(&f);
-		symbols_resolve(syms, fn, &f);
-	}
-	if (f.module >= 0) {
-		size_t n;
-		module = symbols_modules(syms, &n)[f.module].path;
-	}
-	admit = (!includes.n || globs_match(&includes, f.name, module)) &&
-		!globs_match(&excludes, f.name, module);
-	sym_function_release(&f);
-	pthread_mutex_unlock(&naming_lock);
-	return admit;
+	return (!includes.n || globs_match(&includes, name, module_base)) &&
+	       !globs_match(&excludes, name, module_base);
 }
 
-bool filter_admits(uintptr_t fn)
+static int collect(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	size_t i = (size_t)(((uint64_t)fn * 0x9E3779B97F4A7C15ull) >> 48) & (CACHE_SLOTS - 1);
-	bool admit;
+	struct loaded_list *all = arg;
+	struct loaded *m;
 
-	for (size_t probes = 0; probes < 64; probes++, i = (i + 1) & (CACHE_SLOTS - 1)) {
-		uintptr_t key = __atomic_load_n(&cache_key[i], __ATOMIC_ACQUIRE);
-		unsigned char v;
-		if (key == fn) {
-			while (!(v = __atomic_load_n(&cache_val[i], __ATOMIC_ACQUIRE)))
-				; /* another thread is deciding this one */
-			return v == 1;
-		}
-		if (key)
-			continue;
-		if (!__atomic_compare_exchange_n(&cache_key[i], &key, fn, false, __ATOMIC_ACQ_REL,
-						 __ATOMIC_ACQUIRE)) {
-			if (key != fn)
-				continue; /* another function took the slot */
-			while (!(v = __atomic_load_n(&cache_val[i], __ATOMIC_ACQUIRE)))
-				;
-			return v == 1;
-		}
-		admit = decide(fn);
-		__atomic_store_n(&cache_val[i], (unsigned char)(admit ? 1 : 2), __ATOMIC_RELEASE);
-		return admit;
+	(void)size;
+	if (all->n == all->cap) {
+		size_t cap = all->cap ? all->cap * 2 : 32;
+		struct loaded *more = realloc(all->m, cap * sizeof(*more));
+		if (!more)
+			return 1;
+		all->m = more;
+		all->cap = cap;
 	}
-	return decide(fn);
+	m = &all->m[all->n];
+	memset(m, 0, sizeof(*m));
+	if (!(m->name = strdup(info->dlpi_name ? info->dlpi_name : "")))
+		return 1;
+	m->base = info->dlpi_addr;
+	for (size_t i = 0; i < info->dlpi_phnum && m->n < MAX_SEGMENTS; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD)
+			continue;
+		m->lo[m->n] = info->dlpi_addr + ph->p_vaddr;
+		m->hi[m->n] = m->lo[m->n] + ph->p_memsz;
+		m->n++;
+	}
+	all->n++;
+	return 0;
+}
+
+/* Every loaded module (n of them), malloc'ed; NULL without memory.  Copied
+ * out first: nothing slow runs while the loader's lock is held. */
+static struct loaded *loaded_modules(size_t *n)
+{
+	struct loaded_list all = { NULL, 0, 0 };
+
+	dl_iterate_phdr(collect, &all);
+	*n = all.n;
+	return all.m;
+}
+
+static void loaded_free(struct loaded *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(m[i].name);
+	free(m);
+}
+
+static struct seen *seen_find(const char *name, uintptr_t base)
+{
+	for (size_t i = 0; i < nseen; i++)
+		if (seen[i].base == base && !strcmp(seen[i].name, name))
+			return &seen[i];
+	return NULL;
+}
+
+static void seen_add(const struct loaded *m, int id)
+{
+	if (nseen == cap_seen) {
+		size_t cap = cap_seen ? cap_seen * 2 : 32;
+		struct seen *more = realloc(seen, cap * sizeof(*more));
+		if (!more)
+			return;
+		seen = more;
+		cap_seen = cap;
+	}
+	if (!(seen[nseen].name = strdup(m->name)))
+		return;
+	seen[nseen].base = m->base;
+	seen[nseen].id = id;
+	nseen++;
+}
+
+/* The file module `m` was mapped from, as /proc/self/maps names it (its
+ * last component is what a module glob matches).  False for none (the vDSO). */
+static bool module_file(const struct loaded *m, char path[PATH_MAX])
+{
+	ssize_t len;
+
+	if (m->name[0])
+		return realpath(m->name, path) != NULL;
+	len = readlink("/proc/self/exe", path, PATH_MAX - 1);
+	if (len <= 0)
+		return false;
+	path[len] = '\0';
+	return true;
+}
+
+static bool holds(const struct loaded *m, uintptr_t addr)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (addr >= m->lo[i] && addr < m->hi[i])
+			return true;
+	return false;
+}
+
+/* What decide_function needs. */
+struct deciding_module {
+	const char *file_base; /* the module's file name, last component */
+	int id;
+};
+
+static void decide_function(uintptr_t addr, const char *name, void *arg)
+{
+	const struct deciding_module *d = arg;
+	char *demangled = symbols_demangle(name);
+
+	verdict_set(d->id, addr, admits(demangled ? demangled : name, d->file_base));
+	free(demangled);
+}
+
+/* Decides every function of `m`; returns its verdict id, or -1 for a module
+ * that is not decided (libcallprof.so, the vDSO, one that calls no probe).
+ * Linked statically, the runtime is part of the program, which is decided. */
+static int decide_module(const struct loaded *m)
+{
+	char path[PATH_MAX];
+	struct deciding_module d;
+	const char *slash;
+
+	if ((m->name[0] && holds(m, (uintptr_t)&decide_module)) || !module_file(m, path))
+		return -1;
+	slash = strrchr(path, '/');
+	d.file_base = slash ? slash + 1 : path;
+	/* Its functions without a symbol are judged by the module alone. */
+	d.id = verdict_module_add(m->lo, m->hi, m->n, admits("", d.file_base));
+	if (d.id < 0)
+		return -1;
+	if (symbols_module_functions(path, m->base, PROBED_MARKER, decide_function, &d) <= 0) {
+		verdict_module_drop(d.id);
+		return -1;
+	}
+	verdict_module_publish(d.id);
+	return d.id;
+}
+
+void filter_load_modules(void)
+{
+	struct loaded *m;
+	size_t n;
+
+	if (!verdict_on || deciding)
+		return;
+	pthread_mutex_lock(&lock);
+	if (!ready) /* before start-up read the globs: it decides every module then */
+		goto out_unlock;
+	deciding = true;
+	m = loaded_modules(&n);
+	for (size_t i = 0; m && i < n; i++)
+		if (!seen_find(m[i].name, m[i].base))
+			seen_add(&m[i], decide_module(&m[i]));
+	loaded_free(m, n);
+	deciding = false;
+out_unlock:
+	pthread_mutex_unlock(&lock);
+}
+
+static bool is_loaded(const struct seen *s, const struct loaded *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (m[i].base == s->base && !strcmp(m[i].name, s->name))
+			return true;
+	return false;
+}
+
+void filter_unload_modules(void)
+{
+	struct loaded *m;
+	size_t n, kept = 0;
+
+	if (!verdict_on || deciding)
+		return;
+	pthread_mutex_lock(&lock);
+	m = loaded_modules(&n);
+	for (size_t i = 0; m && i < nseen; i++) {
+		if (is_loaded(&seen[i], m, n)) {
+			seen[kept++] = seen[i];
+			continue;
+		}
+		verdict_module_drop(seen[i].id);
+		free(seen[i].name);
+	}
+	if (m)
+		nseen = kept;
+	loaded_free(m, n);
+	pthread_mutex_unlock(&lock);
+}
+
+void filter_lock(void)
+{
+	pthread_mutex_lock(&lock);
+}
+
+void filter_unlock(void)
+{
+	pthread_mutex_unlock(&lock);
 }

@@ -1,24 +1,28 @@
 /*
  * filter.h: which functions are profiled (CALLPROF_INCLUDE, CALLPROF_EXCLUDE:
  * comma-separated globs on demangled function names or on module file names).
- * Decided once per function, on its first sight, and cached; never per call.
- * An excluded function is transparent: its time stays with its caller and its
- * instrumented callees attach to the nearest included frame.
+ * Decided per module when it is loaded, at start-up and after each dlopen, for
+ * every function of its symbol table at once, into the table the probes read
+ * (verdict.h).  An excluded function is transparent: its time stays with its
+ * caller and its instrumented callees attach to the nearest included frame.
+ * Not for probes: these name functions with libdw, allocate and lock.
  */
 #ifndef CALLPROF_FILTER_H
 #define CALLPROF_FILTER_H
 
-#include <stdbool.h>
-#include <stdint.h>
-
-/* True when any filter is set (then the slow path asks filter_admits). */
-extern bool filter_on;
-
-/* Reads the globs from the options.  Called once at start-up. */
+/* Reads the globs.  Once, from the lifecycle's start-up, when options.filtered. */
 void filter_setup(const char *include, const char *exclude);
 
-/* True if calls of `fn` are recorded.  Cold: the first call names the
- * function with libdw; later calls find the cached answer without a lock. */
-bool filter_admits(uintptr_t fn);
+/* Decides the functions of every loaded module not decided yet.  Only the
+ * modules that call the probes are decided (their symbol tables name
+ * __cyg_profile_func_enter); the runtime's own functions never are. */
+void filter_load_modules(void);
+
+/* Drops the verdicts of the decided modules that are no longer loaded. */
+void filter_unload_modules(void);
+
+/* Holds and releases the lock of the two above, around a fork. */
+void filter_lock(void);
+void filter_unlock(void);
 
 #endif

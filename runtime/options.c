@@ -1,4 +1,4 @@
-/* options.c: reading CALLPROF_* settings from the environment, once, at start-up. */
+/* options.c: reading CALLPROF_* settings from the environment, once, at start-up (no malloc). */
 #include "options.h"
 
 #include <errno.h>
@@ -6,25 +6,43 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 struct options options;
 /* The process's environment, for the CALLPROF_* names a secure program ignores. */
 extern char **environ;
 
-/* Prints `value` with control characters as '?', so a message stays one line. */
-static void put_printable(const char *value)
+/* Writes `s` to stderr, control characters as '?' when `printable`, so a
+ * message stays one line.  write(2), not stdio: start-up may run inside a
+ * probe, which takes no lock (stdio locks its streams). */
+static void put(const char *s, bool printable)
 {
-	for (const unsigned char *c = (const unsigned char *)value; *c; c++)
-		fputc(*c < 0x20 || *c == 0x7f ? '?' : *c, stderr);
+	char buf[256];
+	size_t n = 0;
+
+	for (const unsigned char *c = (const unsigned char *)s;; c++) {
+		if (!*c || n == sizeof(buf)) {
+			if (n && write(STDERR_FILENO, buf, n) < 0)
+				return;
+			n = 0;
+		}
+		if (!*c)
+			return;
+		buf[n++] = (char)(printable && (*c < 0x20 || *c == 0x7f) ? '?' : *c);
+	}
 }
 
 /* One line on stderr: "callprof: ignoring NAME='VALUE': WHY". */
 static void ignoring(const char *name, const char *value, const char *why)
 {
-	fprintf(stderr, "callprof: ignoring %s='", name);
-	put_printable(value);
-	fprintf(stderr, "': %s\n", why);
+	put("callprof: ignoring ", false);
+	put(name, false);
+	put("='", false);
+	put(value, true);
+	put("': ", false);
+	put(why, false);
+	put("\n", false);
 }
 
 /* Sets *out from the variable `name` if it holds a whole number in [lo, hi];
@@ -49,10 +67,28 @@ static void read_number(const char *name, uint64_t lo, uint64_t hi, uint64_t *ou
 	*out = v;
 }
 
+/* A copy of the variable's value, or NULL when unset or empty.  Mapped, not
+ * malloc'ed: start-up runs inside the program's first probe, which may be
+ * inside its own malloc. */
 static char *read_string(const char *name)
 {
 	const char *s = getenv(name);
-	return s && *s ? strdup(s) : NULL;
+	size_t len = s ? strlen(s) : 0;
+	char *copy;
+
+	if (!len)
+		return NULL;
+	copy = mmap(NULL, len + 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (copy == MAP_FAILED)
+		return NULL;
+	memcpy(copy, s, len + 1);
+	return copy;
+}
+
+/* True if the comma-separated list holds a glob (",," holds none). */
+static bool has_glob(const char *list)
+{
+	return list && list[strspn(list, ",")];
 }
 
 static bool read_flag(const char *name, bool dflt)
@@ -86,26 +122,36 @@ static void read_clock(void)
 	ignoring("CALLPROF_CLOCK", s, "expected auto, tsc, tsc-ordered, tsc-adaptive, monotonic or none");
 }
 
+/* One line on stderr: "callprof: output 'PATH' stays relative to the directory at exit: WHY". */
+static void stays_relative(const char *path, const char *why, const char *detail)
+{
+	put("callprof: output '", false);
+	put(path, true);
+	put("' stays relative to the directory at exit: ", false);
+	put(why, false);
+	put(detail, false);
+	put("\n", false);
+}
+
 /* A relative path from the working directory at start-up, so a program that
  * changes directory still writes where it was asked; a '%' of that directory
  * stays itself when %p is expanded at the dump. */
 static void make_absolute(char *path, size_t size)
 {
-	char cwd[PATH_MAX], out[sizeof(options.output)];
+	char cwd[PATH_MAX], out[sizeof(options.output)], why[96];
 	size_t o = 0, n = 0;
 
 	if (path[0] == '/')
 		return;
 	if (!getcwd(cwd, sizeof(cwd))) {
-		fprintf(stderr, "callprof: output '%s' stays relative to the directory at exit: "
-			"cannot read the working directory: %s\n", path, strerror(errno));
+		stays_relative(path, "cannot read the working directory: ", strerror(errno));
 		return;
 	}
 	for (const char *c = cwd; *c; c++)
 		n += *c == '%' ? 2 : 1;
 	if (n + 1 + strlen(path) + 1 > size || size > sizeof(out)) {
-		fprintf(stderr, "callprof: output '%s' stays relative to the directory at exit: "
-			"the absolute path is longer than %zu bytes\n", path, size - 1);
+		snprintf(why, sizeof(why), "%zu bytes", size - 1);
+		stays_relative(path, "the absolute path is longer than ", why);
 		return;
 	}
 	for (const char *c = cwd; *c; c++) {
@@ -127,9 +173,12 @@ static void read_output(void)
 		strcpy(options.output, out);
 	else
 		strcpy(options.output, "callprof.json");
-	if (out && strlen(out) >= sizeof(options.output))
-		fprintf(stderr, "callprof: ignoring CALLPROF_OUTPUT: longer than %zu bytes\n",
-			sizeof(options.output) - 1);
+	if (out && strlen(out) >= sizeof(options.output)) {
+		char line[96];
+		snprintf(line, sizeof(line), "callprof: ignoring CALLPROF_OUTPUT: longer than %zu bytes\n",
+			 sizeof(options.output) - 1);
+		put(line, false);
+	}
 	make_absolute(options.output, sizeof(options.output));
 }
 
@@ -147,8 +196,8 @@ static bool read_secure(void)
 	options.secure = true;
 	for (char **e = environ; e && *e; e++) {
 		if (!strncmp(*e, "CALLPROF_", 9)) {
-			fprintf(stderr, "callprof: not profiling a setuid, setgid or file-capability program; "
-				"CALLPROF_* settings ignored\n");
+			put("callprof: not profiling a setuid, setgid or file-capability program; "
+			    "CALLPROF_* settings ignored\n", false);
 			break;
 		}
 	}
@@ -177,4 +226,5 @@ void options_read(void)
 	options.max_depth = (uint32_t)v;
 	options.include = read_string("CALLPROF_INCLUDE");
 	options.exclude = read_string("CALLPROF_EXCLUDE");
+	options.filtered = has_glob(options.include) || has_glob(options.exclude);
 }

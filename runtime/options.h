@@ -19,13 +19,15 @@ struct options {
 	uint32_t max_depth;       /* CALLPROF_MAX_DEPTH: deeper calls are transparent; 0 = no limit */
 	char *include;            /* CALLPROF_INCLUDE globs, or NULL */
 	char *exclude;            /* CALLPROF_EXCLUDE globs, or NULL */
+	bool filtered;            /* either holds a glob: calls are filtered (verdict.h) */
 };
 
 /* The settings in force; filled by options_read(). */
 extern struct options options;
 
 /* Reads the environment.  A value it cannot use gives one line on stderr and the default.
- * In a setuid, setgid or file-capability program it reads nothing and turns profiling off. */
+ * In a setuid, setgid or file-capability program it reads nothing and turns profiling off.
+ * Allocates nothing from malloc and takes no lock: it runs inside the first probe. */
 void options_read(void);
 
 #endif

@@ -1,25 +1,22 @@
-/* process.c: start-up, the dump at exit, fork, and the public API of callprof.h. */
+/* process.c: the process's start-up below the probes (options, clock, filters on or off, thread registry). */
 #include "process.h"
 
-#include <pthread.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "calib.h"
-#include "callprof.h"
 #include "clock.h"
-#include "compat.h"
-#include "dump.h"
-#include "filter.h"
-#include "nonlocal.h"
 #include "options.h"
 #include "tstate.h"
+#include "verdict.h"
+
+/* Where start-up is: not begun, under way on `starter`, or done. */
+enum { START_NONE, START_RUNNING, START_DONE };
 
 struct process_info process;
-/* Start-up runs once, whichever comes first: our constructor or a probe. */
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-/* The dump at exit is written once, even if several exit paths reach it. */
-static int final_dump_done;
+static int start_state = START_NONE;
+/* The thread running start-up: a probe it runs meanwhile must not wait for itself. */
+static int starter;
 
 static uint64_t realtime_ns(void)
 {
@@ -36,23 +33,38 @@ static void start_profile(void)
 	process.start_realtime_ns = realtime_ns();
 }
 
-static void init_runtime(void)
+static void start(void)
 {
 	options_read();
 	if (options.disabled)
 		return;
 	clock_init(options.clock);
 	tstate_setup();
-	nonlocal_setup();
-	filter_setup(options.include, options.exclude);
-	calib_run();
+	verdict_on = options.filtered;
 	start_profile();
 	process.ready = true;
 }
 
-void process_init(void)
+int process_start(void)
 {
-	pthread_once(&init_once, init_runtime);
+	int state = __atomic_load_n(&start_state, __ATOMIC_ACQUIRE);
+	int me;
+
+	if (state == START_DONE)
+		return process.ready;
+	me = (int)gettid();
+	if (__atomic_compare_exchange_n(&start_state, &state, START_RUNNING, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&starter, me, __ATOMIC_RELAXED);
+		start();
+		__atomic_store_n(&start_state, START_DONE, __ATOMIC_RELEASE);
+		return process.ready;
+	}
+	if (state == START_RUNNING && __atomic_load_n(&starter, __ATOMIC_RELAXED) == me)
+		return -1;
+	while (__atomic_load_n(&start_state, __ATOMIC_ACQUIRE) != START_DONE)
+		sched_yield();
+	return process.ready;
 }
 
 void process_forked(void)
@@ -61,47 +73,7 @@ void process_forked(void)
 	start_profile();
 }
 
-__attribute__((constructor)) static void on_load(void)
+void process_restart(uint64_t now_ticks)
 {
-	process_init();
-}
-
-__attribute__((destructor)) static void on_unload(void)
-{
-	if (!process.ready || __atomic_exchange_n(&final_dump_done, 1, __ATOMIC_ACQ_REL))
-		return;
-	dump_write(NULL, true);
-}
-
-CP_EXPORT int callprof_dump(const char *path)
-{
-	process_init();
-	if (!process.ready)
-		return -1;
-	return dump_write(path, false);
-}
-
-CP_EXPORT void callprof_reset(void)
-{
-	uint64_t now = clock_now();
-
-	process_init();
-	if (!process.ready)
-		return;
-	for (struct tstate *t = tstate_lock_all(); t; t = t->next) {
-		cct_clear_counts(&t->tree);
-		for (uint32_t i = 1; i < t->stack.depth; i++)
-			t->stack.base[i].t_enter_ticks = now;
-		t->dropped_calls = t->dropped_no_room = t->resyncs = 0;
-		t->unmatched_exits = t->closed_at_exit = 0;
-		t->t_start_ticks = now;
-	}
-	tstate_unlock_all();
-	process.start_ticks = now;
-}
-
-CP_EXPORT int callprof_enabled(void)
-{
-	process_init();
-	return process.ready;
+	process.start_ticks = now_ticks;
 }

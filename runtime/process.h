@@ -1,4 +1,12 @@
-/* process.h: process-wide lifecycle: start-up, the dump at exit, and what a fork changes. */
+/*
+ * process.h: the process-wide part of start-up: what the first probe needs
+ * (the options, the clock, whether calls are filtered, the thread registry)
+ * and the facts of the profile every dump states.  It sits below the probes,
+ * which start it when no constructor has run yet (the instrumented
+ * constructors of other libraries run before ours under LD_PRELOAD); the rest
+ * of start-up (calibration, the filters' verdicts, the interposers) is the
+ * lifecycle's (lifecycle.c).
+ */
 #ifndef CALLPROF_PROCESS_H
 #define CALLPROF_PROCESS_H
 
@@ -16,10 +24,20 @@ struct process_info {
 
 extern struct process_info process;
 
-/* Reads the options, picks the clock, calibrates.  Idempotent and thread-safe. */
-void process_init(void);
+/*
+ * Starts the process's part of the runtime, once, whoever comes first.
+ * Allocates nothing from malloc and takes no lock: it may run inside the
+ * program's first probe, wherever that is.  A thread that finds start-up
+ * under way on another thread waits for it.  Returns 1 when profiling is
+ * on, 0 when it is off (CALLPROF_DISABLE), and -1 when start-up is under way
+ * on this very thread (code it runs came back to a probe): try again later.
+ */
+int process_start(void);
 
-/* Called in a fork child, before any probe: the profile restarts there. */
+/* In a fork child: the profile restarts here, now. */
 void process_forked(void);
+
+/* The profile restarts now (callprof_reset). */
+void process_restart(uint64_t now_ticks);
 
 #endif

@@ -5,9 +5,9 @@
  * its stack pointer the highest address), so a probe always has a top frame
  * and a parent frame without testing for an empty stack.
  *
- * Each frame keeps the address of the probe's own frame when the function
- * entered (`sp`).  Stacks grow down, so a live caller's `sp` is at or above
- * any later probe's (at: a function inlined into it probes from the same
+ * Each frame keeps the stack address its enter probe gave (`sp`, defined in
+ * probe.h).  Stacks grow down, so a live caller's `sp` is at or above any
+ * later probe's (at: a function inlined into it probes from the same
  * physical frame); a frame whose `sp` is below a new probe's is dead:
  * control left it without its exit probe (longjmp, an exception unwound
  * without exit probes) and it is closed before the new event is applied.
@@ -27,7 +27,7 @@ struct frame {
 	uintptr_t fn;            /* function address, as given to the enter probe */
 	struct cct_node *node;   /* this activation's node in the thread's tree */
 	uint64_t t_enter_ticks;  /* when it entered */
-	uintptr_t sp;            /* the enter probe's frame address: liveness test */
+	uintptr_t sp;            /* the enter probe's stack address (probe.h): liveness test */
 };
 
 struct shadow {
@@ -102,11 +102,12 @@ int shadow_grow(struct shadow *s);
 /* Closes, at `now_ticks`, every frame above index `keep` (exclusive). Returns how many. */
 uint32_t shadow_close_above(struct shadow *s, uint32_t keep, uint64_t now_ticks);
 
-/* Closes the frames strictly below `sp`, a probe's own frame address: dead ones. Returns how many. */
+/* Closes the frames strictly below `sp`, a new probe's (probe.h): dead ones. Returns how many. */
 uint32_t shadow_pop_dead(struct shadow *s, uintptr_t sp);
 
-/* What the enter probe's frame address lies below the stack pointer of the
- * instrumented function at its call: return address and saved frame pointer. */
+/* How far a frame's `sp` lies below the stack pointer of its function, at
+ * least (probe.h): the -finstrument-functions hook's return address and saved
+ * frame pointer. */
 #define SHADOW_PROBE_FRAME 16
 
 /* Closes, at `now_ticks`, the frames of functions whose stack pointer was

@@ -1,7 +1,6 @@
 /* symbols.c: libdw symbolization of this process's own function addresses. */
 #include "symbols.h"
 
-#include "cct.h"
 #include "debuginfo.h"
 
 #include <dlfcn.h>
@@ -77,6 +76,7 @@ static const Dwfl_Callbacks offline_callbacks = {
 
 /* A name kept for a function of a library unloaded before the dump. */
 struct remembered {
+	uint64_t tag;            /* the unload it belongs to, as symbols_remember got it */
 	uintptr_t addr;
 	struct sym_function fn;  /* fn.module unused: the module is path + base */
 	char *path;
@@ -90,7 +90,9 @@ static size_t n_remembered, cap_remembered;
 
 typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
 
-/* __cxa_demangle from the C++ runtime if the program has one, else from libstdc++ if installed. */
+/* __cxa_demangle from the C++ runtime if the program has one, else from
+ * libstdc++ if installed (opened with dlmopen: our own dlopen, interposed in
+ * dlwatch.c, is the program's, not ours to call). */
 static cxa_demangle_fn find_demangler(void)
 {
 	static cxa_demangle_fn fn;
@@ -101,7 +103,7 @@ static cxa_demangle_fn find_demangler(void)
 		return fn;
 	looked = 1;
 	*(void **)&fn = dlsym(RTLD_DEFAULT, "__cxa_demangle");
-	if (!fn && (lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL)))
+	if (!fn && (lib = dlmopen(LM_ID_BASE, "libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL)))
 		*(void **)&fn = dlsym(lib, "__cxa_demangle");
 	return fn;
 }
@@ -532,24 +534,40 @@ static void name_unknown(uintptr_t addr, struct sym_function *out)
 	out->name = strdup(buf);
 }
 
-/* A remembered name for `addr` (a function of an unloaded library), or NULL. */
-static const struct remembered *remembered_find(uintptr_t addr)
+/* The remembered name of `addr` of the unload `tag`, or NULL. */
+static const struct remembered *remembered_find(uint64_t tag, uintptr_t addr)
 {
 	for (size_t i = 0; i < n_remembered; i++)
-		if (remembered[i].addr == addr)
+		if (remembered[i].addr == addr && remembered[i].tag == tag)
 			return &remembered[i];
 	return NULL;
 }
 
 void symbols_resolve(struct symbols *s, uintptr_t addr, struct sym_function *out)
 {
+	Dwfl_Module *mod = s ? dwfl_addrmodule(s->dwfl, addr) : NULL;
+
+	memset(out, 0, sizeof(*out));
+	out->module = -1;
+	if (mod) {
+		const char *path;
+		Dwarf_Addr start;
+		path = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+		out->module = module_index(s, path ? path : "?", (uintptr_t)start, hex_build_id(mod), mod);
+		resolve_in_module(s, mod, addr, (uintptr_t)start, out);
+	}
+	if (!out->name)
+		name_unknown(addr, out);
+}
+
+void symbols_resolve_unloaded(struct symbols *s, uint64_t tag, uintptr_t addr, struct sym_function *out)
+{
 	const struct remembered *r;
-	Dwfl_Module *mod;
 
 	memset(out, 0, sizeof(*out));
 	out->module = -1;
 	pthread_mutex_lock(&remembered_lock);
-	r = remembered_find(addr);
+	r = remembered_find(tag, addr);
 	if (r) {
 		out->name = strdup(r->fn.name);
 		out->file = r->fn.file ? strdup(r->fn.file) : NULL;
@@ -560,22 +578,11 @@ void symbols_resolve(struct symbols *s, uintptr_t addr, struct sym_function *out
 						   r->build_id ? strdup(r->build_id) : NULL, NULL);
 	}
 	pthread_mutex_unlock(&remembered_lock);
-	if (r)
-		return;
-	mod = s ? dwfl_addrmodule(s->dwfl, addr) : NULL;
-	if (mod) {
-		const char *path;
-		Dwarf_Addr start;
-		path = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
-		out->module = module_index(s, path ? path : "?", (uintptr_t)start, hex_build_id(mod), mod);
-		resolve_in_module(s, mod, addr, (uintptr_t)start, out);
-	}
 	if (!out->name)
-		name_unknown(cct_key_address(addr), out);
+		name_unknown(addr, out);
 }
 
-void symbols_remember(const char *path, uintptr_t base, const uintptr_t *addrs,
-		      const uintptr_t *keys, size_t n)
+void symbols_remember(const char *path, uintptr_t base, uint64_t tag, const uintptr_t *addrs, size_t n)
 {
 	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
 	Dwfl_Module *mod;
@@ -590,7 +597,7 @@ void symbols_remember(const char *path, uintptr_t base, const uintptr_t *addrs,
 	pthread_mutex_lock(&remembered_lock);
 	for (size_t i = 0; mod && i < n; i++) {
 		struct remembered *r;
-		if (remembered_find(keys[i]))
+		if (remembered_find(tag, addrs[i]))
 			continue;
 		if (n_remembered == cap_remembered) {
 			size_t cap = cap_remembered ? cap_remembered * 2 : 64;
@@ -602,7 +609,8 @@ void symbols_remember(const char *path, uintptr_t base, const uintptr_t *addrs,
 		}
 		r = &remembered[n_remembered++];
 		memset(r, 0, sizeof(*r));
-		r->addr = keys[i];
+		r->tag = tag;
+		r->addr = addrs[i];
 		r->fn.module = -1;
 		resolve_in_module(NULL, mod, addrs[i], base, &r->fn);
 		if (!r->fn.name)
@@ -614,6 +622,70 @@ void symbols_remember(const char *path, uintptr_t base, const uintptr_t *addrs,
 	pthread_mutex_unlock(&remembered_lock);
 	free(build_id);
 	dwfl_end(dwfl);
+}
+
+/* True if `s` is `name`, of any version (a linker may write "name@VERSION" into .symtab). */
+static bool is_symbol(const char *s, const char *name, size_t len)
+{
+	return !strncmp(s, name, len) && (s[len] == '\0' || s[len] == '@');
+}
+
+/* True if the symbol tables of the file of `mod` have a symbol `name`,
+ * defined or not.  The file's own tables only: no search for separate debug
+ * information, so it costs little for the many modules that say no. */
+static bool file_has_symbol(Dwfl_Module *mod, const char *name)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	Elf_Scn *scn = NULL;
+	size_t len = strlen(name);
+
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr shdr;
+		Elf_Data *data;
+		if (!gelf_getshdr(scn, &shdr) || (shdr.sh_type != SHT_SYMTAB && shdr.sh_type != SHT_DYNSYM) ||
+		    !shdr.sh_entsize || !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 1; i < shdr.sh_size / shdr.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *s;
+			if (gelf_getsym(data, (int)i, &sym) && (s = elf_strptr(elf, shdr.sh_link, sym.st_name)) &&
+			    is_symbol(s, name, len))
+				return true;
+		}
+	}
+	return false;
+}
+
+int symbols_module_functions(const char *path, uintptr_t base, const char *marker,
+			     void (*visit)(uintptr_t addr, const char *name, void *arg), void *arg)
+{
+	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
+	struct cu_index ix = { 0 };
+	Dwfl_Module *mod;
+	int rc = -1;
+
+	if (!dwfl)
+		return -1;
+	dwfl_report_begin(dwfl);
+	mod = dwfl_report_elf(dwfl, path, path, -1, base, false);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!mod)
+		goto out_end;
+	rc = 0;
+	if (marker && !file_has_symbol(mod, marker))
+		goto out_end;
+	index_symbols(&ix, mod);
+	/* Of the names at one address, the last in the sorted index: the one
+	 * indexed_name gives, so a function is filtered by the name it is shown by. */
+	for (size_t i = 0; i < ix.nsyms; i++)
+		if (i + 1 == ix.nsyms || ix.syms[i + 1].addr != ix.syms[i].addr)
+			visit(ix.syms[i].addr, ix.syms[i].name, arg);
+	free(ix.syms);
+	rc = 1;
+out_end:
+	dwfl_end(dwfl);
+	return rc;
 }
 
 /* code_name: the (mangled) name of the function symbol whose code holds `addr`, or NULL. */

@@ -1,7 +1,8 @@
 /*
  * symbols.h: naming function addresses of this process with libdw: demangled
  * symbol, source file and line, and the module (path, build-id) holding it.
- * Cold: used only while writing a dump.
+ * Cold: used while writing a dump, when a library is unloaded, and when the
+ * filters decide a module's functions; never by a probe.
  */
 #ifndef CALLPROF_SYMBOLS_H
 #define CALLPROF_SYMBOLS_H
@@ -38,6 +39,11 @@ struct symbols *symbols_open_for(const uintptr_t *addrs, size_t n);
  * (sym_function_release).  Never fails: unknown parts are left empty. */
 void symbols_resolve(struct symbols *s, uintptr_t addr, struct sym_function *out);
 
+/* The same for the function that was at `addr` in a library unloaded since,
+ * from the names kept by symbols_remember under `tag`. */
+void symbols_resolve_unloaded(struct symbols *s, uint64_t tag, uintptr_t addr,
+			      struct sym_function *out);
+
 void sym_function_release(struct sym_function *f);
 
 /* The source file and line of the call whose return address is `ret_addr`,
@@ -62,11 +68,20 @@ const struct sym_module *symbols_modules(const struct symbols *s, size_t *count)
 void symbols_free(struct symbols *s);
 
 /* Names now the functions at `addrs` (n of them) of the module `path` loaded
- * at `base`, and keeps the names for symbols_resolve under `keys` (the keys
- * their tree nodes will have): for a library about to be unloaded, whose
- * addresses will mean nothing, or something else, at dump time. */
-void symbols_remember(const char *path, uintptr_t base, const uintptr_t *addrs,
-		      const uintptr_t *keys, size_t n);
+ * at `base`, and keeps the names for symbols_resolve_unloaded under `tag`
+ * (the caller's name for this unload): for a library about to be unloaded,
+ * whose addresses will mean nothing, or something else, at dump time. */
+void symbols_remember(const char *path, uintptr_t base, uint64_t tag, const uintptr_t *addrs,
+		      size_t n);
+
+/* Calls `visit` for each function symbol of the module `path` loaded at
+ * `base`, once per address, with its address in this process and the
+ * (mangled) name symbols_resolve names it by.  With `marker` set, visits
+ * nothing unless the module's symbol table has a symbol of that name, defined
+ * or not.  Returns 1 when it visited, 0 when the marker is missing, -1 when
+ * the module cannot be read. */
+int symbols_module_functions(const char *path, uintptr_t base, const char *marker,
+			     void (*visit)(uintptr_t addr, const char *name, void *arg), void *arg);
 
 /* The demangled form of `name`, malloc'ed; a copy of it when it is not mangled. */
 char *symbols_demangle(const char *name);

@@ -1,4 +1,4 @@
-/* tstate.c: thread state creation, the registry of all threads, thread exit and fork. */
+/* tstate.c: thread states: creation, the registry of all threads, thread end, and a fork child's restart. */
 #include "tstate.h"
 
 #include <limits.h>
@@ -8,42 +8,35 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "adapt.h"
 #include "clock.h"
-#include "filter.h"
 #include "options.h"
-#include "process.h"
 
 #define STACK_INITIAL_FRAMES 4096u
-#define FOLD_NESTING_LOOK 1024 /* frames searched for an open call of a folded function */
 
 __thread struct tstate *tstate_self __attribute__((tls_model("initial-exec")));
 
-/* Guards `registry`; taken only off the hot path (attach, dump, fork). */
+/* Keeps apart those who walk or rewrite every state; joining takes no lock. */
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-/* Every thread's state, newest first. */
+/* Every thread's state, newest first; pushed with compare-and-swap. */
 static struct tstate *registry;
 /* Its destructor tells us a thread ended. */
 static pthread_key_t exit_key;
 static bool exit_key_ok;
-/* The state of a thread that is not profiled: every probe sees busy and off, and returns. */
-static struct tstate tstate_off = { .busy = 1, .off = true };
 
-/* An empty tree whose new nodes start as tsc-adaptive wants them (adapt.h). */
-static void tree_init(struct tstate *t)
+static void tree_init(struct tstate *t, uint32_t node_state)
 {
 	cct_init(&t->tree, options.max_nodes);
-	t->tree.new_fence = clock_source == CLOCK_SRC_TSC_ADAPTIVE ? CCT_FENCE_SAMPLING : CCT_FENCE_PLAIN;
+	t->tree.new_fence = node_state;
 }
 
-struct tstate *tstate_create(void)
+struct tstate *tstate_create(uint32_t node_state)
 {
 	struct tstate *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 				-1, 0);
 
 	if (t == MAP_FAILED)
 		return NULL;
-	tree_init(t);
+	tree_init(t, node_state);
 	if (shadow_init(&t->stack, &t->tree.root,
 			STACK_INITIAL_FRAMES < options.max_stack ? STACK_INITIAL_FRAMES : options.max_stack,
 			options.max_stack) < 0) {
@@ -61,135 +54,6 @@ void tstate_destroy(struct tstate *t)
 	shadow_release(&t->stack);
 	cct_release(&t->tree);
 	munmap(t, sizeof(*t));
-}
-
-struct tstate *tstate_attach(void)
-{
-	struct tstate *t;
-
-	/* Probes that run while we set up (a signal handler's) see an off state. */
-	tstate_self = &tstate_off;
-	process_init();
-	if (!process.ready || !(t = tstate_create()))
-		return &tstate_off;
-	pthread_mutex_lock(&registry_lock);
-	t->next = registry;
-	registry = t;
-	pthread_mutex_unlock(&registry_lock);
-	if (exit_key_ok)
-		pthread_setspecific(exit_key, t);
-	process.probed = true;
-	tstate_self = t;
-	return t;
-}
-
-/* Drops an enter probe at frame address `sp`; its exit will be skipped. */
-static void drop_enter(struct tstate *t, uintptr_t sp)
-{
-	if (!t->dropped_depth)
-		t->dropped_sp = sp;
-	t->dropped_depth++;
-	t->dropped_no_room++;
-}
-
-/* True if this enter must be dropped: no room on the stack, or deeper than dropped frames. */
-static bool enter_no_room(struct tstate *t, uintptr_t sp)
-{
-	if (t->dropped_depth && sp >= t->dropped_sp)
-		t->dropped_depth = 0; /* control came back above the dropped frames without their exits */
-	if (!t->dropped_depth && (t->stack.depth < t->stack.cap || shadow_grow(&t->stack) == 0))
-		return false;
-	drop_enter(t, sp);
-	return true;
-}
-
-void tstate_enter_general(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
-{
-	struct shadow *s = &t->stack;
-	struct frame *top;
-	struct cct_node *node;
-	uintptr_t mark = 0;
-
-	if (s->base[s->depth - 1].sp < sp)
-		t->resyncs += shadow_pop_dead(s, sp);
-	if ((s->depth == s->cap || t->dropped_depth) && enter_no_room(t, sp))
-		goto out;
-	top = &s->base[s->depth - 1];
-	if ((filter_on && !filter_admits(fn)) || (options.max_depth && s->depth > options.max_depth)) {
-		node = top->node; /* a transparent frame: see shadow.h */
-		mark = FRAME_TRANSPARENT;
-	} else if ((node = cct_child_get(&t->tree, top->node, fn, call_site))) {
-		node->calls++;
-		/* Folded past the budget, inside an open call of the same function.
-		 * The look is bounded: deeper nesting still counts its time. */
-		if (node->parent != top->node && shadow_has_open(s, fn, FOLD_NESTING_LOOK))
-			mark = FRAME_UNTIMED;
-	} else {
-		drop_enter(t, sp);
-		goto out;
-	}
-	top[1].fn = mark ? ~fn : fn;
-	top[1].node = node;
-	top[1].sp = sp | mark;
-	s->depth++;
-	if (mark) /* a marked frame carries no time of its own (a transparent one, its caller's node) */
-		top[1].t_enter_ticks = clock_now_enter();
-	else
-		adapt_stamp_enter(&top[1], node);
-out:
-	cp_barrier();
-	t->busy = 0;
-}
-
-void tstate_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
-{
-	if (!t)
-		t = tstate_attach();
-	if (t->busy) {
-		if (!t->off)
-			t->dropped_calls++; /* a signal handler's probe inside another probe */
-		return;
-	}
-	t->busy = 1;
-	cp_barrier();
-	tstate_enter_general(t, fn, call_site, sp);
-}
-
-void tstate_exit_general(struct tstate *t, uintptr_t fn, uint64_t now_ticks)
-{
-	uint32_t k;
-
-	if (t->dropped_depth) {
-		t->dropped_depth--;
-		goto out;
-	}
-	k = shadow_find(&t->stack, fn);
-	if (!k) {
-		t->unmatched_exits++;
-		goto out;
-	}
-	t->resyncs += shadow_close_above(&t->stack, k, now_ticks);
-	frame_close_any(&t->stack.base[k], &t->stack.base[k - 1], now_ticks);
-	t->stack.depth = k;
-out:
-	cp_barrier();
-	t->busy = 0;
-}
-
-struct tstate *tstate_lock_all(void)
-{
-	pthread_mutex_lock(&registry_lock);
-	return registry;
-}
-
-struct tstate *tstate_lock_all_held(void)
-{
-	return registry;
-}
-
-void tstate_unlock_all(void)
-{
-	pthread_mutex_unlock(&registry_lock);
 }
 
 /*
@@ -211,15 +75,51 @@ static void thread_ended(void *arg)
 	t->finished = true;
 }
 
-/* In a fork child the forking thread keeps its open frames, but in a fresh tree:
- * each open activation counts once, from the fork on. */
-static void tstate_restart(struct tstate *t)
+void tstate_setup(void)
+{
+	exit_key_ok = pthread_key_create(&exit_key, thread_ended) == 0;
+}
+
+void tstate_register(struct tstate *t)
+{
+	struct tstate *head = __atomic_load_n(&registry, __ATOMIC_RELAXED);
+
+	do
+		t->next = head;
+	while (!__atomic_compare_exchange_n(&registry, &head, t, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	if (exit_key_ok)
+		pthread_setspecific(exit_key, t);
+}
+
+struct tstate *tstate_lock_all(void)
+{
+	pthread_mutex_lock(&registry_lock);
+	return __atomic_load_n(&registry, __ATOMIC_ACQUIRE);
+}
+
+void tstate_unlock_all(void)
+{
+	pthread_mutex_unlock(&registry_lock);
+}
+
+void tstate_clear(struct tstate *t, uint64_t now_ticks)
+{
+	cct_clear_counts(&t->tree);
+	for (uint32_t i = 1; i < t->stack.depth; i++)
+		t->stack.base[i].t_enter_ticks = now_ticks;
+	t->dropped_calls = t->dropped_no_room = t->resyncs = 0;
+	t->unmatched_exits = t->closed_at_exit = t->undecided_calls = 0;
+	t->t_start_ticks = now_ticks;
+}
+
+/* The forking thread keeps its open frames, but in a fresh tree: each open
+ * activation counts once, from the fork on. */
+static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 {
 	struct cct old = t->tree;
-	uint64_t now = clock_now();
 	struct cct_node *parent;
 
-	tree_init(t);
+	tree_init(t, node_state);
 	parent = &t->tree.root;
 	t->stack.base[0].node = parent;
 	for (uint32_t i = 1; i < t->stack.depth; i++) {
@@ -244,31 +144,19 @@ static void tstate_restart(struct tstate *t)
 	}
 	cct_release(&old);
 	t->dropped_calls = t->dropped_no_room = t->resyncs = t->unmatched_exits = 0;
-	t->closed_at_exit = 0;
+	t->closed_at_exit = t->undecided_calls = 0;
 	t->tid = (int)gettid();
 	t->is_main = true;
 	t->t_start_ticks = now;
 	t->next = NULL;
 }
 
-static void fork_prepare(void) { pthread_mutex_lock(&registry_lock); }
-static void fork_parent(void) { pthread_mutex_unlock(&registry_lock); }
-
-static void fork_child(void)
+void tstate_fork_child(struct tstate *self, uint32_t node_state, uint64_t now_ticks)
 {
-	struct tstate *self = tstate_self;
-
-	pthread_mutex_unlock(&registry_lock);
-	registry = NULL; /* the other threads do not exist here */
-	process_forked();
+	__atomic_store_n(&registry, NULL, __ATOMIC_RELAXED); /* the other threads do not exist here */
 	if (self && !self->off) {
-		tstate_restart(self);
-		registry = self;
+		restart(self, node_state, now_ticks);
+		__atomic_store_n(&registry, self, __ATOMIC_RELEASE);
 	}
-}
-
-void tstate_setup(void)
-{
-	exit_key_ok = pthread_key_create(&exit_key, thread_ended) == 0;
-	pthread_atfork(fork_prepare, fork_parent, fork_child);
+	pthread_mutex_unlock(&registry_lock);
 }

@@ -1,10 +1,14 @@
 /*
- * tstate.h: per-thread profiler state: the shadow stack, the calling-context
- * tree and the counters of what had to be dropped or resynchronised.
+ * tstate.h: per-thread profiler state (the shadow stack, the calling-context
+ * tree, the counters of what had to be dropped or resynchronised) and the
+ * registry of every thread's state.
  *
- * A thread gets its state on its first probe (tstate_attach, cold) through an
+ * A thread gets its state on its first probe (probe.c) through an
  * initial-exec TLS pointer.  States are never freed: a finished thread's tree
- * stays in the registry for the dump at process exit.
+ * stays in the registry for the dump at process exit.  Joining the registry
+ * takes no lock, so a probe can do it anywhere (a signal handler, a thread
+ * the dump is running on); the lock only keeps apart those who walk or
+ * rewrite every state (the dump, dlclose, callprof_reset, fork).
  */
 #ifndef CALLPROF_TSTATE_H
 #define CALLPROF_TSTATE_H
@@ -18,15 +22,17 @@
 
 struct tstate {
 	struct shadow stack;
-	volatile sig_atomic_t busy; /* a probe is running: a probe of a signal handler drops */
+	volatile sig_atomic_t busy; /* a probe is running: see probe.h for who sets and clears it */
 	bool off;                   /* profiling is off: every probe returns at once */
+	bool unfiltered;            /* CALLPROF_INCLUDE/EXCLUDE do not apply (calibration's state) */
 	uint32_t dropped_depth;     /* dropped enters whose exits are still to come */
 	uintptr_t dropped_sp;       /* frame address of the outermost such enter */
-	uint64_t dropped_calls;     /* enters dropped: a probe interrupted by a signal's */
+	uint64_t dropped_calls;     /* enters dropped: a signal handler's probe inside a probe or thread attach */
 	uint64_t dropped_no_room;   /* enters dropped: stack limit reached or no memory for a node */
 	uint64_t resyncs;           /* frames closed without their exit probe */
 	uint64_t unmatched_exits;   /* exits with no open frame of their function */
 	uint64_t closed_at_exit;    /* frames still open when the thread ended */
+	uint64_t undecided_calls;   /* calls not recorded: their module's filter verdicts were not made yet */
 	struct cct tree;
 	uint64_t t_start_ticks;     /* first probe on the thread */
 	uint64_t t_end_ticks;       /* thread end, when finished */
@@ -41,33 +47,31 @@ struct tstate {
 /* This thread's state; NULL until its first probe. */
 extern __thread struct tstate *tstate_self __attribute__((tls_model("initial-exec")));
 
-/* Creates this thread's state (cold: the first probe on a thread).  Never NULL:
- * when profiling is off or no memory is left it is a shared state that is off. */
-struct tstate *tstate_attach(void);
-
-/*
- * The probes' slow paths, each called in tail position from hooks.c.
- * tstate_enter_unready: the thread has no state yet, or a probe is running
- * (a signal handler's probe: dropped and counted; its exit returns at once).  tstate_enter_general and
- * tstate_exit_general run with `busy` set and clear it: dead frames, a full
- * stack, a new call path; an exit that is not the top frame's (skipped for a
- * dropped enter, else the frames above its function's are closed first).
- */
-void tstate_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp);
-void tstate_enter_general(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp);
-void tstate_exit_general(struct tstate *t, uintptr_t fn, uint64_t now_ticks);
-
-/* A state outside the registry, for calibration; NULL without memory. */
-struct tstate *tstate_create(void);
+/* Creates a state for this thread, outside the registry, its tree's new nodes
+ * in state `node_state` (cct.new_fence).  Maps its memory (never malloc).
+ * NULL without memory. */
+struct tstate *tstate_create(uint32_t node_state);
 void tstate_destroy(struct tstate *t);
 
-/* The registry of every state, locked while walked. */
+/* Creates the thread-exit key.  Once, at start-up (process.c). */
+void tstate_setup(void);
+
+/* Adds `t`, this thread's state, to the registry and watches for the
+ * thread's end.  Lock-free: never waits. */
+void tstate_register(struct tstate *t);
+
+/* The registry of every state, newest first, locked against the other
+ * walkers until tstate_unlock_all.  States registered meanwhile are not in
+ * the list returned. */
 struct tstate *tstate_lock_all(void);
 void tstate_unlock_all(void);
-/* The registry's head while the caller already holds the lock. */
-struct tstate *tstate_lock_all_held(void);
 
-/* Process set-up: the thread-exit key and the fork handlers.  Called once by process_init. */
-void tstate_setup(void);
+/* Zeroes the counts and times of `t`; its open frames count from `now_ticks`. */
+void tstate_clear(struct tstate *t, uint64_t now_ticks);
+
+/* In a fork child, with the registry locked by the forking thread: the
+ * registry becomes `self` alone (NULL: empty), its open frames kept in a
+ * fresh tree, each counted once from `now_ticks`; then the lock is released. */
+void tstate_fork_child(struct tstate *self, uint32_t node_state, uint64_t now_ticks);
 
 #endif

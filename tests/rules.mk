@@ -25,7 +25,7 @@ $(T)/dumpcheck: tests/dumpcheck/dumpcheck.c | $(T)
 # ---- unit tests: the runtime's internals, linked in, under the sanitizers ---
 UNIT_SAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 UNIT_CFLAGS := $(RT_CFLAGS) $(UNIT_SAN) -Iruntime
-UNIT_RT     := cct shadow clock compensate
+UNIT_RT     := cct shadow clock compensate verdict
 UNIT_OBJ    := $(patsubst tests/unit/%.c,$(T)/unit/%.o,$(wildcard tests/unit/*.c)) \
                $(UNIT_RT:%=$(T)/unit/rt/%.o)
 
@@ -152,7 +152,8 @@ fuzz: test-deps $(FUZZ)/fuzz-load
 # runner (tests/unit/main.c) built with their list, tests/unit/report/list.h.
 # (flags: the tracked build flags, where the top Makefile defines them.)
 UNIT_REPORT        := $(T)/unit/report
-UNIT_REPORT_MODS   := buf fmt keymap html tmpl assets rowscan opts load_check pstat estimate name fnid run
+UNIT_REPORT_MODS   := buf fmt keymap html tmpl assets rowscan opts load_check pstat json_out flame_diff estimate \
+                      name fnid run
 UNIT_REPORT_CFLAGS := $(TOOL_CFLAGS) $(UNIT_SAN) -Itests/unit -DUNIT_LIST='"report/list.h"'
 UNIT_REPORT_TEST_CFLAGS := $(UNIT_REPORT_CFLAGS) -D_GNU_SOURCE
 FLAGS_unit-report   = $(CC) $(UNIT_REPORT_TEST_CFLAGS) | $(UNIT_SAN)

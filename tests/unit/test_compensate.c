@@ -6,7 +6,7 @@
 
 #define NONE COMP_NO_PARENT
 /* Plain reads only, at o_in and o_out ticks per call. */
-#define PLAIN(o_in, o_out) (struct comp_cost){ o_in, o_out }, (struct comp_cost){ 0, 0 }
+#define PLAIN(o_in, o_out) (const struct comp_cost[PROBE_KINDS]){ { o_in, o_out } }
 
 /* The example of compensate.h: one call with 10 calls under it, 4 of them its children's. */
 void test_compensate_worked_example(void)
@@ -101,20 +101,21 @@ void test_compensate_off(void)
 void test_compensate_mixed_reads(void)
 {
 	const struct comp_cost plain = { 3, 2 }, fenced = { 10, 7 };
+	const struct comp_cost cost[PROBE_KINDS] = { [PROBE_PLAIN] = plain, [PROBE_FENCED] = fenced };
 	double leaf_raw = 6 * (5 + 3) + 4 * (5 + 10);
 	double loop_raw = 20 + plain.o_in + leaf_raw + 6 * 2 + 4 * 7;
 	struct comp_row rows[] = {
 		{ .parent = NONE, .calls = 1, .raw_incl = loop_raw, .raw_child = leaf_raw },
-		{ .parent = 0, .calls = 10, .fenced_calls = 4, .raw_incl = leaf_raw },
+		{ .parent = 0, .calls = 10, .kind_calls[PROBE_FENCED - 1] = 4, .raw_incl = leaf_raw },
 	};
 
-	CHECK_EQ_U64(compensate_rows(rows, 2, plain, fenced), 0);
+	CHECK_EQ_U64(compensate_rows(rows, 2, cost), 0);
 	CHECK_NEAR(rows[1].incl, 10 * 5, 1e-9);
 	CHECK_NEAR(rows[1].self, 10 * 5, 1e-9);
 	CHECK_NEAR(rows[0].incl, 20 + 10 * 5, 1e-9);
 	CHECK_NEAR(rows[0].self, 20, 1e-9);
 	/* More fenced calls than calls (a count read while it moved) are taken as all of them. */
-	rows[1].fenced_calls = 11;
-	compensate_rows(rows, 2, plain, fenced);
+	rows[1].kind_calls[PROBE_FENCED - 1] = 11;
+	compensate_rows(rows, 2, cost);
 	CHECK_NEAR(rows[1].incl, leaf_raw - 10 * 10, 1e-9);
 }

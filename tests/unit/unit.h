@@ -41,7 +41,10 @@
 	T(compensate_chain)               \
 	T(compensate_clamps)              \
 	T(compensate_off)                 \
-	T(compensate_mixed_reads)
+	T(compensate_mixed_reads)         \
+	T(verdict_module_and_functions)   \
+	T(verdict_drop_and_reload)        \
+	T(verdict_many_functions)
 
 /* A binary built with UNIT_LIST="file.h" runs the tests that file lists instead (tests/unit/report/). */
 #ifdef UNIT_LIST

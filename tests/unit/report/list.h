@@ -63,4 +63,10 @@
 	T(fnid_twins_by_code)              \
 	T(fnid_twins_without_offsets)      \
 	T(fnid_same_levels)                \
-	T(run_args_cut)
+	T(run_args_cut)                    \
+	T(json_out_quotes_and_controls)    \
+	T(json_out_never_closes_a_script)  \
+	T(json_out_line_separators)        \
+	T(json_out_invalid_utf8)           \
+	T(flame_diff_follows_paths)        \
+	T(flame_diff_unmatched_parent)

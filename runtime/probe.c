@@ -1,0 +1,280 @@
+/*
+ * probe.c: every slow path of the probe core (probe.h): a thread's first
+ * probe, a probe inside a probe, dead frames, a full stack, a new call path,
+ * filters, the node budget, a mismatched exit, a closing that the clock
+ * policy keeps out of line, and the frames a non-local exit abandons.
+ */
+#include "probe.h"
+
+#include <errno.h>
+#include <signal.h>
+
+#include "clock.h"
+#include "options.h"
+#include "process.h"
+#include "verdict.h"
+
+#define FOLD_NESTING_LOOK 1024 /* frames searched for an open call of a folded function */
+
+/* What one call of each kind costs (probe_set_costs); unknown until calibrated. */
+static struct comp_cost costs[PROBE_KINDS];
+static bool costs_known;
+/* The state of a thread that is not profiled: every probe sees busy and off, and returns. */
+static struct tstate tstate_off = { .busy = 1, .off = true };
+/* This thread's state while its first probe creates the real one: probes
+ * that run meanwhile (a signal handler's) count themselves in attach_dropped. */
+static struct tstate tstate_attaching = { .busy = 1, .off = true };
+static __thread uint64_t attach_dropped __attribute__((tls_model("initial-exec")));
+
+void probe_set_costs(const struct comp_cost cost[PROBE_KINDS])
+{
+	for (unsigned k = 0; k < PROBE_KINDS; k++)
+		costs[k] = cost[k];
+	costs_known = true;
+}
+
+/*
+ * tsc-adaptive: settles a sampled node's reads, from its sample (stamp.h).
+ * A context with callees reads plainly: its callees' reads are what time
+ * them, and fencing it would only add cost.  A leaf is never recursive
+ * through its node, so every sampled activation has finished by now.  The
+ * longest one is left out: the first call of a function pays for cold caches
+ * and page faults, and would decide alone.
+ */
+static void settle(struct cct_node *n)
+{
+	uint64_t sampled = n->kind_calls[PROBE_FENCED - 1];
+	double own;
+
+	if (n->first_child || !costs_known || sampled < 2) {
+		n->fence = CCT_FENCE_PLAIN;
+		return;
+	}
+	own = (double)(n->incl_ticks - n->max_ticks) / (double)(sampled - 1) - costs[PROBE_FENCED].o_in;
+	n->fence = own >= costs[PROBE_PLAIN].o_in + costs[PROBE_PLAIN].o_out ? CCT_FENCE_FENCED
+									       : CCT_FENCE_PLAIN;
+}
+
+void probe_exit_close(struct tstate *t, struct frame *top, uint64_t now)
+{
+	frame_close(top, top - 1, stamp_exit_late(top, now));
+	if (stamp_sampled(top->node))
+		settle(top->node);
+	t->stack.depth--;
+	cp_barrier();
+	t->busy = 0;
+}
+
+/* Drops an enter probe at frame address `sp`; its exit will be skipped. */
+static void drop_enter(struct tstate *t, uintptr_t sp)
+{
+	if (!t->dropped_depth)
+		t->dropped_sp = sp;
+	t->dropped_depth++;
+	t->dropped_no_room++;
+}
+
+/* True if this enter must be dropped: no room on the stack, or deeper than dropped frames. */
+static bool enter_no_room(struct tstate *t, uintptr_t sp)
+{
+	if (t->dropped_depth && sp >= t->dropped_sp)
+		t->dropped_depth = 0; /* control came back above the dropped frames without their exits */
+	if (!t->dropped_depth && (t->stack.depth < t->stack.cap || shadow_grow(&t->stack) == 0))
+		return false;
+	drop_enter(t, sp);
+	return true;
+}
+
+/* True if calls of `fn` are not recorded on `t`: filtered out (transparent
+ * frames), or nested deeper than CALLPROF_MAX_DEPTH. */
+static bool unrecorded(struct tstate *t, uintptr_t fn)
+{
+	enum verdict v;
+
+	if (options.max_depth && t->stack.depth > options.max_depth)
+		return true;
+	if (!verdict_on || t->unfiltered || (v = verdict_of(fn)) == VERDICT_ADMIT)
+		return false;
+	if (v == VERDICT_UNDECIDED)
+		t->undecided_calls++;
+	return true;
+}
+
+/* The body of probe_enter_slow, with busy set; clears it. */
+static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
+{
+	struct shadow *s = &t->stack;
+	struct frame *top;
+	struct cct_node *node;
+	uintptr_t mark = 0;
+
+	if (s->base[s->depth - 1].sp < sp)
+		t->resyncs += shadow_pop_dead(s, sp);
+	if ((s->depth == s->cap || t->dropped_depth) && enter_no_room(t, sp))
+		goto out;
+	top = &s->base[s->depth - 1];
+	if (unrecorded(t, fn)) {
+		node = top->node; /* a transparent frame: see shadow.h */
+		mark = FRAME_TRANSPARENT;
+	} else if ((node = cct_child_get(&t->tree, top->node, fn, call_site))) {
+		node->calls++;
+		/* Folded past the budget, inside an open call of the same function.
+		 * The look is bounded: deeper nesting still counts its time. */
+		if (node->parent != top->node && shadow_has_open(s, fn, FOLD_NESTING_LOOK))
+			mark = FRAME_UNTIMED;
+	} else {
+		drop_enter(t, sp);
+		goto out;
+	}
+	top[1].fn = mark ? ~fn : fn;
+	top[1].node = node;
+	top[1].sp = sp | mark;
+	s->depth++;
+	if (mark) /* a marked frame carries no time of its own (a transparent one, its caller's node) */
+		top[1].t_enter_ticks = stamp_enter_read();
+	else
+		stamp_enter(&top[1], node);
+out:
+	cp_barrier();
+	t->busy = 0;
+}
+
+void probe_enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
+{
+	int saved_errno = errno;
+
+	enter_slow(t, fn, call_site, sp);
+	errno = saved_errno;
+}
+
+/*
+ * This thread's state, created and registered, busy; or the off state; or
+ * NULL while start-up is under way on this very thread (the probe is then
+ * dropped, and the next one tries again).  Probes that run meanwhile see a
+ * busy state and count themselves as dropped.
+ */
+static struct tstate *attach(void)
+{
+	struct tstate *t;
+	int started;
+
+	tstate_self = &tstate_attaching;
+	cp_barrier();
+	started = process_start();
+	if (started < 0) {
+		attach_dropped++; /* this probe */
+		tstate_self = NULL;
+		return NULL;
+	}
+	if (!started || !(t = tstate_create(stamp_new_node_state()))) {
+		tstate_self = &tstate_off;
+		return &tstate_off;
+	}
+	t->busy = 1;
+	cp_barrier();
+	tstate_self = t;
+	cp_barrier();
+	t->dropped_calls += attach_dropped;
+	attach_dropped = 0;
+	tstate_register(t);
+	process.probed = true;
+	return t;
+}
+
+void probe_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
+{
+	int saved_errno;
+
+	if (t == &tstate_attaching) {
+		attach_dropped++; /* a signal handler's probe while this thread attaches */
+		return;
+	}
+	if (t) {
+		if (!t->off)
+			t->dropped_calls++; /* a signal handler's probe inside another probe */
+		return;
+	}
+	saved_errno = errno;
+	t = attach();
+	if (t && !t->off)
+		enter_slow(t, fn, call_site, sp);
+	errno = saved_errno;
+}
+
+/* The body of probe_exit_slow, with busy set; clears it. */
+static void exit_slow(struct tstate *t, uintptr_t fn, uint64_t now)
+{
+	uint32_t k;
+
+	now = stamp_exit_resolve(now);
+	if (t->dropped_depth) {
+		t->dropped_depth--;
+		goto out;
+	}
+	k = shadow_find(&t->stack, fn);
+	if (!k) {
+		t->unmatched_exits++;
+		goto out;
+	}
+	t->resyncs += shadow_close_above(&t->stack, k, now);
+	frame_close_any(&t->stack.base[k], &t->stack.base[k - 1], now);
+	t->stack.depth = k;
+out:
+	cp_barrier();
+	t->busy = 0;
+}
+
+void probe_exit_slow(struct tstate *t, uintptr_t fn, uint64_t now)
+{
+	int saved_errno = errno;
+
+	exit_slow(t, fn, now);
+	errno = saved_errno;
+}
+
+/* Takes this thread's state for an interposer; NULL when it has none or is inside a probe. */
+static struct tstate *unwind_begin(void)
+{
+	struct tstate *t = tstate_self;
+
+	if (!t || t->busy)
+		return NULL; /* the off and attaching states are always busy */
+	t->busy = 1;
+	cp_barrier();
+	return t;
+}
+
+static void unwind_end(struct tstate *t)
+{
+	cp_barrier();
+	t->busy = 0;
+}
+
+void probe_unwind(uintptr_t sp)
+{
+	int saved_errno = errno;
+	struct tstate *t = sp ? unwind_begin() : NULL;
+
+	if (t) {
+		t->resyncs += shadow_unwind_to(&t->stack, sp, clock_now());
+		unwind_end(t);
+	}
+	errno = saved_errno;
+}
+
+void probe_unwind_alt(uintptr_t lo, uintptr_t hi, uintptr_t target)
+{
+	int saved_errno = errno;
+	struct tstate *t = unwind_begin();
+	uint32_t keep;
+
+	if (t) {
+		for (keep = t->stack.depth - 1; keep > 0; keep--)
+			if (t->stack.base[keep].sp < lo || t->stack.base[keep].sp >= hi)
+				break;
+		t->resyncs += shadow_close_above(&t->stack, keep, clock_now());
+		t->resyncs += shadow_unwind_to(&t->stack, target, clock_now());
+		unwind_end(t);
+	}
+	errno = saved_errno;
+}

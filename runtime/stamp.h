@@ -1,0 +1,148 @@
+/*
+ * stamp.h: the clock policy of the probes.  The probe core (probe.h) takes
+ * every timestamp through these functions, so no front-end knows the clock
+ * modes (CALLPROF_CLOCK; clock.h reads the timers):
+ *   tsc           a plain rdtsc on each side: the default;
+ *   tsc-ordered   fenced reads, so an interval holds exactly its own work;
+ *   tsc-adaptive  plain reads, fenced for the calling contexts that pay for it;
+ *   monotonic     CLOCK_MONOTONIC (no invariant TSC);
+ *   none          no timer: exact counts and tree only.
+ *
+ * tsc-adaptive.  A plain rdtsc is cheap, but an out-of-order core takes it
+ * early: a function that ends in a cache miss or a dependency chain loses
+ * that time to its caller, and the probes, run alongside the chain, cost less
+ * than calibration measured.  Fenced reads are exact but cost about 2.5 times
+ * as much, which only pays where a call does real work.  So every calling
+ * context's first STAMP_SAMPLE_CALLS activations are read with fences; then a
+ * context with no callees whose own work per call is at least what plain
+ * probes cost keeps fenced reads, and every other one reads plainly (the
+ * probe core settles it: probe.c).  Fenced activations are calls of kind
+ * PROBE_FENCED (kind.h), so compensation subtracts what each kind costs.
+ */
+#ifndef CALLPROF_STAMP_H
+#define CALLPROF_STAMP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cct.h"
+#include "clock.h"
+#include "compat.h"
+#include "kind.h"
+#include "shadow.h"
+
+#define STAMP_SAMPLE_CALLS 16
+
+/* The time a callee's interval begins, as the enter probe reads it. */
+static inline CP_NOINSTR uint64_t stamp_enter_read(void)
+{
+	if (likely(clock_source == CLOCK_SRC_TSC || clock_source == CLOCK_SRC_TSC_ADAPTIVE))
+		return clock_tsc_read(); /* tsc-adaptive's fenced nodes: see stamp_enter */
+	if (clock_source == CLOCK_SRC_NONE)
+		return 0;
+	if (clock_source == CLOCK_SRC_TSC_ORDERED)
+		return clock_tsc_read_fenced();
+	return clock_mono_ns();
+}
+
+/*
+ * The exit probe's first act, so the probe's own work falls outside the
+ * callee's interval: the time it ends, or 0 where the policy reads later
+ * (none: no clock; tsc-adaptive: once the frame is known, see stamp_close).
+ */
+static inline CP_NOINSTR uint64_t stamp_exit_first(void)
+{
+	if (likely(clock_source == CLOCK_SRC_TSC))
+		return clock_tsc_read();
+	if (clock_source == CLOCK_SRC_NONE || clock_source == CLOCK_SRC_TSC_ADAPTIVE)
+		return 0;
+	if (clock_source == CLOCK_SRC_TSC_ORDERED)
+		return clock_tsc_read_after();
+	return clock_mono_ns();
+}
+
+/* The enter probe's last act: the entry time of frame `f` of node `n`. */
+static inline CP_NOINSTR void stamp_enter(struct frame *f, struct cct_node *n)
+{
+	enum clock_source src = clock_source;
+
+	if (likely(src == CLOCK_SRC_TSC)) {
+		f->t_enter_ticks = clock_tsc_read();
+	} else if (src == CLOCK_SRC_NONE) {
+		f->t_enter_ticks = 0;
+	} else if (src == CLOCK_SRC_TSC_ADAPTIVE) {
+		if (n->fence != CCT_FENCE_PLAIN) {
+			n->kind_calls[PROBE_FENCED - 1]++;
+			f->sp |= FRAME_FENCED;
+			f->t_enter_ticks = clock_tsc_read_fenced();
+		} else {
+			f->t_enter_ticks = clock_tsc_read();
+		}
+	} else {
+		f->t_enter_ticks = stamp_enter_read();
+	}
+}
+
+/*
+ * Closes the top frame `top` at the exit probe's fast path, with `now` from
+ * stamp_exit_first: true when done, false when the frame must be closed out
+ * of line (probe_exit_close: fenced frames, tsc-ordered, monotonic).
+ */
+static inline CP_NOINSTR bool stamp_close(const struct frame *top, uint64_t now)
+{
+	enum clock_source src = clock_source;
+
+	if (likely(src == CLOCK_SRC_TSC))
+		frame_close(top, top - 1, now);
+	else if (src == CLOCK_SRC_NONE)
+		; /* without a clock only the counts matter */
+	else if (src == CLOCK_SRC_TSC_ADAPTIVE && !(top->sp & FRAME_FENCED))
+		frame_close(top, top - 1, clock_tsc_read()); /* a plain node's: read now, see above */
+	else
+		return false;
+	return true;
+}
+
+/*
+ * The exit time of frame `f` closed out of line: `now`, except for a fenced
+ * frame, read only now, behind the fence.  (tsc-adaptive reads nothing on
+ * entering the exit probe: a plain read before a fenced one would lengthen the
+ * fenced interval by as long as the code before it leaves the plain read waiting.)
+ */
+static inline CP_NOINSTR uint64_t stamp_exit_late(const struct frame *f, uint64_t now)
+{
+	return f->sp & FRAME_FENCED ? clock_tsc_read_after() : now;
+}
+
+/* `now` from stamp_exit_first for an exit off the fast path: read if it was put off. */
+static inline CP_NOINSTR uint64_t stamp_exit_resolve(uint64_t now)
+{
+	return clock_source == CLOCK_SRC_TSC_ADAPTIVE ? clock_now() : now;
+}
+
+/* The state a new tree's nodes start in (cct.new_fence). */
+static inline CP_NOINSTR uint32_t stamp_new_node_state(void)
+{
+	return clock_source == CLOCK_SRC_TSC_ADAPTIVE ? CCT_FENCE_SAMPLING : CCT_FENCE_PLAIN;
+}
+
+/* True when `n` has had its sample and is to be settled (after a close). */
+static inline CP_NOINSTR bool stamp_sampled(const struct cct_node *n)
+{
+	return unlikely(n->fence == CCT_FENCE_SAMPLING &&
+			n->kind_calls[PROBE_FENCED - 1] >= STAMP_SAMPLE_CALLS);
+}
+
+/* Makes the calls of node `n` be of kind `k` from now on (calibration). */
+static inline CP_NOINSTR void stamp_force_kind(struct cct_node *n, enum probe_kind k)
+{
+	n->fence = k == PROBE_FENCED ? CCT_FENCE_FENCED : CCT_FENCE_PLAIN;
+}
+
+/* The kinds of call this clock makes. */
+static inline CP_NOINSTR probe_kind_set stamp_kinds(void)
+{
+	return 1u << PROBE_PLAIN | (clock_source == CLOCK_SRC_TSC_ADAPTIVE ? 1u << PROBE_FENCED : 0);
+}
+
+#endif
