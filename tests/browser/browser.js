@@ -166,7 +166,7 @@ async function main() {
 	const staticFrame = p2.locator("svg.flame a").filter({ has: p2.locator("title", { hasText: want.hottest.name + " \u2014" }) });
 	if ((await staticFrame.count()) > 0) {
 		await staticFrame.first().locator("rect").click();
-		await p2.waitForURL(/\/fn\/\d+\.html$/);
+		await p2.waitForURL(/\/fn\/\d+\/\d+\.html$/);
 		expect("without JavaScript a flame graph frame opens its function's page",
 			(await p2.locator("h1").first().innerText()).trim() === want.hottest.name, p2.url());
 	} else {

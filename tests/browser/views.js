@@ -118,7 +118,7 @@ async function main() {
 		"the controls are hidden");
 	const first = await frames();
 	expect("every node wide enough is drawn as a box linking to its function's page",
-		first.length === d.depth.length && first.every((f) => /^\.\.\/fn\/\d+\.html$/.test(f.href)),
+		first.length === d.depth.length && first.every((f) => /^\.\.\/fn\/\d+\/\d+\.html$/.test(f.href)),
 		first.length + " boxes for " + d.depth.length + " nodes");
 
 	// Zoom into a box too narrow for its label until the label shows whole.
@@ -217,7 +217,7 @@ async function main() {
 		d.parent[focused] === 0 && zk === focused && link.inDetails && link.href === "../fn/" + Math.floor(d.links[d.fn[focused]] / 1000) + "/" + d.links[d.fn[focused]] + ".html",
 		"focused " + focused + ", zoom " + zk + ", then " + JSON.stringify(link));
 	await page.keyboard.press("Enter");
-	await page.waitForURL(/\/fn\/\d+\.html$/);
+	await page.waitForURL(/\/fn\/\d+\/\d+\.html$/);
 	expect("the link under the graph opens the function's page",
 		(await page.locator("h1").first().innerText()).trim() === d.nameOf(focused), await page.locator("h1").first().innerText());
 
@@ -226,7 +226,7 @@ async function main() {
 	const [tab] = await Promise.all([context.waitForEvent("page"),
 		page.locator(`svg.flame a.frame[data-n="${compute.n}"] rect`).click({ modifiers: ["Control"] })]);
 	await tab.waitForLoadState();
-	expect("Ctrl-click on a box opens its function's page in a new tab", /\/fn\/\d+\.html$/.test(tab.url()) &&
+	expect("Ctrl-click on a box opens its function's page in a new tab", /\/fn\/\d+\/\d+\.html$/.test(tab.url()) &&
 		(await tab.locator("h1").first().innerText()).trim() === "compute" && (await zoomed()) === -1, tab.url());
 	await tab.close();
 
