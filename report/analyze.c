@@ -121,6 +121,7 @@ static void map_functions(struct profile *p, const struct dump *dumps, uint32_t 
 		map[d] = xmalloc((dump->nfunctions ? dump->nfunctions : 1) * sizeof(**map));
 		for (size_t i = 0; i < dump->nfunctions; i++) {
 			const struct dump_function *f = &dump->functions[i];
+			const struct run_module *m = f->module >= 0 ? &dump->run.modules[f->module] : NULL;
 			uint32_t idx, *slot = strmap_slot(&all, keys[i]);
 
 			if (!*slot)
@@ -136,7 +137,8 @@ static void map_functions(struct profile *p, const struct dump *dumps, uint32_t 
 				}
 				pf = memset(&p->funcs[p->nfuncs++], 0, sizeof(*pf));
 				pf->name = f->name;
-				pf->module = f->module >= 0 ? base_name(dump->run.modules[f->module].path) : NULL;
+				pf->module = m ? base_name(m->path) : NULL;
+				pf->mod = m;
 				pf->file = f->file;
 				pf->line = f->line;
 				pf->code = fnid_code(dump, i);
@@ -219,15 +221,13 @@ static void tree_index(struct ptree *t)
 	free(cursor);
 	/* A dump taken with CALLPROF_CLOCK=none has no times: size the tree by calls instead. */
 	t->by_calls = time_total == 0;
-	if (t->by_calls) {
-		t->sub_calls = xmalloc((t->n + 1) * sizeof(*t->sub_calls));
-		for (i = 0; i < t->n; i++)
-			t->sub_calls[i] = t->nodes[i].calls;
-		for (i = t->n; i-- > 0;) /* children come after their parent */
-			if (t->nodes[i].parent >= 0)
-				t->sub_calls[t->nodes[i].parent] =
-					u64_add(t->sub_calls[t->nodes[i].parent], t->sub_calls[i]);
-	}
+	t->sub_calls = xmalloc((t->n + 1) * sizeof(*t->sub_calls));
+	for (i = 0; i < t->n; i++)
+		t->sub_calls[i] = t->nodes[i].calls;
+	for (i = t->n; i-- > 0;) /* children come after their parent */
+		if (t->nodes[i].parent >= 0)
+			t->sub_calls[t->nodes[i].parent] =
+				u64_add(t->sub_calls[t->nodes[i].parent], t->sub_calls[i]);
 	for (i = 0; i < t->n; i++)
 		if (t->kid_off[i + 1] - t->kid_off[i] > 1)
 			qsort_r(t->kids + t->kid_off[i], t->kid_off[i + 1] - t->kid_off[i],
@@ -268,8 +268,7 @@ static void merge_trees(struct profile *p)
 		m->kid_off = memdup(t->kid_off, (t->n + 1) * sizeof(*m->kid_off));
 		m->kids = memdup(t->kids, (t->kid_off[t->n] + 1) * sizeof(*m->kids));
 		m->roots = memdup(t->roots, (t->nroots + 1) * sizeof(*m->roots));
-		if (t->sub_calls)
-			m->sub_calls = memdup(t->sub_calls, (t->n + 1) * sizeof(*m->sub_calls));
+		m->sub_calls = memdup(t->sub_calls, (t->n + 1) * sizeof(*m->sub_calls));
 		return;
 	}
 	for (size_t i = 0; i < p->nthreads; i++)
@@ -323,6 +322,8 @@ static void build_thread(struct profile *p, struct pthread *pt, size_t d,
 	uint64_t self_total = 0, raw_total = 0;
 
 	pt->run = d;
+	pt->pid = t->has_pid ? t->pid : p->runs[d]->pid;
+	p->processes |= p->nruns > 1 || t->has_pid;
 	memcpy(pt->counters, t->counters, sizeof(pt->counters));
 	pt->running = t->running;
 	pt->tid = t->tid;

@@ -28,6 +28,8 @@ struct dump_function {
 	char *address;   /* "0x401136" as written, or NULL */
 	uint64_t offset; /* from its module's load address; valid when has_offset */
 	unsigned has_offset : 1;
+	unsigned name_nul : 1; /* its name held a NUL: shown as "\0", every backslash doubled (load_string) */
+	unsigned file_nul : 1; /* the same for its file */
 };
 
 /* Per-function totals on one thread (threads[].functions[]). */
@@ -60,8 +62,10 @@ struct dump_thread {
 	char *name;               /* NULL when absent */
 	uint64_t wall_ns;         /* 0 when absent */
 	uint64_t runq_wait_ns;    /* time it waited for a CPU; valid when has_wait */
+	int64_t pid;              /* its process (a merged dump says it per thread), when has_pid */
 	unsigned has_wall : 1;
 	unsigned has_wait : 1;
+	unsigned has_pid : 1;
 	unsigned running : 1;     /* still running when the dump was written */
 	uint64_t counters[RUN_COUNTERS]; /* see enum run_counter */
 	int32_t folded_first_fn;  /* index into dump.functions: the first function whose path was folded, or -1 */
@@ -90,6 +94,23 @@ int dump_load(struct dump *d, const char *path, struct buf *err);
  * (NUL-terminated; the text is modified), named path in messages.
  */
 int dump_parse(struct dump *d, const char *path, char *text, size_t len, struct buf *err);
+
+/*
+ * dump_merge makes out one dump of the n dumps in (`callprof merge`), named
+ * path in messages; out owns copies of everything.  Every thread of every
+ * input is kept as it is, with its process's pid; functions are matched by
+ * fnid.h, modules by path and build-id, each in order of first appearance;
+ * the program is the first input's; wall_ns is the longest; the probes'
+ * costs are the inputs' means weighted by their calls; clamped_figures add
+ * up; warnings are every input's, each once.  Returns 0.
+ */
+int dump_merge(struct dump *out, const struct dump *in, size_t n, const char *path);
+
+/*
+ * dump_write appends d to out as a dump of dump-format.md, version 1, that
+ * dump_load reads back into the same structs.
+ */
+void dump_write(const struct dump *d, struct buf *out);
 
 /* dump_release frees what d holds. */
 void dump_release(struct dump *d);

@@ -13,7 +13,10 @@
 struct twin {
 	int32_t module;
 	const char *name, *file; /* file "" when unknown */
+	int nul;                 /* name_nul + 2 * file_nul: escaped names are not the names they read as */
 	uint64_t line;
+	uint64_t offset;         /* valid when has_offset */
+	int has_offset;
 	int64_t fn;              /* index into dump.functions, -1 for modules[].uncalled */
 };
 
@@ -35,6 +38,8 @@ static int cmp_source(const struct twin *x, const struct twin *y)
 
 	if (x->module != y->module)
 		return x->module < y->module ? -1 : 1;
+	if (x->nul != y->nul)
+		return x->nul < y->nul ? -1 : 1;
 	c = strcmp(x->name, y->name);
 	return c ? c : strcmp(x->file, y->file);
 }
@@ -51,10 +56,31 @@ static int cmp_twin(const void *a, const void *b)
 	return x->fn < y->fn ? -1 : x->fn > y->fn;
 }
 
-/* twins_list: every function of every module of d, called or not, sorted by source and line. */
+/* Entries of one function sort together: by source, then code (those without one last), a called one first. */
+static int cmp_code(const void *a, const void *b)
+{
+	const struct twin *x = a, *y = b;
+	int c = cmp_source(x, y);
+
+	if (c)
+		return c;
+	if (x->has_offset != y->has_offset)
+		return x->has_offset ? -1 : 1;
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return x->fn > y->fn ? -1 : x->fn < y->fn;
+}
+
+/*
+ * twins_list: every function of every module of d, called or not, each once,
+ * sorted by source and line.  A function can be listed twice: a merged dump
+ * keeps a module's uncalled entries that another input called (dump.h's
+ * dump_merge); an uncalled entry at the offset of a listed function is that
+ * function.
+ */
 static struct twin *twins_list(const struct dump *d, size_t *count)
 {
-	size_t n = d->nfunctions, k = 0;
+	size_t n = d->nfunctions, k = 0, kept = 0;
 	struct twin *t;
 
 	for (size_t m = 0; m < d->run.nmodules; m++)
@@ -63,17 +89,27 @@ static struct twin *twins_list(const struct dump *d, size_t *count)
 	for (size_t i = 0; i < d->nfunctions; i++) {
 		const struct dump_function *f = &d->functions[i];
 
-		t[k++] = (struct twin){ f->module, f->name, or_empty(f->file), f->line, (int64_t)i };
+		t[k++] = (struct twin){ f->module, f->name, or_empty(f->file), f->name_nul + 2 * f->file_nul,
+					f->line, f->offset, f->has_offset, (int64_t)i };
 	}
 	for (size_t m = 0; m < d->run.nmodules; m++) {
 		const struct run_module *mod = &d->run.modules[m];
 
-		for (size_t u = 0; u < mod->nuncalled; u++)
-			t[k++] = (struct twin){ (int32_t)m, mod->uncalled[u].name, or_empty(mod->uncalled[u].file),
-						mod->uncalled[u].line, -1 };
+		for (size_t u = 0; u < mod->nuncalled; u++) {
+			struct twin *to = &t[k++];
+
+			*to = (struct twin){ (int32_t)m, mod->uncalled[u].name, or_empty(mod->uncalled[u].file), 0,
+					     mod->uncalled[u].line, 0, 0, -1 };
+			to->has_offset = run_parse_offset(mod->uncalled[u].offset, &to->offset);
+		}
 	}
-	qsort(t, k, sizeof(*t), cmp_twin);
-	*count = k;
+	qsort(t, k, sizeof(*t), cmp_code);
+	for (size_t i = 0; i < k; i++)
+		if (!kept || t[i].fn >= 0 || !t[i].has_offset || cmp_source(&t[kept - 1], &t[i]) ||
+		    !t[kept - 1].has_offset || t[kept - 1].offset != t[i].offset)
+			t[kept++] = t[i];
+	qsort(t, kept, sizeof(*t), cmp_twin);
+	*count = kept;
 	return t;
 }
 
@@ -95,6 +131,8 @@ static char *key_of(const struct dump *d, const struct twin *t, size_t same, siz
 	struct buf key = BUF_INIT;
 
 	buf_printf(&key, "%s\x1f%s\x1f%s", or_empty(mod), f->name, t->file);
+	if (t->nul) /* escaped: apart from a name that reads the same */
+		buf_printf(&key, "\x1f\\0%d", t->nul);
 	if (same > 1)
 		buf_printf(&key, "\x1fL%llu", (unsigned long long)f->line);
 	if (same_line > 1 && f->has_offset)

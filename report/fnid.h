@@ -1,5 +1,6 @@
 /* fnid.h: when functions of several dumps are the same function: the one rule that merging
- * dumps (report, top, merge) and matching two builds (diff) share. */
+ * dumps (report, top, export, merge: analyze.c and dump_merge.c) and matching two builds (diff)
+ * share. */
 #ifndef CALLPROF_FNID_H
 #define CALLPROF_FNID_H
 
@@ -24,9 +25,13 @@ struct dump;
  *                                                one copy per translation unit).
  *
  * Whether a function has such twins is counted over its module's whole
- * function list (the functions called and modules[].uncalled), which every
- * dump of one build shares, so all dumps of one build give a copy the same
- * key whatever order the copies were first called in.  Only a dump without
+ * function list (the functions called and modules[].uncalled, an uncalled
+ * entry at the offset of a listed function being that function, as in a
+ * merged dump), which every dump of one build shares, so all dumps of one
+ * build give a copy the same key whatever order the copies were first called
+ * in.  A function whose name or file held a NUL (dump_function.name_nul,
+ * file_nul) adds "\x1f\\0<1|2|3>": it is not the function whose name
+ * reads as its escaped one.  Only a dump without
  * offsets falls back to that order: its twins get "\x1f #<k>", the k-th of
  * that key in functions[] (first-call order).  Keys are unique within a dump.
  *

@@ -163,7 +163,8 @@ static int load_uncalled(struct load_ctx *c, struct run_module *mod, struct json
 			return load_fail(c, "expected an object, not %s, at %s", load_type_name(u), sub);
 		if (load_want_name(c, u, "name", sub, LOAD_REQUIRED, &mod->uncalled[i].name) < 0 ||
 		    load_want_name(c, u, "file", sub, LOAD_OPTIONAL, &mod->uncalled[i].file) < 0 ||
-		    load_want_u64(c, u, "line", sub, LOAD_OPTIONAL, &mod->uncalled[i].line) < 0)
+		    load_want_u64(c, u, "line", sub, LOAD_OPTIONAL, &mod->uncalled[i].line) < 0 ||
+		    load_want_str(c, u, "offset", sub, LOAD_OPTIONAL, &mod->uncalled[i].offset) < 0)
 			return -1;
 	}
 	return 0;
@@ -206,14 +207,10 @@ int load_modules(struct load_ctx *c, struct dump *d, struct json_object *root, s
  */
 static int load_offset(struct load_ctx *c, struct dump_function *f, struct json_object *o, const char *where)
 {
-	char *text = NULL, *end;
+	char *text = NULL;
 	int rc = load_want_str(c, o, "offset", where, LOAD_OPTIONAL, &text);
 
-	if (rc > 0 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X') && text[2]) {
-		errno = 0;
-		f->offset = strtoull(text + 2, &end, 16);
-		f->has_offset = !*end && !errno;
-	}
+	f->has_offset = rc > 0 && run_parse_offset(text, &f->offset);
 	free(text);
 	return rc < 0 ? -1 : 0;
 }
@@ -222,16 +219,18 @@ static int load_function(struct load_ctx *c, struct dump_function *f, struct jso
 			 const char *where, const struct keymap *modules, int64_t *id)
 {
 	int64_t mod;
-	int rc;
+	int rc, name_rc = 0, file_rc = 0;
 
 	if (!o || !json_object_is_type(o, json_type_object))
 		return load_fail(c, "expected an object, not %s, at %s", load_type_name(o), where);
 	if (load_want_id(c, o, "id", where, LOAD_REQUIRED, id) < 0 ||
-	    load_want_name(c, o, "name", where, LOAD_REQUIRED, &f->name) < 0 ||
-	    load_want_name(c, o, "file", where, LOAD_OPTIONAL, &f->file) < 0 ||
+	    (name_rc = load_want_name(c, o, "name", where, LOAD_REQUIRED, &f->name)) < 0 ||
+	    (file_rc = load_want_name(c, o, "file", where, LOAD_OPTIONAL, &f->file)) < 0 ||
 	    load_want_str(c, o, "address", where, LOAD_OPTIONAL, &f->address) < 0 ||
 	    load_want_u64(c, o, "line", where, LOAD_OPTIONAL, &f->line) < 0 || load_offset(c, f, o, where) < 0)
 		return -1;
+	f->name_nul = name_rc == 2;
+	f->file_nul = file_rc == 2;
 	f->module = -1;
 	rc = load_want_id(c, o, "module", where, LOAD_OPTIONAL, &mod);
 	if (rc < 0)

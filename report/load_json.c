@@ -165,7 +165,7 @@ char *load_string(struct json_object *v, int exact)
 	size_t len = (size_t)json_object_get_string_len(v);
 	struct buf out = BUF_INIT;
 
-	if (!exact && strlen(s) == len)
+	if (strlen(s) == len)
 		return xstrdup(s);
 	for (size_t i = 0; i < len; i++) {
 		if (!s[i])
@@ -186,7 +186,9 @@ static int want_string(struct load_ctx *c, struct json_object *obj, const char *
 	struct json_object *v = load_want(c, obj, key, where, need, json_type_string, &bad);
 
 	*out = v ? load_string(v, exact) : NULL;
-	return bad < 0 ? -1 : v ? 1 : 0;
+	if (bad < 0)
+		return -1;
+	return !v ? 0 : strlen(json_object_get_string(v)) == (size_t)json_object_get_string_len(v) ? 1 : 2;
 }
 
 int load_want_str(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,

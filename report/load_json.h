@@ -63,7 +63,9 @@ int load_want_str(struct load_ctx *c, struct json_object *obj, const char *key, 
  * copies the JSON string v with each NUL shown as the two characters "\0";
  * exact also doubles every backslash, so that no other name can read the same
  * and distinct names stay distinct (function names and files, which decide
- * what merges: load_want_name).  load_want_str copies with !exact.
+ * what merges: load_want_name, which returns 2 for such a string, so that the
+ * dump can say so: dump_function.has_nul).  load_want_str copies with !exact.
+ * A string without a NUL is copied as it is either way.
  */
 char *load_string(struct json_object *v, int exact);
 int load_want_name(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,

@@ -39,6 +39,7 @@ struct dump;
 struct pfunc {
 	const char *name;         /* demangled name */
 	const char *module;       /* base name of its module, or NULL */
+	const struct run_module *mod; /* its module in the first dump that has it, or NULL */
 	const char *file;         /* source file or NULL */
 	uint64_t line;            /* 0 when unknown */
 	const char *code;         /* its module's build-id or path (fnid_code), or NULL */
@@ -93,7 +94,7 @@ struct ptree {
 	uint32_t *roots;    /* root nodes, heaviest first */
 	uint64_t total;     /* summed weight of the roots */
 	int by_calls;       /* weights are calls, not time (a dump taken with the clock off) */
-	uint64_t *sub_calls; /* with by_calls: the calls of each node's subtree, itself included */
+	uint64_t *sub_calls; /* the calls of each node's subtree, itself included */
 };
 
 /*
@@ -115,6 +116,7 @@ struct pfstat {
 /* One thread of one dump. */
 struct pthread {
 	size_t run;           /* index into profile.runs: the dump it comes from */
+	int64_t pid;          /* its process: its own in a merged dump, else its dump's */
 	int64_t tid;
 	const char *name;     /* NULL when the dump has none */
 	uint64_t counters[RUN_COUNTERS]; /* what the runtime dropped, folded, closed (enum run_counter) */
@@ -161,6 +163,7 @@ struct profile {
 	int has_overhead;       /* some dump had a calibration figure */
 	int compensated;        /* the figures have the probes' cost subtracted (some dump says so) */
 	uint64_t clamped;       /* compensated figures the runtime clamped at 0, all dumps */
+	int processes;          /* threads of several processes: labels name the pid (several dumps, or a merged one) */
 };
 
 /* profile_build: 0, or -1 after printing one line (too large for 32-bit indices). */

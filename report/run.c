@@ -1,4 +1,5 @@
 /* run.c: the names of the threads' counters, and freeing what a run holds. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,9 +63,21 @@ void run_release(struct run *r)
 		for (size_t k = 0; k < r->modules[i].nuncalled; k++) {
 			free(r->modules[i].uncalled[k].name);
 			free(r->modules[i].uncalled[k].file);
+			free(r->modules[i].uncalled[k].offset);
 		}
 		free(r->modules[i].uncalled);
 	}
 	free(r->modules);
 	memset(r, 0, sizeof(*r));
+}
+
+int run_parse_offset(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!s || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || !s[2])
+		return 0;
+	errno = 0;
+	*out = strtoull(s + 2, &end, 16);
+	return !*end && !errno;
 }

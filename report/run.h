@@ -20,6 +20,7 @@ struct run_uncalled {
 	char *name;
 	char *file;     /* NULL without debug information */
 	uint64_t line;  /* 0 when unknown */
+	char *offset;   /* "0x1136" from the module's load address, or NULL */
 };
 
 struct run_module {
@@ -86,5 +87,8 @@ const char *run_program_base(const struct run *r);
 
 /* run_release frees what r holds and empties it. */
 void run_release(struct run *r);
+
+/* run_parse_offset reads a code offset as the dump writes it ("0x1136"): 1 and *out, or 0 when s is NULL or no such number. */
+int run_parse_offset(const char *s, uint64_t *out);
 
 #endif

@@ -4,7 +4,7 @@
 # tripping on one disturbed run, a clean change that trips it, the calls gate, run directories,
 # the waits for a CPU taken out.  Then a real program with three copies of one static function
 # (tests/diff/statics), run twice in different orders: each copy keeps its own calls when the
-# runs merge, and the two runs diff as unchanged (issue 16, item 20).
+# runs merge (report, top, merge, export), and the two runs diff as unchanged (issue 16, item 20).
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TOP"
@@ -163,4 +163,38 @@ if [ "$rows" -ge 7 ] && [ "$rows" -eq "$equal" ]; then ok "every function, each 
 	fail "every function, each copy of helper too, has the same calls on both sides" "$equal of $rows rows"; fi
 has "no function appeared or vanished" "$W/site-dup/index.html" '<a href="#appeared">0 appeared</a>, <a href="#vanished">0 vanished</a>'
 check "links of the statics diff" node tests/report/linkcheck.js "$W/site-dup"
+
+# callprof merge and callprof export pair the copies by the same rule (report/fnid.h).
+# helper_edges DUMP: "CALLER CALLS" for each caller of a function named helper, all threads added.
+helper_edges() {
+	jq -r '([.functions[] | {key: (.id | tostring), value: .name}] | from_entries) as $n |
+		[.threads[].edges[] | select($n[.callee | tostring] == "helper") | {c: $n[.caller | tostring], k: .calls}] |
+		group_by(.c) | map("\(.[0].c) \(map(.k) | add)") | join(" ")' "$1"
+}
+if "$CP" merge -o "$W/dup-merged.json" "$W/dup-abc.json" "$W/dup-cba.json" 2>"$W/dup-merge.err"; then
+	n=$(jq '[.functions[] | select(.name == "helper")] | length' "$W/dup-merged.json")
+	got=$(helper_edges "$W/dup-merged.json")
+	if [ "$n" = 3 ] && [ "$got" = "run_a 20 run_b 2000 run_c 40" ]; then
+		ok "merge of the two orders: three copies of helper, 20, 2,000 and 40 calls from their callers"
+	else
+		fail "merge of the two orders: three copies of helper, 20, 2,000 and 40 calls from their callers" "$n copies: $got"
+	fi
+else
+	fail "merge of the two orders" "$(cat "$W/dup-merge.err")"
+fi
+"$CP" merge -o "$W/dup-merged2.json" "$W/dup-cba.json" "$W/dup-merged.json" 2>>"$W/dup-merge.err"
+got=$(helper_edges "$W/dup-merged2.json")
+if [ "$got" = "run_a 30 run_b 3000 run_c 60" ]; then ok "a merged dump merged again with a run: each copy adds its own (30, 3,000, 60)"; else
+	fail "a merged dump merged again with a run: each copy adds its own (30, 3,000, 60)" "$got"; fi
+# callgrind: "fn=(N) NAME" (later "fn=(N)" alone) then "LINE SELF CALLS": a function's own cost.
+if "$CP" export --format callgrind -o "$W/dup.callgrind" "$W/dup-abc.json" "$W/dup-cba.json" 2>"$W/dup-export.err"; then
+	got=$(awk '/^c?fn=\([0-9]+\) / { id = $1; sub(/^c/, "", id); name[id] = substr($0, index($0, " ") + 1) }
+		/^fn=/ { f = (name[$1] ~ /^helper \(dup\.h:[0-9]+ @0x[0-9a-f]+\)$/); next }
+		/^(cob|cfi|cfn|calls)=/ { f = 0 }
+		f && /^[0-9]+ [0-9]+ [0-9]+$/ { print $3; f = 0 }' "$W/dup.callgrind" | sort -n | tr '\n' ' ')
+	if [ "$got" = "20 40 2000 " ]; then ok "export of the two orders: three copies of helper with 20, 40 and 2,000 calls"; else
+		fail "export of the two orders: three copies of helper with 20, 40 and 2,000 calls" "got '$got'"; fi
+else
+	fail "export of the two orders" "$(cat "$W/dup-export.err")"
+fi
 exit 0

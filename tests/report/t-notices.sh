@@ -9,11 +9,8 @@ set -u
 . "$TOP/tests/lib.sh"
 cd "$TOP"
 FIX=tests/report/fixtures
-W=$B/tests/report-notices
-rm -rf "$W"
-mkdir -p "$W"
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
-make -s --no-print-directory SAN=address,undefined B="$(rel "$SAN_B")" "$(rel "$SAN_B")/callprof" >"$W/build.log" 2>&1
+workdir report-notices
+build_san build "$W/build.log"
 CP=$SAN_B/callprof
 if ! "$CP" report -o "$W/site" "$FIX/degraded.json" >/dev/null 2>"$W/err"; then
 	fail "report degraded.json" "$(head -c 300 "$W/err")"
@@ -61,7 +58,7 @@ has_html "thread page: dropped for lack of room" "$S/thread/t0.html" 'id="counte
 has_html "thread page: resynchronised" "$S/thread/t0.html" 'id="counter-resynced_frames" data-v="3"'
 has "thread page: still running" "$S/thread/t0.html" 'still running when the dump was written'
 has_html "thread page: folded calls and the first folded function" "$S/thread/t1.html" \
-	'id="counter-folded_calls" data-v="400">400 \(the first: a call to <a class="fn" href="../../fn/0/3.html">parse</a>\)'
+	'id="counter-folded_calls" data-v="400">400 \(the first: a call to <a class="fn" href="../fn/0/3.html">parse</a>\)'
 has_html "thread page: the node budget" "$S/thread/t1.html" 'id="counter-max_nodes" data-v="4"'
 has "the folded thread's tree says what is missing" "$S/tree/t1.html" \
 	"This thread's call tree reached its node budget \(4 nodes\): 400 calls were folded to one level of context, so their paths are missing here"

@@ -131,6 +131,20 @@ if grep -q '  dup\\0one$' "$W/nul-top.txt" && grep -q '  dup\\0two$' "$W/nul-top
 else
 	fail "a NUL in a name: both names whole, apart" "$(grep dup "$W/nul-top.txt" | tr '\n' '|')"
 fi
+# A name that reads as the escaped one ("dup\0one" written with a backslash) is another function;
+# callprof merge writes the NUL back as it was.
+node -e '
+const fs = require("fs");
+const d = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+d.functions[4].name = "dup\\0one";
+fs.writeFileSync(process.argv[2], JSON.stringify(d));' "$W/nul.json" "$W/nul-lookalike.json"
+"$CP" merge -o "$W/nul-merged.json" "$W/nul.json" "$W/nul-lookalike.json" 2>"$W/nul-merge.err"
+got=$(jq -c '[.functions[].name | select(startswith("dup"))] | sort' "$W/nul-merged.json" 2>/dev/null)
+if [ "$got" = '["dup\u0000one","dup\u0000two","dup\\0one"]' ]; then
+	ok "merge: NULs written back as they were, a look-alike name kept apart"
+else
+	fail "merge: NULs written back as they were, a look-alike name kept apart" "$got $(cat "$W/nul-merge.err")"
+fi
 if grep -q "$(printf '\342\200\256')" "$W/nul-top.txt"; then fail "top: no raw bidirectional override" "found"; else
 	ok "top: no raw bidirectional override"; fi
 has "top: the override and the isolates shown escaped" "$W/nul-top.txt" 'evil<U\+202E>txt\.exe<U\+2066>x<U\+2069>$'

@@ -61,6 +61,8 @@
 	T(name_folds_templates)            \
 	T(name_keeps_operators_and_c)      \
 	T(fnid_twins_by_code)              \
+	T(fnid_merged_dump)                \
+	T(fnid_escaped_names)              \
 	T(fnid_twins_without_offsets)      \
 	T(fnid_same_levels)                \
 	T(run_args_cut)                    \

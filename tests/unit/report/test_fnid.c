@@ -19,9 +19,12 @@ static void twin_dump(struct dump *d, const uint64_t offsets[3], int with_offset
 	d->nfunctions = 4;
 	d->functions = calloc(4, sizeof(*d->functions));
 	d->functions[0] = (struct dump_function){ .name = main_name, .module = 0, .file = mainc, .line = 5 };
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
 		d->functions[1 + i] = (struct dump_function){ .name = helper, .module = 0, .file = duph, .line = 4,
-							      .offset = offsets[i], .has_offset = with_offsets };
+							      .offset = offsets[i] };
+		if (with_offsets)
+			d->functions[1 + i].has_offset = 1;
+	}
 }
 
 static void twin_free(struct dump *d)
@@ -50,6 +53,54 @@ void test_fnid_twins_by_code(void)
 	fnid_keys_free(kb, 4);
 	twin_free(&a);
 	twin_free(&b);
+}
+
+void test_fnid_merged_dump(void)
+{
+	const uint64_t abc[3] = { 0x1220, 0x12d0, 0x1380 };
+	static char helper[] = "helper", duph[] = "dup.h", at1220[] = "0x1220", at12d0[] = "0x12d0";
+	struct run_uncalled uncalled[2] = { { helper, duph, 4, at1220 }, { helper, duph, 4, at1220 } };
+	struct dump a;
+	char **k;
+
+	/*
+	 * A merged dump lists a function another input did not call among the
+	 * uncalled too: the helper at 0x1220, called here and listed uncalled
+	 * twice, is one function, a name of its own.
+	 */
+	twin_dump(&a, abc, 1);
+	a.nfunctions = 2;
+	a.run.modules[0].nuncalled = 2;
+	a.run.modules[0].uncalled = uncalled;
+	k = fnid_keys(&a);
+	CHECK_STR(k[1], "prog\x1fhelper\x1f" "dup.h");
+	fnid_keys_free(k, 2);
+	/* Another offset listed uncalled is another copy: then the called one says which it is. */
+	uncalled[1].offset = at12d0;
+	k = fnid_keys(&a);
+	CHECK_STR(k[1], "prog\x1fhelper\x1f" "dup.h\x1fL4\x1f@ab12+0x1220");
+	fnid_keys_free(k, 2);
+	twin_free(&a);
+}
+
+void test_fnid_escaped_names(void)
+{
+	const uint64_t abc[3] = { 0x1220, 0x12d0, 0x1380 };
+	static char escaped[] = "dup\\0one";
+	struct dump a;
+	char **k;
+
+	/* helper "dup\0one" read from a name with a NUL and one written with a backslash are two functions. */
+	twin_dump(&a, abc, 1);
+	a.functions[1].name = escaped;
+	a.functions[1].name_nul = 1;
+	a.functions[2].name = escaped;
+	a.nfunctions = 3;
+	k = fnid_keys(&a);
+	CHECK_STR(k[1], "prog\x1f" "dup\\0one\x1f" "dup.h\x1f\\01");
+	CHECK_STR(k[2], "prog\x1f" "dup\\0one\x1f" "dup.h");
+	fnid_keys_free(k, 3);
+	twin_free(&a);
 }
 
 void test_fnid_twins_without_offsets(void)
