@@ -520,33 +520,34 @@ static int both_sides(const struct diff_func *f)
 	return f->fn[DIFF_BASE] >= 0 && f->fn[DIFF_NEW] >= 0;
 }
 
+/* gate_each marks the functions on both sides whose inclusive time (or calls) grew past the gate. */
+static size_t gate_each(struct diff *d, int calls, double pct, double noise_k)
+{
+	d->noise_k = noise_k;
+	for (size_t i = 0; i < d->nfuncs; i++) {
+		struct diff_func *f = &d->funcs[i];
+		const struct runs_fig *a = &f->est[DIFF_BASE], *b = &f->est[DIFF_NEW];
+
+		if (calls) /* half a call: a median of two runs may fall between two counts */
+			f->tripped_calls = both_sides(f) && grows_past(a->calls, b->calls, pct, 0.5, noise_k);
+		else
+			f->tripped = both_sides(f) && grows_past(a->incl_ns, b->incl_ns, pct, (double)d->min_ns, noise_k);
+	}
+	return list_tripped(d);
+}
+
 size_t diff_gate(struct diff *d, double pct, double noise_k)
 {
 	d->gated = 1;
 	d->fail_above_pct = pct;
-	d->noise_k = noise_k;
-	for (size_t i = 0; i < d->nfuncs; i++) {
-		struct diff_func *f = &d->funcs[i];
-
-		f->tripped = both_sides(f) && grows_past(f->est[DIFF_BASE].incl_ns, f->est[DIFF_NEW].incl_ns, pct,
-							 (double)d->min_ns, noise_k);
-	}
-	return list_tripped(d);
+	return gate_each(d, 0, pct, noise_k);
 }
 
 size_t diff_gate_calls(struct diff *d, double pct, double noise_k)
 {
 	d->gated_calls = 1;
 	d->calls_above_pct = pct;
-	d->noise_k = noise_k;
-	for (size_t i = 0; i < d->nfuncs; i++) {
-		struct diff_func *f = &d->funcs[i];
-
-		/* Half a call: a median of two runs may fall between two counts. */
-		f->tripped_calls = both_sides(f) && grows_past(f->est[DIFF_BASE].calls, f->est[DIFF_NEW].calls, pct,
-								0.5, noise_k);
-	}
-	return list_tripped(d);
+	return gate_each(d, 1, pct, noise_k);
 }
 
 double diff_noise_k(const struct diff *d)

@@ -1,4 +1,5 @@
 /* buf.c: growable byte buffers and allocation that cannot fail. */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -191,4 +192,42 @@ char *buf_detach(struct buf *b, size_t *len)
 		*len = b->len;
 	buf_init(b);
 	return s;
+}
+
+static int cmp_str_index(const void *a, const void *b, void *ctx)
+{
+	char *const *strs = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(strs[x], strs[y]);
+
+	return c ? c : x < y ? -1 : x > y;
+}
+
+uint32_t *str_order(char *const *strs, size_t n)
+{
+	uint32_t *idx = xmalloc((n + 1) * sizeof(*idx));
+
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (uint32_t)i;
+	qsort_r(idx, n, sizeof(*idx), cmp_str_index, (void *)strs);
+	return idx;
+}
+
+void str_number_repeats(char **strs, size_t n, const char *sep, size_t base, int keep_first)
+{
+	uint32_t *idx = str_order(strs, n);
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && !strcmp(strs[idx[i]], strs[idx[j]]); j++)
+			;
+		for (size_t k = j - i > 1 ? i + (keep_first != 0) : j; k < j; k++) {
+			buf_reset(&b);
+			buf_printf(&b, "%s%s%zu", strs[idx[k]], sep, k - i + base);
+			free(strs[idx[k]]);
+			strs[idx[k]] = buf_detach(&b, NULL);
+		}
+	}
+	buf_release(&b);
+	free(idx);
 }

@@ -140,42 +140,6 @@ static char *key_of(const struct dump *d, const struct twin *t, size_t same, siz
 	return buf_detach(&key, NULL);
 }
 
-static int cmp_key_index(const void *a, const void *b, void *ctx)
-{
-	char *const *keys = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c = strcmp(keys[x], keys[y]);
-
-	return c ? c : x < y ? -1 : x > y;
-}
-
-/*
- * make_unique: keys that are still equal (twins without offsets, or a dump
- * that lists one function twice) get "\x1f#k", k counting in functions[] order.
- */
-static void make_unique(char **keys, size_t n)
-{
-	uint32_t *idx = xmalloc((n + 1) * sizeof(*idx));
-	struct buf key = BUF_INIT;
-	size_t i, j;
-
-	for (i = 0; i < n; i++)
-		idx[i] = (uint32_t)i;
-	qsort_r(idx, n, sizeof(*idx), cmp_key_index, keys);
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && !strcmp(keys[idx[i]], keys[idx[j]]); j++)
-			;
-		for (size_t k = i; j - i > 1 && k < j; k++) {
-			buf_reset(&key);
-			buf_printf(&key, "%s\x1f#%zu", keys[idx[k]], k - i);
-			free(keys[idx[k]]);
-			keys[idx[k]] = xstrdup(key.data);
-		}
-	}
-	buf_release(&key);
-	free(idx);
-}
-
 char **fnid_keys(const struct dump *d)
 {
 	size_t n, i, j;
@@ -196,7 +160,8 @@ char **fnid_keys(const struct dump *d)
 		}
 	}
 	free(t);
-	make_unique(keys, d->nfunctions);
+	/* Keys still equal (twins without offsets, or one function listed twice): "\x1f#k" in functions[] order. */
+	str_number_repeats(keys, d->nfunctions, "\x1f#", 0, 0);
 	return keys;
 }
 

@@ -33,15 +33,6 @@ static char *workload_key(const struct run *r, int dir)
 	return buf_detach(&key, NULL);
 }
 
-static int cmp_key_index(const void *a, const void *b, void *ctx)
-{
-	char *const *keys = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c = strcmp(keys[x], keys[y]);
-
-	return c ? c : x < y ? -1 : x > y;
-}
-
 void runs_plan_init(struct runs_plan *pl, const struct run *const *runs, size_t n, const int64_t *dir_run)
 {
 	int64_t ndirs = 0;
@@ -65,10 +56,7 @@ void runs_plan_init(struct runs_plan *pl, const struct run *const *runs, size_t 
 	for (size_t r = 0; r < pl->nruns; r++)
 		if (!keys[r])
 			keys[r] = xstrdup("\x01"); /* a directory numbered but empty: never happens */
-	order = xmalloc((pl->nruns + 1) * sizeof(*order));
-	for (size_t r = 0; r < pl->nruns; r++)
-		order[r] = (uint32_t)r;
-	qsort_r(order, pl->nruns, sizeof(*order), cmp_key_index, keys);
+	order = str_order(keys, pl->nruns);
 	pl->group_of = xmalloc((pl->nruns + 1) * sizeof(*pl->group_of));
 	for (size_t k = 0; k < pl->nruns; k++) {
 		if (k && strcmp(keys[order[k]], keys[order[k - 1]]))

@@ -6,7 +6,7 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const { chromium } = require("playwright-core");
+const { open } = require("./launch.js");
 
 const [site, dumpPath, screens, hostileSite, everyFieldSite] = process.argv.slice(2);
 const url = (file) => "file://" + path.resolve(site, file);
@@ -55,21 +55,7 @@ function expected(dump) {
 
 async function main() {
 	const want = expected(JSON.parse(fs.readFileSync(dumpPath, "utf8")));
-	// launch() gives Chromium a fresh temporary --user-data-dir of its own (under TMPDIR).
-	const browser = await chromium.launch({
-		executablePath: "/usr/bin/chromium",
-		headless: true,
-		args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-			"--disable-background-networking", "--disable-component-update", "--disable-sync"],
-	});
-	const problems = [];
-	const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-	context.setDefaultTimeout(15000);
-	const page = await context.newPage();
-	page.on("console", (m) => { if (m.type() === "error") problems.push("console: " + m.text()); });
-	page.on("pageerror", (e) => problems.push("page error: " + e.message));
-	page.on("dialog", (d) => { problems.push("dialog: " + d.message()); d.dismiss(); });
-	page.on("request", (r) => { if (!r.url().startsWith("file://")) problems.push("request: " + r.url()); });
+	const { browser, page, problems } = await open(15000);
 	const shot = (name, full) => page.screenshot({ path: path.join(screens, name), fullPage: !!full });
 	const h1 = async () => (await page.locator("h1").first().innerText()).trim();
 

@@ -7,7 +7,7 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const { chromium } = require("playwright-core");
+const { open } = require("./launch.js");
 
 const [diffSite, manySite, cppSite, screens] = process.argv.slice(2);
 let failures = 0;
@@ -44,19 +44,7 @@ function overflow(p) {
 }
 
 async function main() {
-	const browser = await chromium.launch({
-		executablePath: "/usr/bin/chromium",
-		headless: true,
-		args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-			"--disable-background-networking", "--disable-component-update", "--disable-sync"],
-	});
-	const problems = [];
-	const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-	context.setDefaultTimeout(15000);
-	const page = await context.newPage();
-	page.on("console", (m) => { if (m.type() === "error") problems.push("console: " + m.text()); });
-	page.on("pageerror", (e) => problems.push("page error: " + e.message));
-	page.on("request", (r) => { if (!r.url().startsWith("file://")) problems.push("request: " + r.url()); });
+	const { browser, page, problems } = await open(15000);
 
 	// Diff tables fit the page.
 	const list = pages(diffSite, 25);

@@ -8,7 +8,7 @@
 const fs = require("fs");
 const path = require("path");
 const vm = require("vm");
-const { chromium } = require("playwright-core");
+const { open } = require("./launch.js");
 
 const [site, dumpPath, diffSite, scaleSite, hostileSite, screens] = process.argv.slice(2);
 const SCALE_BOUND_MS = 10000; // a sanity bound, not a benchmark
@@ -73,23 +73,7 @@ function dumpEdges(dump) {
 
 async function main() {
 	const dump = JSON.parse(fs.readFileSync(dumpPath, "utf8"));
-	const browser = await chromium.launch({
-		executablePath: "/usr/bin/chromium",
-		headless: true,
-		args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-			"--disable-background-networking", "--disable-component-update", "--disable-sync"],
-	});
-	const problems = [];
-	const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-	context.setDefaultTimeout(30000);
-	const watch = (p) => {
-		p.on("console", (m) => { if (m.type() === "error") problems.push("console: " + m.text()); });
-		p.on("pageerror", (e) => problems.push("page error: " + e.message));
-		p.on("dialog", (dlg) => { problems.push("dialog: " + dlg.message()); dlg.dismiss(); });
-		p.on("request", (r) => { if (!r.url().startsWith("file://")) problems.push("request: " + r.url()); });
-	};
-	context.on("page", watch);
-	const page = await context.newPage();
+	const { browser, context, page, problems } = await open(30000);
 	const shot = (name) => page.screenshot({ path: path.join(screens, name), fullPage: true });
 	const ready = async (dir, file) => {
 		await page.goto(url(dir, file));

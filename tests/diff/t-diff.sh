@@ -14,23 +14,6 @@ workdir diff
 build build "$W/build.log" all && build_san build "$W/build.log" || exit 1
 CP=$SAN_B/callprof
 
-# run NAME ARGS...: callprof diff -o $W/site-NAME ARGS; output in $W/NAME.out/.err, status in $rc.
-run() {
-	_n=$1
-	shift
-	"$CP" diff -o "$W/site-$_n" "$@" >"$W/$_n.out" 2>"$W/$_n.err"
-	rc=$?
-}
-
-# same NAME FILE EXPECTED: FILE's contents are exactly EXPECTED.
-same() {
-	if [ "$(cat "$2")" = "$3" ]; then ok "$1"; else fail "$1" "got: $(head -c 400 "$2" | tr '\n' '|')"; fi
-}
-
-# status NAME WANT: the last run exited with WANT.
-status() {
-	if [ "$rc" -eq "$2" ]; then ok "$1"; else fail "$1" "exit status $rc, not $2: $(head -c 300 "$W/$_n.err")"; fi
-}
 
 # names TABLE PAGE: the function names of a table's rows, in order, one line.
 names() {
@@ -64,7 +47,7 @@ quiet() {
 }
 quiet fast && quiet slow || fail "record the slow program" "callprof record failed"
 
-run slow "$W/fast.json" "$W/slow.json"
+diffrun slow "$W/fast.json" "$W/slow.json"
 status "diff of a slowed program exits 0 without a gate" 0
 same "diff prints the index and nothing else" "$W/slow.out" "$(cd "$W/site-slow" 2>/dev/null && pwd)/index.html"
 # What ranks first is what the two dumps say changed most, which on a loaded machine need not be
@@ -119,7 +102,7 @@ growth=$(awk -v a="$(figure target inclusive_ns "$W/fast.json")" -v b="$(figure 
 	'BEGIN { printf "%d", (a > 0 ? 100 * (b / a - 1) : 0) }')
 lo=$((growth / 2)) hi=$((growth * 2 + 1))
 gate_line="^callprof diff: target: inclusive [0-9.]+ [^ ]+ -> [0-9.]+ ms \\(\\+[0-9.]+%, \\+[0-9.]+ ms\\), above $lo% and 1.00 ms\$"
-run gate-below "$W/fast.json" "$W/slow.json" --fail-above "$lo"
+diffrun gate-below "$W/fast.json" "$W/slow.json" --fail-above "$lo"
 status "the gate trips below the slowed function's growth of $growth% (exit 3)" 3
 if [ "$(wc -l <"$W/gate-below.err")" -eq 1 ] && grep -Eq "$gate_line" "$W/gate-below.err"; then
 	ok "the gate names the slowed function, alone, on one line"
@@ -130,13 +113,13 @@ if [ -f "$W/site-gate-below/index.html" ]; then ok "a tripped gate still writes 
 	fail "a tripped gate still writes the site" "no index.html"; fi
 has "the site says the gate tripped" "$W/site-gate-below/index.html" '<section id="gate" class="gate tripped">'
 has "summary.md says the gate tripped" "$W/site-gate-below/summary.md" "^- Gate \\(inclusive time up by more than $lo% and 1.00 ms\\): \\*\\*1 function tripped it\\*\\*: \`target\`\$"
-run gate-above "$W/fast.json" "$W/slow.json" --fail-above "$hi"
+diffrun gate-above "$W/fast.json" "$W/slow.json" --fail-above "$hi"
 status "the gate does not trip above the slowed function's growth" 0
 if [ -s "$W/gate-above.err" ]; then fail "a passed gate prints nothing on stderr" "$(cat "$W/gate-above.err")"; else
 	ok "a passed gate prints nothing on stderr"; fi
 has "the site says the gate passed" "$W/site-gate-above/index.html" '<section id="gate" class="gate passed">'
 # small() grows 300 times, by some 50-200 µs: under the default --min-time of 1 ms, over 5 µs.
-run min-time "$W/fast.json" "$W/slow.json" --fail-above 1000 --min-time 5us
+diffrun min-time "$W/fast.json" "$W/slow.json" --fail-above 1000 --min-time 5us
 status "--min-time 5us lets the tiny function trip the gate too" 3
 if [ "$(sed 's/: inclusive.*//' "$W/min-time.err" | tr '\n' ' ')" = "callprof diff: target callprof diff: small " ]; then
 	ok "--min-time: both functions named, the bigger growth first"
@@ -148,7 +131,7 @@ if grep -q small "$W/gate-below.err"; then fail "the default --min-time ignores 
 check "links of the slowed program's diff" node tests/report/linkcheck.js "$W/site-slow" 5
 
 # ---- hand-written dumps: exact figures ------------------------------------------------------
-run fx "$FIX/base.json" "$FIX/new.json"
+diffrun fx "$FIX/base.json" "$FIX/new.json"
 status "fixture diff exits 0" 0
 S=$W/site-fx
 same "functions ordered by the change in self time" /dev/stdin "$(names functions-table "$S/index.html")" <<'X'
@@ -192,7 +175,7 @@ for c in "45::helper parse" "41::main helper parse" "45:2ms:helper" "249.9::help
 	want=${rest#*:}
 	set -- --fail-above "$pct"
 	[ -n "$min" ] && set -- "$@" --min-time "$min"
-	run gate "$FIX/base.json" "$FIX/new.json" "$@"
+	diffrun gate "$FIX/base.json" "$FIX/new.json" "$@"
 	got=$(sed -n 's/^callprof diff: \([a-z]*\).*/\1/p' "$W/gate.err" | tr '\n' ' ')
 	if [ -n "$want" ] && [ "$rc" -eq 3 ] && [ "$got" = "$want " ]; then
 		ok "gate $*: exit 3, tripped by $want"
@@ -202,7 +185,7 @@ for c in "45::helper parse" "41::main helper parse" "45:2ms:helper" "249.9::help
 		fail "gate $*" "status $rc, stderr: $(tr '\n' '|' <"$W/gate.err")"
 	fi
 done
-run gate "$FIX/base.json" "$FIX/new.json" --fail-above 45
+diffrun gate "$FIX/base.json" "$FIX/new.json" --fail-above 45
 same "the gate's lines, exactly" "$W/gate.err" "callprof diff: helper (/src/x/util.c): inclusive 1.00 ms -> 3.50 ms (+250.0%, +2.50 ms), above 45% and 1.00 ms
 callprof diff: parse: inclusive 4.00 ms -> 6.00 ms (+50.0%, +2.00 ms), above 45% and 1.00 ms"
 
@@ -243,7 +226,7 @@ if [ "$(echo "$pages" | wc -l)" -eq "$n_csp" ]; then ok "every page has the Cont
 # The report's hostile fixture against itself with two figures changed.
 sed -e 's/"inclusive_ns": 1500000, "self_ns": 900000/"inclusive_ns": 2500000, "self_ns": 1900000/' \
 	tests/report/fixtures/cpp-hostile.json >"$W/hostile-new.json"
-run hostile tests/report/fixtures/cpp-hostile.json "$W/hostile-new.json" --title 'Nightly <diff> & co'
+diffrun hostile tests/report/fixtures/cpp-hostile.json "$W/hostile-new.json" --title 'Nightly <diff> & co'
 status "hostile dumps diff" 0
 has "--title is escaped" "$W/site-hostile/index.html" '<title>Overview · Nightly &lt;diff&gt; &amp; co</title>'
 has "a hostile name's change is shown escaped" "$W/site-hostile/index.html" '&lt;script&gt;alert\(1\)&lt;/script&gt;</a></td><td class="num pair" data-v="3" data-before="3">3 → 3</td><td class="num pair" data-v="1900000" data-before="900000">900 µs → 1.90 ms</td>'
@@ -263,22 +246,22 @@ mkdir -p "$W/side-one/run-1" "$W/side-two/run-1" "$W/side-two/run-2"
 cp "$FX/merge-a.json" "$FX/merge-b.json" "$W/side-one/run-1/"
 cp "$FX/merge-a.json" "$FX/merge-b.json" "$W/side-two/run-1/"
 cp "$FX/merge-a.json" "$FX/merge-b.json" "$W/side-two/run-2/"
-run several "$W/side-one" "$W/side-two" --fail-above 0 --min-time 0 --fail-on-calls 0
+diffrun several "$W/side-one" "$W/side-two" --fail-above 0 --min-time 0 --fail-on-calls 0
 status "one run directory against two of the same dumps: no change, the gates pass" 0
 has "several dumps: the base is one run of two dumps" "$W/site-several/index.html" 'Base \(merged\)</dt><dd>pid 500.*pid 501'
 has "several dumps: the new side is two runs of one workload" "$W/site-several/index.html" 'New \(merged\)</dt><dd>2 runs of 1 workload: '
 has "several dumps: everything matched" "$W/site-several/index.html" '5 in both builds, <a href="#appeared">0 appeared</a>, <a href="#vanished">0 vanished</a>'
 has "several dumps: work has 8 calls in a run on each side" "$W/site-several/index.html" '>work</a></td><td class="num pair" data-v="8" data-before="8">8 → 8</td>'
-run several-files --base "$FX/merge-a.json" --base "$FX/merge-b.json" --new "$FX/merge-a.json" --new "$FX/merge-b.json"
+diffrun several-files --base "$FX/merge-a.json" --base "$FX/merge-b.json" --new "$FX/merge-a.json" --new "$FX/merge-b.json"
 status "--base and --new twice: two runs of prog on each side" 0
 has "two dumps of one command line are two runs: work's median is 4 calls" "$W/site-several-files/index.html" '>work</a></td><td class="num pair" data-v="4" data-before="4">4 → 4</td>'
-run dirs "$W/side-two" "$W/side-two"
+diffrun dirs "$W/side-two" "$W/side-two"
 status "BASE and NEW may be directories" 0
 
 # ---- many functions: the index shows the 1,000 biggest changes, functions.html all -----------------
 sh tests/report/gen-dump.sh 1200 6000 >"$W/many.json"
 sed 's/"calls":1,/"calls":2,/' "$W/many.json" >"$W/many2.json"
-run many "$W/many.json" "$W/many2.json"
+diffrun many "$W/many.json" "$W/many2.json"
 status "a diff of 1,200 functions" 0
 n=$(sed -n '/id="functions-table"/,/<\/table>/p' "$W/site-many/index.html" | grep -c '^<tr>')
 if [ "$n" -eq 1000 ]; then ok "the index lists 1,000 functions"; else fail "the index lists 1,000 functions" "$n rows"; fi
@@ -297,7 +280,7 @@ for c in "missing:$BAD/missing.json" "notjson:$BAD/notjson.json" "format:$BAD/fo
 	name=${c%%:*}
 	f=${c#*:}
 	for order in base new; do
-		if [ $order = base ]; then run "bad-$name-$order" "$f" "$FIX/new.json"; else run "bad-$name-$order" "$FIX/base.json" "$f"; fi
+		if [ $order = base ]; then diffrun "bad-$name-$order" "$f" "$FIX/new.json"; else diffrun "bad-$name-$order" "$FIX/base.json" "$f"; fi
 		if [ "$rc" -ne 2 ]; then
 			fail "bad input $name as $order" "exit status $rc, not 2"
 		elif [ "$(wc -l <"$W/bad-$name-$order.err")" -ne 1 ] || ! grep -q "^callprof: .*'$f'" "$W/bad-$name-$order.err"; then

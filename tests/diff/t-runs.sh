@@ -8,36 +8,10 @@
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TOP"
-W=$B/tests/runs
-rm -rf "$W"
-mkdir -p "$W"
-
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
-make -s --no-print-directory B="$(rel "$B")" all >"$W/build.log" 2>&1
-make -s --no-print-directory SAN=address,undefined B="$(rel "$SAN_B")" "$(rel "$SAN_B")/callprof" \
-	>>"$W/build.log" 2>&1
+workdir runs
+build build "$W/build.log" all && build_san build "$W/build.log" || exit 1
 CP=$SAN_B/callprof
-if [ ! -x "$CP" ] || [ ! -x "$B/callprof" ]; then
-	fail build "cannot build the tool (see $W/build.log)"
-	exit 1
-fi
 
-# run NAME ARGS...: callprof diff -o $W/site-NAME ARGS; output in $W/NAME.out/.err, status in $rc.
-run() {
-	_n=$1
-	shift
-	"$CP" diff -o "$W/site-$_n" "$@" >"$W/$_n.out" 2>"$W/$_n.err"
-	rc=$?
-}
-has() {
-	if grep -Eq -- "$3" "$2"; then ok "$1"; else fail "$1" "no /$3/ in $2"; fi
-}
-same() {
-	if [ "$(cat "$2")" = "$3" ]; then ok "$1"; else fail "$1" "got: $(head -c 400 "$2" | tr '\n' '|')"; fi
-}
-status() {
-	if [ "$rc" -eq "$2" ]; then ok "$1"; else fail "$1" "exit status $rc, not $2: $(head -c 300 "$W/$_n.err")"; fi
-}
 # side DIR ARG CALLS MS...: one dump per figure, runs of `prog ARG` whose work took MS ms.
 side() {
 	_d=$1 _a=$2 _c=$3
@@ -60,7 +34,7 @@ side "$W/base" w 100 10 11 12 13 50
 side "$W/base" x 10 5 5 5
 side "$W/new" w 100 12 13 14 15 60
 side "$W/new" x 10 5 5 5
-run medians "$W/base" "$W/new" --fail-above 10 --min-time 1ms
+diffrun medians "$W/base" "$W/new" --fail-above 10 --min-time 1ms
 status "two workloads, five and three runs a side: exit 0" 0
 has "a side is 8 runs of 2 workloads" "$W/site-medians/index.html" 'Base \(merged\)</dt><dd>8 runs of 2 workloads: '
 has "work in a typical run: the medians 12 and 5 ms added up, against 14 and 5" "$W/site-medians/index.html" \
@@ -71,14 +45,14 @@ has "the gate passed: +11.8% is above 10% and 1 ms, but within 3 times the noise
 	'<section id="gate" class="gate passed">'
 has "summary.md: no regression beyond the noise" "$W/site-medians/summary.md" \
 	"^No function's self time grew by more than 1.00 ms beyond the noise of the runs\\.\$"
-run no-noise "$W/base" "$W/new" --fail-above 10 --min-time 1ms --noise 0
+diffrun no-noise "$W/base" "$W/new" --fail-above 10 --min-time 1ms --noise 0
 status "--noise 0: the same change trips the gate (exit 3)" 3
 same "--noise 0: the gate's lines (main holds work)" "$W/no-noise.err" \
 	"callprof diff: main: inclusive 19.0 ms -> 21.0 ms (+10.5%, +2.00 ms), above 10% and 1.00 ms
 callprof diff: work: inclusive 17.0 ms -> 19.0 ms (+11.8%, +2.00 ms), above 10% and 1.00 ms"
 side "$W/steady-base" w 100 10 10 10 10 10
 side "$W/steady-new" w 100 20 20 20 20 20
-run steady "$W/steady-base" "$W/steady-new" --fail-above 25 --min-time 5ms
+diffrun steady "$W/steady-base" "$W/steady-new" --fail-above 25 --min-time 5ms
 status "steady runs, twice the time: the gate trips" 3
 same "steady runs: the gate's lines" "$W/steady.err" \
 	"callprof diff: main: inclusive 11.0 ms -> 21.0 ms (+90.9%, +10.0 ms), above 25% and 5.00 ms
@@ -87,13 +61,13 @@ callprof diff: work: inclusive 10.0 ms -> 20.0 ms (+100.0%, +10.0 ms), above 25%
 # ---- the calls gate ------------------------------------------------------------------------------
 side "$W/calls-new" w 120 12 13 14 15 60
 side "$W/calls-new" x 10 5 5 5
-run calls "$W/base" "$W/calls-new" --fail-on-calls 10
+diffrun calls "$W/base" "$W/calls-new" --fail-on-calls 10
 status "calls 110 -> 130 trip --fail-on-calls 10" 3
 same "the calls gate's line" "$W/calls.err" "callprof diff: work: calls 110 -> 130 (+18.2%), above 10%"
 has "summary.md names the calls gate" "$W/site-calls/summary.md" '^- Gate \(calls up by more than 10%, beyond 3× the noise\): \*\*1 function tripped it\*\*: `work`$'
-run calls-above "$W/base" "$W/calls-new" --fail-on-calls 20
+diffrun calls-above "$W/base" "$W/calls-new" --fail-on-calls 20
 status "calls 110 -> 130 pass --fail-on-calls 20" 0
-run calls-same "$W/base" "$W/new" --fail-on-calls 0
+diffrun calls-same "$W/base" "$W/new" --fail-on-calls 0
 status "the same calls pass --fail-on-calls 0" 0
 
 # ---- run directories: all of a run's dumps add up -------------------------------------------------
@@ -102,7 +76,7 @@ for r in 1 2 3; do
 	node tests/diff/gen-run.js "$W/dirs/run-$r/w.json" w $(((9 + r) * 1000000)) 100
 	node tests/diff/gen-run.js "$W/dirs/run-$r/x.json" x 5000000 10
 done
-run dirs "$W/dirs" "$W/dirs" --fail-above 0 --min-time 0 --fail-on-calls 0
+diffrun dirs "$W/dirs" "$W/dirs" --fail-above 0 --min-time 0 --fail-on-calls 0
 status "a directory of run directories against itself: exit 0" 0
 has "each subdirectory is a run, all of one workload" "$W/site-dirs/index.html" 'New \(merged\)</dt><dd>3 runs of 1 workload: '
 has "a run is its dumps added up: work 100 + 10 calls, median 11 + 5 ms" "$W/site-dirs/index.html" \
@@ -112,13 +86,13 @@ has "a run is its dumps added up: work 100 + 10 calls, median 11 + 5 ms" "$W/sit
 # The base's thread waited half of its 21 ms wall for a CPU: its work of 20 ms counts 10 ms.
 node tests/diff/gen-run.js "$W/waited.json" w 20000000 100 10500000
 node tests/diff/gen-run.js "$W/quiet.json" w 10000000 100 0
-run waits "$W/waited.json" "$W/quiet.json" --fail-above 10 --min-time 1ms
+diffrun waits "$W/waited.json" "$W/quiet.json" --fail-above 10 --min-time 1ms
 status "a wait taken out: no change, the gate passes" 0
 has "the work's time without its wait" "$W/site-waits/index.html" \
 	'>work</a></td><td class="num pair" data-v="100" data-before="100">100 → 100</td><td class="num pair" data-v="10000000" data-before="10000000">10.0 ms → 10.0 ms</td>'
 has "the index says how much was waited and that it was taken out" "$W/site-waits/index.html" \
 	'Waits for a CPU</dt><dd>50.0% of the threads.* wall time before, 0% after: taken out of the times compared'
-run wall-clock "$W/waited.json" "$W/quiet.json" --fail-above 10 --min-time 1ms --wall-clock
+diffrun wall-clock "$W/waited.json" "$W/quiet.json" --fail-above 10 --min-time 1ms --wall-clock
 status "--wall-clock keeps the wait: the base looks slower" 0
 has "--wall-clock: the work's time as measured" "$W/site-wall-clock/index.html" \
 	'>work</a></td><td class="num pair" data-v="100" data-before="100">100 → 100</td><td class="num pair" data-v="10000000" data-before="20000000">20.0 ms → 10.0 ms</td>'
@@ -154,7 +128,7 @@ if [ "$(grep -c ' helper (dup.h:[0-9]* @0x[0-9a-f]*)$' "$W/dup-top.txt")" -eq 3 
 else
 	fail "top: three copies, 2,000, 40 and 20 calls" "$(grep helper "$W/dup-top.txt" | tr '\n' '|')"
 fi
-run dup "$W/dup-abc.json" "$W/dup-cba.json" --fail-on-calls 0
+diffrun dup "$W/dup-abc.json" "$W/dup-cba.json" --fail-on-calls 0
 status "the two orders diff with no change of calls: --fail-on-calls 0 passes" 0
 rows=$(sed -n '/id="functions-table"/,/<\/table>/p' "$W/site-dup/index.html" | grep -c '^<tr>')
 equal=$(sed -n '/id="functions-table"/,/<\/table>/p' "$W/site-dup/index.html" | grep '^<tr>' |

@@ -7,6 +7,7 @@
 	T(buf_reset_keeps_memory)          \
 	T(buf_detach_hands_over)           \
 	T(buf_put_printable)               \
+	T(str_number_repeats)              \
 	T(fmt_ns_units)                    \
 	T(fmt_ns_boundaries)               \
 	T(fmt_ns_f_fractions)              \
