@@ -171,6 +171,11 @@ void pfunc_tell(struct buf *out, const struct pfunc *f)
 	fnid_tell(out, f->same_name, f->module, f->file, f->line, f->has_offset, f->offset);
 }
 
+void pfunc_put_tell(struct buf *out, const struct pfunc *f, void (*put)(struct buf *, const char *))
+{
+	fnid_put_tell(out, put, f->same_name, f->module, f->file, f->line, f->has_offset, f->offset);
+}
+
 const char *pfunc_file_base(const struct pfunc *f)
 {
 	return base_name(f->file);

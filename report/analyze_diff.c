@@ -295,6 +295,11 @@ void diff_func_tell(struct buf *out, const struct diff_func *f)
 	fnid_tell(out, f->same_name, f->module, f->file, f->line, f->has_offset, f->offset);
 }
 
+void diff_func_put_tell(struct buf *out, const struct diff_func *f, void (*put)(struct buf *, const char *))
+{
+	fnid_put_tell(out, put, f->same_name, f->module, f->file, f->line, f->has_offset, f->offset);
+}
+
 /* ---- edges ---- */
 
 static int cmp_ekey(const void *a, const void *b)

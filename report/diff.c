@@ -247,15 +247,7 @@ static void put_name(struct buf *line, const struct diff_func *f)
 {
 	buf_puts(line, "callprof diff: ");
 	buf_put_printable(line, f->name[0] ? f->name : "(anonymous)");
-	if (f->same_name) {
-		struct buf tell = BUF_INIT;
-
-		diff_func_tell(&tell, f);
-		buf_puts(line, " (");
-		buf_put_printable(line, tell.data);
-		buf_puts(line, ")");
-		buf_release(&tell);
-	}
+	diff_func_put_tell(line, f, buf_put_printable);
 	buf_puts(line, ": ");
 }
 

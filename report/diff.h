@@ -129,6 +129,9 @@ double diff_noise_k(const struct diff *d);
 /* diff_func_tell: what tells f from others of its name, as plain text (fnid_tell). */
 void diff_func_tell(struct buf *out, const struct diff_func *f);
 
+/* diff_func_put_tell: the same as " (TELL)" after a name, through put (fnid_put_tell), or nothing. */
+void diff_func_put_tell(struct buf *out, const struct diff_func *f, void (*put)(struct buf *, const char *));
+
 /* diff_cmp_change: orders two [2]-arrays of figures by the size of their change, biggest first. */
 int diff_cmp_change(const struct pstat *x, const struct pstat *y);
 

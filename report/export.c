@@ -69,11 +69,7 @@ static char **make_labels(const struct profile *p)
 
 		buf_reset(&b);
 		buf_puts(&b, f->name[0] ? f->name : "(anonymous)");
-		if (f->same_name) { /* what the site shows beside it: "util.c", "dup.h:3 @0x1230" */
-			buf_puts(&b, " (");
-			pfunc_tell(&b, f);
-			buf_putc(&b, ')');
-		}
+		pfunc_put_tell(&b, f, buf_puts); /* what the site shows beside it: "util.c", "dup.h:3 @0x1230" */
 		labels[i] = xstrdup(b.data);
 	}
 	str_number_repeats(labels, p->nfuncs, " #", 1, 1); /* "f", "f #2", ... */

@@ -240,3 +240,17 @@ void fnid_tell(struct buf *out, int level, const char *module, const char *file,
 	if ((level >= FNID_SHOW_CODE || (!file && level >= FNID_SHOW_PATH)) && has_offset)
 		buf_printf(out, " @0x%llx", (unsigned long long)offset);
 }
+
+void fnid_put_tell(struct buf *out, void (*put)(struct buf *, const char *), int level, const char *module,
+		   const char *file, uint64_t line, int has_offset, uint64_t offset)
+{
+	struct buf tell = BUF_INIT;
+
+	if (level == FNID_SHOW_NONE)
+		return;
+	fnid_tell(&tell, level, module, file, line, has_offset, offset);
+	buf_puts(out, " (");
+	put(out, tell.data);
+	buf_putc(out, ')');
+	buf_release(&tell);
+}

@@ -177,6 +177,9 @@ int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps);
 struct buf;
 void pfunc_tell(struct buf *out, const struct pfunc *f);
 
+/* pfunc_put_tell: the same as " (TELL)" after a name, through put (fnid_put_tell), or nothing. */
+void pfunc_put_tell(struct buf *out, const struct pfunc *f, void (*put)(struct buf *, const char *));
+
 /* pfunc_file_base: the base name of f's source file, or NULL. */
 const char *pfunc_file_base(const struct pfunc *f);
 

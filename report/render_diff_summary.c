@@ -17,15 +17,7 @@ static void md_name(struct buf *md, const struct diff *d, uint32_t fn)
 	const struct diff_func *f = &d->funcs[fn];
 
 	md_name_short(md, f->name);
-	if (f->same_name) {
-		struct buf tell = BUF_INIT;
-
-		diff_func_tell(&tell, f);
-		buf_puts(md, " (");
-		md_text(md, tell.data);
-		buf_puts(md, ")");
-		buf_release(&tell);
-	}
+	diff_func_put_tell(md, f, md_text);
 }
 
 /* md_side: "`prog args`: 5 runs of 2 workloads, 12 dumps; a typical run: 8.00 ms profiled, 1,234 calls". */

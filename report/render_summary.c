@@ -47,15 +47,7 @@ static void summary_list(struct buf *md, const struct profile *p, const uint32_t
 
 		buf_printf(md, "%zu. ", i + 1);
 		md_name_short(md, f->name);
-		if (f->same_name) {
-			struct buf tell = BUF_INIT;
-
-			pfunc_tell(&tell, f);
-			buf_puts(md, " (");
-			md_text(md, tell.data);
-			buf_puts(md, ")");
-			buf_release(&tell);
-		}
+		pfunc_put_tell(md, f, md_text);
 		buf_printf(md, " \xe2\x80\x94 %s %s (%s), %s call%s\n", by_self ? "self" : "inclusive",
 			   fmt_ns(a, main_ns), fmt_pct(b, main_ns, p->run_ns), fmt_count(c, f->st.calls),
 			   f->st.calls == 1 ? "" : "s");

@@ -133,15 +133,7 @@ static void put_name(struct buf *out, const struct pfunc *f)
 		name_simplify(&name, f->name);
 	buf_put_printable(out, name.data);
 	buf_release(&name);
-	if (f->same_name) {
-		struct buf tell = BUF_INIT;
-
-		pfunc_tell(&tell, f);
-		buf_puts(out, " (");
-		buf_put_printable(out, tell.data);
-		buf_putc(out, ')');
-		buf_release(&tell);
-	}
+	pfunc_put_tell(out, f, buf_put_printable);
 	buf_putc(out, '\n');
 }
 
