@@ -96,6 +96,15 @@ diffrun wall-clock "$W/waited.json" "$W/quiet.json" --fail-above 10 --min-time 1
 status "--wall-clock keeps the wait: the base looks slower" 0
 has "--wall-clock: the work's time as measured" "$W/site-wall-clock/index.html" \
 	'>work</a></td><td class="num pair" data-v="100" data-before="100">100 → 100</td><td class="num pair" data-v="10000000" data-before="20000000">20.0 ms → 10.0 ms</td>'
+# Probes cost more than the work (jq: 100 million calls): the 10 ms wait lies spread over the
+# 81 ms measured, probes included, so it is 10/21 of the 21 ms compensated: work's 20 ms counts
+# 20 x 11/21 = 10.48 ms (taking out 10/81 of it would leave 17.5 ms, +75%: a tripped gate).
+node tests/diff/gen-run.js "$W/waited-probes.json" w 20000000 100 10000000 60000000
+node tests/diff/gen-run.js "$W/quiet-probes.json" w 10000000 100 0 60000000
+diffrun waits-probes "$W/waited-probes.json" "$W/quiet-probes.json" --fail-above 10 --min-time 1ms
+status "a wait taken out where the probes cost most of the run: the gate passes" 0
+has "the work's time without its wait, probes and all: 10.5 ms against 10.0 ms" "$W/site-waits-probes/index.html" \
+	'>work</a></td><td class="num pair" data-v="100" data-before="100">100 → 100</td><td class="num pair" data-v="10000000" data-before="10476190">10.5 ms → 10.0 ms</td>'
 
 # ---- three copies of one static function, two runs in two orders ---------------------------------
 if ! cc -finstrument-functions -g -O2 tests/diff/statics/*.c -o "$W/dup" 2>"$W/cc.err"; then
