@@ -88,6 +88,16 @@ else
 fi
 has "the index says how much of the arguments was cut" "$W/site-argv/index.html" 'A… \(1,499,017 bytes more\)</code>'
 has "summary.md says it too" "$W/site-argv/summary.md" 'A… \(1,499,017 bytes more\)`'
+for f in callgrind pprof; do
+	"$CP" export --format $f -o "$W/argv.$f" "$W/argv.json" 2>"$W/argv-$f.err" || fail "export $f of a 1.5 MB argv" "$(cat "$W/argv-$f.err")"
+done
+gzip -dc "$W/argv.pprof" >"$W/argv.pprof.raw" 2>/dev/null
+if [ "$(wc -c <"$W/argv.callgrind")" -lt 5000 ] && grep -q '^cmd: prog A*… (1,499,022 bytes more)$' "$W/argv.callgrind" &&
+	grep -aq 'prog A*… (1,499,022 bytes more)' "$W/argv.pprof.raw" && [ "$(wc -c <"$W/argv.pprof.raw")" -lt 5000 ]; then
+	ok "export: callgrind's cmd and pprof's comment cut the argv as the site does"
+else
+	fail "export: callgrind's cmd and pprof's comment cut the argv as the site does" "$(wc -c "$W/argv.callgrind" "$W/argv.pprof.raw" | tr '\n' ' ')"
+fi
 "$CP" report --no-argv -o "$W/site-noargv" "$W/argv.json" >/dev/null 2>"$W/noargv.err"
 if grep -rq -e AAAA -e hunter2 "$W/site-noargv"; then fail "--no-argv: no argument anywhere in the site" "found"; else
 	ok "--no-argv: no argument anywhere in the site"; fi
