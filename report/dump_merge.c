@@ -84,13 +84,16 @@ static int cmp_uncalled(const void *a, const void *b)
 		return c;
 	if (x->u->line != y->u->line)
 		return x->u->line < y->u->line ? -1 : 1;
+	if (x->u->name_nul != y->u->name_nul || x->u->file_nul != y->u->file_nul)
+		return x->u->name_nul + 2 * x->u->file_nul < y->u->name_nul + 2 * y->u->file_nul ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static int same_uncalled(const struct merge_uncalled *x, const struct merge_uncalled *y)
 {
 	return x->module == y->module && !strcmp(x->u->name, y->u->name) && str_eq(x->u->file, y->u->file) &&
-	       str_eq(x->u->offset, y->u->offset) && x->u->line == y->u->line;
+	       str_eq(x->u->offset, y->u->offset) && x->u->line == y->u->line &&
+	       x->u->name_nul == y->u->name_nul && x->u->file_nul == y->u->file_nul;
 }
 
 static int cmp_seq(const void *a, const void *b)
@@ -138,7 +141,8 @@ static void merge_modules(struct dump *out, const struct dump *in, size_t n, int
 
 		to->uncalled = xreallocarray(to->uncalled, to->nuncalled + 1, sizeof(*to->uncalled));
 		to->uncalled[to->nuncalled++] = (struct run_uncalled){ xstrdup(all[i].u->name),
-			dup_or_null(all[i].u->file), all[i].u->line, dup_or_null(all[i].u->offset) };
+			dup_or_null(all[i].u->file), all[i].u->line, dup_or_null(all[i].u->offset), all[i].u->name_nul,
+			all[i].u->file_nul };
 	}
 	free(all);
 }

@@ -113,13 +113,13 @@ static void put_modules(const struct run *r, struct buf *out)
 			const struct run_uncalled *x = &mod->uncalled[u];
 
 			buf_puts(out, u ? ",{\"name\":" : "{\"name\":");
-			put_str(out, x->name);
+			put_escaped(out, x->name, x->name_nul);
 			if (x->offset) {
 				buf_puts(out, ",\"offset\":");
 				put_str(out, x->offset);
 			}
 			buf_puts(out, ",\"file\":");
-			put_str(out, x->file);
+			put_escaped(out, x->file, x->file_nul);
 			if (x->line)
 				put_u64(out, "line", x->line);
 			buf_putc(out, '}');

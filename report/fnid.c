@@ -97,10 +97,11 @@ static struct twin *twins_list(const struct dump *d, size_t *count)
 
 		for (size_t u = 0; u < mod->nuncalled; u++) {
 			struct twin *to = &t[k++];
+			const struct run_uncalled *x = &mod->uncalled[u];
 
-			*to = (struct twin){ (int32_t)m, mod->uncalled[u].name, or_empty(mod->uncalled[u].file), 0,
-					     mod->uncalled[u].line, 0, 0, -1 };
-			to->has_offset = run_parse_offset(mod->uncalled[u].offset, &to->offset);
+			*to = (struct twin){ (int32_t)m, x->name, or_empty(x->file), x->name_nul + 2 * x->file_nul,
+					     x->line, 0, 0, -1 };
+			to->has_offset = run_parse_offset(x->offset, &to->offset);
 		}
 	}
 	qsort(t, k, sizeof(*t), cmp_code);

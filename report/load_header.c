@@ -157,15 +157,19 @@ static int load_uncalled(struct load_ctx *c, struct run_module *mod, struct json
 	mod->uncalled = xcalloc(mod->nuncalled, sizeof(*mod->uncalled));
 	for (size_t i = 0; i < mod->nuncalled; i++) {
 		struct json_object *u = json_object_array_get_idx(arr, i);
+		struct run_uncalled *x = &mod->uncalled[i];
+		int name_rc = 0, file_rc = 0;
 
 		snprintf(sub, sizeof(sub), "%s.uncalled[%zu]", where, i);
 		if (!u || !json_object_is_type(u, json_type_object))
 			return load_fail(c, "expected an object, not %s, at %s", load_type_name(u), sub);
-		if (load_want_name(c, u, "name", sub, LOAD_REQUIRED, &mod->uncalled[i].name) < 0 ||
-		    load_want_name(c, u, "file", sub, LOAD_OPTIONAL, &mod->uncalled[i].file) < 0 ||
-		    load_want_u64(c, u, "line", sub, LOAD_OPTIONAL, &mod->uncalled[i].line) < 0 ||
-		    load_want_str(c, u, "offset", sub, LOAD_OPTIONAL, &mod->uncalled[i].offset) < 0)
+		if ((name_rc = load_want_name(c, u, "name", sub, LOAD_REQUIRED, &x->name)) < 0 ||
+		    (file_rc = load_want_name(c, u, "file", sub, LOAD_OPTIONAL, &x->file)) < 0 ||
+		    load_want_u64(c, u, "line", sub, LOAD_OPTIONAL, &x->line) < 0 ||
+		    load_want_str(c, u, "offset", sub, LOAD_OPTIONAL, &x->offset) < 0)
 			return -1;
+		x->name_nul = name_rc == 2;
+		x->file_nul = file_rc == 2;
 	}
 	return 0;
 }

@@ -21,6 +21,7 @@ struct run_uncalled {
 	char *file;     /* NULL without debug information */
 	uint64_t line;  /* 0 when unknown */
 	char *offset;   /* "0x1136" from the module's load address, or NULL */
+	unsigned name_nul : 1, file_nul : 1; /* as dump_function's (dump.h) */
 };
 
 struct run_module {

@@ -137,10 +137,12 @@ node -e '
 const fs = require("fs");
 const d = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
 d.functions[4].name = "dup\\0one";
+d.modules[0].uncalled = [{ name: "never\u0000called", offset: "0x9990", file: "a.c", line: 1 }];
 fs.writeFileSync(process.argv[2], JSON.stringify(d));' "$W/nul.json" "$W/nul-lookalike.json"
 "$CP" merge -o "$W/nul-merged.json" "$W/nul.json" "$W/nul-lookalike.json" 2>"$W/nul-merge.err"
 got=$(jq -c '[.functions[].name | select(startswith("dup"))] | sort' "$W/nul-merged.json" 2>/dev/null)
-if [ "$got" = '["dup\u0000one","dup\u0000two","dup\\0one"]' ]; then
+got="$got $(jq -c '[.modules[].uncalled[].name | select(startswith("never"))]' "$W/nul-merged.json" 2>/dev/null)"
+if [ "$got" = '["dup\u0000one","dup\u0000two","dup\\0one"] ["never\u0000called"]' ]; then
 	ok "merge: NULs written back as they were, a look-alike name kept apart"
 else
 	fail "merge: NULs written back as they were, a look-alike name kept apart" "$got $(cat "$W/nul-merge.err")"

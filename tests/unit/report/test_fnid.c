@@ -59,7 +59,8 @@ void test_fnid_merged_dump(void)
 {
 	const uint64_t abc[3] = { 0x1220, 0x12d0, 0x1380 };
 	static char helper[] = "helper", duph[] = "dup.h", at1220[] = "0x1220", at12d0[] = "0x12d0";
-	struct run_uncalled uncalled[2] = { { helper, duph, 4, at1220 }, { helper, duph, 4, at1220 } };
+	struct run_uncalled uncalled[2] = { { .name = helper, .file = duph, .line = 4, .offset = at1220 },
+					    { .name = helper, .file = duph, .line = 4, .offset = at1220 } };
 	struct dump a;
 	char **k;
 
