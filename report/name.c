@@ -60,6 +60,8 @@ int name_simplify(struct buf *out, const char *full)
 	long depth = 0;
 	const char *s = full, *after_operator = NULL;
 
+	buf_grow(out, strlen(full)); /* out->data is a string even when full is empty */
+
 	while (*s && depth >= 0) {
 		if (depth == 0 && (n = operator_at(full, s))) {
 			buf_add(out, s, n);

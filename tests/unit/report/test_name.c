@@ -23,6 +23,10 @@ void test_name_folds_templates(void)
 		   "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&)", &changed);
 	CHECK_STR(b.data, "std::basic_string<\xe2\x80\xa6>::append(std::basic_string<\xe2\x80\xa6> const&)");
 	buf_release(&b);
+	b = simple("", &changed); /* an empty name (found by fuzzing: the buffer was never allocated) */
+	CHECK_STR(b.data, "");
+	CHECK(!changed);
+	buf_release(&b);
 	b = simple("void f<>()", &changed); /* an empty list stays */
 	CHECK_STR(b.data, "void f<>()");
 	CHECK(!changed);
