@@ -61,22 +61,42 @@ FORCE:
 # ---- runtime: libcallprof.so / libcallprof.a -------------------------------
 # The runtime itself is never instrumented, except calib_target.c: the private
 # function calibration drives through the real probes.
-RT_SRC   := $(filter-out runtime/calib_target.c,$(wildcard runtime/*.c))
-RT_OBJ   := $(RT_SRC:%.c=$(B)/%.o) $(B)/runtime/calib_target.o
+RT_TARGETS := runtime/calib_target.c runtime/calib_target_fentry.c
+RT_SRC   := $(filter-out $(RT_TARGETS),$(wildcard runtime/*.c))
+RT_ASM   := $(wildcard runtime/*.S)
+RT_OBJ   := $(RT_SRC:%.c=$(B)/%.o) $(RT_ASM:%.S=$(B)/%.o) $(RT_TARGETS:%.c=$(B)/%.o)
 RT_CFLAGS:= $(BASE_CFLAGS) -D_GNU_SOURCE -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
             -ftls-model=initial-exec $(DW_CFLAGS)
 RT_LIBS  := $(DW_LIBS) -lelf -ldl -lpthread
 RT_TARGET_CFLAGS := -finstrument-functions -O2 -fno-inline -fno-optimize-sibling-calls
+RT_FENTRY_TARGET_CFLAGS := -pg -mfentry -O2 -fno-inline -fno-optimize-sibling-calls
 RT_LDFLAGS := -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,libcallprof.so
-FLAGS_runtime = $(CC) $(RT_CFLAGS) | $(RT_TARGET_CFLAGS) | $(RT_LDFLAGS) $(RT_LIBS)
+# The hot paths the -pg -mfentry front-end runs before a function's prologue and
+# at its return leave every vector register alone (hijack.h).
+RT_GPR_CFLAGS := -mgeneral-regs-only
+RT_GPR_OBJ := $(B)/runtime/fentry.o $(B)/runtime/hijack_fast.o
+$(RT_GPR_OBJ): RT_ONLY_FLAGS := $(RT_GPR_CFLAGS)
+FLAGS_runtime = $(CC) $(RT_CFLAGS) | $(RT_TARGET_CFLAGS) | $(RT_FENTRY_TARGET_CFLAGS) | $(RT_GPR_CFLAGS) | $(RT_LDFLAGS) $(RT_LIBS)
+# Nor do they keep a frame pointer: a register more, and no frame, on every probe.
+RT_GPR_NOFP_CFLAGS := -fomit-frame-pointer
+$(RT_GPR_OBJ): RT_ONLY_FLAGS += $(RT_GPR_NOFP_CFLAGS)
+FLAGS_runtime += | $(RT_GPR_NOFP_CFLAGS)
 
 $(B)/runtime/%.o: runtime/%.c $(call flags,runtime) | $(B)/runtime
 	@echo "  CC      $@" $(if $(Q),,)
-	$(Q)$(CC) $(RT_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(RT_CFLAGS) $(RT_ONLY_FLAGS) -c $< -o $@
+
+$(B)/runtime/%.o: runtime/%.S $(call flags,runtime) | $(B)/runtime
+	@echo "  AS      $@"
+	$(Q)$(CC) -fPIC -MMD -MP -c $< -o $@
 
 $(B)/runtime/calib_target.o: runtime/calib_target.c $(call flags,runtime) | $(B)/runtime
 	@echo "  CC      $@"
 	$(Q)$(CC) $(RT_CFLAGS) $(RT_TARGET_CFLAGS) -c $< -o $@
+
+$(B)/runtime/calib_target_fentry.o: runtime/calib_target_fentry.c $(call flags,runtime) | $(B)/runtime
+	@echo "  CC      $@"
+	$(Q)$(CC) $(RT_CFLAGS) $(RT_FENTRY_TARGET_CFLAGS) -c $< -o $@
 
 $(B)/libcallprof.so: $(RT_OBJ) runtime/libcallprof.map $(call flags,runtime)
 	@echo "  LD      $@"

@@ -16,6 +16,8 @@
 #include "opts.h"
 #include "profile.h"
 
+#define TOP_VALUES 5 /* argument tuples and return values printed under a function, each ranking */
+
 /* The command line, once parsed: the option table points into it. */
 static struct top_opts {
 	size_t limit;        /* -n: the most rows to print, 0 for all */
@@ -25,6 +27,7 @@ static struct top_opts {
 	const char *format;  /* --format: text, csv or json */
 	int threads;         /* --threads: one table per thread */
 	int full_names;      /* --full-names: C++ names as they are (text) */
+	int args;            /* --args: the values CALLPROF_ARGS captured, under their functions (text) */
 } o;
 
 static const struct opt top_options[] = {
@@ -39,6 +42,10 @@ static const struct opt top_options[] = {
 	{ 0, "format", OPT_STRING, &o.format, "F", "text (default), csv or json; csv and json give full\n"
 						"names and exact figures (ns), warnings on stderr too" },
 	{ 0, "full-names", OPT_FLAG, &o.full_names, NULL, "text: C++ names in full, not shortened to std::vector<…>" },
+	{ 0, "args", OPT_FLAG, &o.args, NULL,
+	  "text: under each function whose arguments were captured\n"
+	  "(CALLPROF_ARGS): its calls that took the most time,\n"
+	  "its most frequent calls, and the values it returned" },
 };
 
 static const char *const top_synopses[] = { "DUMP...", NULL };
@@ -49,7 +56,9 @@ static const struct opts_cmd top_cmd = {
 	.about = "Prints the flat profile of one or more dumps (merged), sorted by self time:\n"
 		 "calls, self time, inclusive time, average inclusive time per call, self time\n"
 		 "as a share of the run (%), and the name.  The first lines say what the\n"
-		 "runtime folded, dropped or could not close, as the report's index does.\n",
+		 "runtime folded, dropped or could not close, as the report's index does.\n"
+		 "With --args, the arguments and return values CALLPROF_ARGS captured under\n"
+		 "the functions it selected.\n",
 	.opts = top_options,
 	.nopts = sizeof(top_options) / sizeof(top_options[0]),
 };
@@ -137,6 +146,46 @@ static void put_name(struct buf *out, const struct pfunc *f)
 	buf_putc(out, '\n');
 }
 
+/* put_tuples: a ranking of the calls as captured ("parse(depth=3, s="abc")  1,204 calls  3.1 ms"). */
+static void put_tuples(struct buf *out, const struct pargs *a, const uint32_t *order, const char *title)
+{
+	char x[FMT_SIZE], y[FMT_SIZE];
+
+	buf_printf(out, "    called with, %s:\n", title);
+	for (size_t i = 0; i < a->ntuples && i < TOP_VALUES; i++) {
+		const struct pvalue *v = &a->tuples[order ? order[i] : i];
+
+		buf_puts(out, "      ");
+		buf_put_printable(out, v->text);
+		buf_printf(out, "  %s call%s  %s\n", fmt_count(x, v->calls), v->calls == 1 ? "" : "s",
+			   fmt_ns(y, v->incl_ns));
+	}
+}
+
+/* put_args: what put_tuples ranks, then the return values ("-1: 12 calls (0.3%)"). */
+static void put_args(struct buf *out, const struct pargs *a)
+{
+	char x[FMT_SIZE], y[FMT_SIZE];
+
+	if (a->refused) {
+		buf_puts(out, "    arguments not captured: ");
+		buf_put_printable(out, a->refused);
+		buf_putc(out, '\n');
+		return;
+	}
+	put_tuples(out, a, a->by_time, "by time");
+	put_tuples(out, a, NULL, "by calls");
+	if (!a->returns)
+		return;
+	buf_puts(out, "    returned:\n");
+	for (size_t i = 0; i < a->nreturned && i < TOP_VALUES; i++) {
+		buf_puts(out, "      ");
+		buf_put_printable(out, a->returned[i].text);
+		buf_printf(out, ": %s call%s (%s)\n", fmt_count(x, a->returned[i].calls),
+			   a->returned[i].calls == 1 ? "" : "s", fmt_pct(y, a->returned[i].calls, a->returned_calls));
+	}
+}
+
 static void text_table(struct buf *out, const struct profile *p, const struct table *t, size_t shown)
 {
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
@@ -159,6 +208,8 @@ static void text_table(struct buf *out, const struct profile *p, const struct ta
 		snprintf(b, sizeof(b), "%.1f", 100.0 * fmt_share(st->self_ns, t->run_ns));
 		put_right(out, b, 6);
 		put_name(out, &p->funcs[t->rows[i].fn]);
+		if (o.args && p->funcs[t->rows[i].fn].args)
+			put_args(out, p->funcs[t->rows[i].fn].args);
 	}
 	if (shown < t->n)
 		buf_printf(out, "(%zu more functions)\n", t->n - shown);

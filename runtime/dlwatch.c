@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "cct.h"
 #include "compat.h"
 #include "filter.h"
@@ -242,7 +243,7 @@ void *dlopen(const char *file, int mode)
 		*(void **)&real_dlopen = dlsym(RTLD_NEXT, "dlopen");
 		*(void **)&real_dlclose = dlsym(RTLD_NEXT, "dlclose");
 	}
-	if (!verdict_on)
+	if (!verdict_on && !args_on)
 		return real_dlopen(file, mode);
 	return open_deciding(file, mode, __builtin_return_address(0));
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "calib.h"
 #include "callprof.h"
 #include "clock.h"
@@ -18,6 +19,8 @@
 #include "dump.h"
 #include "dumpfile.h"
 #include "filter.h"
+#include "hijack.h"
+#include "kind.h"
 #include "nonlocal.h"
 #include "options.h"
 #include "process.h"
@@ -52,12 +55,15 @@ static void fork_child(void)
 	filter_unlock();
 	process_forked();
 	tstate_fork_child(tstate_self, stamp_new_node_state(), process.start_ticks);
+	args_thread_clear(tstate_self);
 }
 
 static void start(void)
 {
 	nonlocal_setup();
-	if (options.filtered) {
+	hijack_setup();
+	args_setup(options.args, options.args_entries);
+	if (options.filtered || args_on) {
 		filter_setup(options.include, options.exclude);
 		filter_load_modules();
 	}
@@ -99,7 +105,7 @@ static void dump_info_now(struct dump_info *info)
 	info->start_realtime_ns = process.start_realtime_ns;
 	info->clock_name = clock_source_name();
 	info->ticks_per_second = clock_ticks_per_second();
-	info->kinds = stamp_kinds();
+	info->kinds = stamp_kinds() | __atomic_load_n(&probe_kinds_seen, __ATOMIC_RELAXED);
 	info->calib = &calib;
 	info->compensate = options.compensate;
 }
@@ -178,8 +184,10 @@ CP_EXPORT void callprof_reset(void)
 
 	if (!lifecycle_start())
 		return;
-	for (struct tstate *t = tstate_lock_all(); t; t = t->next)
+	for (struct tstate *t = tstate_lock_all(); t; t = t->next) {
 		tstate_clear(t, now);
+		args_thread_clear(t);
+	}
 	tstate_unlock_all();
 	process_restart(now);
 }
