@@ -374,15 +374,26 @@ static void write_thread_functions(struct dump_ctx *d, const struct snap_total *
 	jsonw_array_end(&d->w);
 }
 
-/* The call site of an edge, with its source line where debug information has it. */
-static void write_call_site(struct dump_ctx *d, uint32_t caller, uintptr_t site)
+/*
+ * write_call_site: the edge's call site, with its source line where debug
+ * information has it, or "site": why no line is named: "inlined" (the callee
+ * was inlined into its caller, whose own return address its probe got) or
+ * "outside" (the call came from code that is not the caller's: a callback
+ * through uninstrumented code).
+ */
+static void write_call_site(struct dump_ctx *d, uint32_t caller, const struct cct_node *first)
 {
 	char *file = NULL;
 	int line;
+	bool own = true;
 
-	write_hex_member(&d->w, "call_site", site);
+	write_hex_member(&d->w, "call_site", first->call_site);
 	if (caller != SNAP_NO_FN)
-		symbols_call_line(d->syms, site, cct_key_address(d->snap->fn_key[caller]), &file, &line);
+		own = symbols_call_line(d->syms, first->call_site, cct_key_address(d->snap->fn_key[caller]), &file,
+					&line);
+	if (!own)
+		write_string_member(&d->w, "site", first->parent && first->call_site == first->parent->call_site ?
+							   "inlined" : "outside");
 	if (file) {
 		write_string_member(&d->w, "call_file", file);
 		write_uint_member(&d->w, "call_line", (uint64_t)line);
@@ -413,8 +424,8 @@ static void write_thread_edges(struct dump_ctx *d, const struct snap_totals *tot
 			jsonw_uint(&d->w, e->caller);
 		write_uint_member(&d->w, "callee", e->callee);
 		write_times(d, e);
-		if (e->call_site)
-			write_call_site(d, e->caller, e->call_site);
+		if (e->site)
+			write_call_site(d, e->caller, e->site);
 		jsonw_object_end(&d->w);
 	}
 	jsonw_array_end(&d->w);
@@ -503,7 +514,8 @@ static void write_thread_health(struct dump_ctx *d, const struct tstate *t)
 
 static int write_thread(struct dump_ctx *d, size_t i)
 {
-	const struct tstate *t = d->snap->threads[i].t;
+	const struct snap_thread *st = &d->snap->threads[i];
+	const struct tstate *t = st->t;
 	struct snap_totals tot;
 	char name[64];
 	uint64_t end = t->finished ? t->t_end_ticks : d->snap->now_ticks;
@@ -518,6 +530,8 @@ static int write_thread(struct dump_ctx *d, size_t i)
 	write_uint_member(&d->w, "wall_ns", ns(d, (double)(end > t->t_start_ticks ? end - t->t_start_ticks : 0)));
 	jsonw_key(&d->w, "running");
 	jsonw_bool(&d->w, !t->finished);
+	if (st->has_wait)
+		write_uint_member(&d->w, "runq_wait_ns", st->wait_ns);
 	write_thread_health(d, t);
 	write_thread_functions(d, tot.fns);
 	write_thread_edges(d, &tot);

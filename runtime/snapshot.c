@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "schedstat.h"
 #include "shadow.h"
 
 static uint64_t mix64(uint64_t k)
@@ -385,9 +386,13 @@ int snapshot_take(struct snapshot *s, const struct tstate *newest)
 			goto out_release;
 	}
 	s->now_ticks = clock_now();
-	for (size_t i = 0; i < s->nthreads; i++)
-		if (s->threads[i].rows)
-			thread_open(s->threads[i].t, s->threads[i].rows, s->threads[i].n, s->now_ticks);
+	for (size_t i = 0; i < s->nthreads; i++) {
+		struct snap_thread *st = &s->threads[i];
+
+		if (st->rows)
+			thread_open(st->t, st->rows, st->n, s->now_ticks);
+		st->has_wait = !st->t->finished && schedstat_wait_ns(st->t->tid, &st->wait_ns) == 0;
+	}
 	return 0;
 out_release:
 	snapshot_release(s);
@@ -471,8 +476,8 @@ static void total_add(struct snap_total *a, const struct snap_row *x, bool outer
 		a->min_ticks = x->node->min_ticks;
 	if (x->node->max_ticks > a->max_ticks)
 		a->max_ticks = x->node->max_ticks;
-	if (!a->call_site)
-		a->call_site = x->node->call_site;
+	if (!a->site && x->node->call_site)
+		a->site = x->node;
 }
 
 /* The edge `caller` -> `callee` in `out`, added when new; -1 without memory. */

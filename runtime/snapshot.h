@@ -57,6 +57,8 @@ struct snap_thread {
 	const struct tstate *t;
 	struct snap_row *rows;       /* NULL: read when written (snapshot_thread) */
 	size_t n;
+	uint64_t wait_ns;          /* how long it waited for a CPU up to the snapshot (schedstat.h) */
+	bool has_wait;             /* ... where the kernel says, for a thread still running */
 };
 
 /* A growable open-addressing map from a 64-bit key to a dense index. */
@@ -86,7 +88,8 @@ struct snap_total {
 	uint64_t kind_calls[PROBE_KINDS - 1]; /* of those, the calls of each kind but PROBE_PLAIN */
 	double incl, self, raw_incl, raw_self;
 	uint64_t min_ticks, max_ticks;
-	uintptr_t call_site;         /* edges only: the return address of its first row's first call */
+	const struct cct_node *site; /* edges only: its first row's node with a call site (its first call's
+				      * return address) */
 	uint32_t active;             /* activations open on the current path, while summing */
 	uint32_t caller, callee;     /* edges only: function ids (caller SNAP_NO_FN for roots) */
 };
