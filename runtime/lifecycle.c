@@ -133,7 +133,7 @@ static int write_json(FILE *f, struct snapshot *snap)
  * never ran instrumented code writes nothing.  Returns 0, or -1 after one
  * line on stderr.
  */
-static int lifecycle_dump(const char *path, bool only_if_data)
+static int dump_silenced(const char *path, bool only_if_data)
 {
 	struct dumpfile df;
 	struct snapshot snap;
@@ -163,6 +163,18 @@ static int lifecycle_dump(const char *path, bool only_if_data)
 	rc = dumpfile_finish(&df, err);
 	tstate_unlock_all();
 	snapshot_release(&snap);
+	return rc;
+}
+
+/* The dump with this thread's probes silenced: a program's own instrumented
+ * allocator, which the dump calls, must not add calls to the tree it reads
+ * (the dumping thread's rows are read as they are written, after `now`). */
+static int lifecycle_dump(const char *path, bool only_if_data)
+{
+	struct tstate *self = probe_silence();
+	int rc = dump_silenced(path, only_if_data);
+
+	probe_unsilence(self);
 	return rc;
 }
 
