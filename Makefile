@@ -40,13 +40,18 @@ endif
 # The runtime itself is never instrumented, except calib_target.c: the private
 # function calibration drives through the real probes.
 RT_SRC   := $(filter-out runtime/calib_target.c,$(wildcard runtime/*.c))
-RT_OBJ   := $(RT_SRC:%.c=$(B)/%.o) $(B)/runtime/calib_target.o
+RT_ASM   := $(wildcard runtime/*.S)
+RT_OBJ   := $(RT_SRC:%.c=$(B)/%.o) $(RT_ASM:%.S=$(B)/%.o) $(B)/runtime/calib_target.o
 RT_CFLAGS:= $(BASE_CFLAGS) -D_GNU_SOURCE -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
             -ftls-model=initial-exec $(DW_CFLAGS)
 RT_LIBS  := $(DW_LIBS) -lelf -ldl -lpthread
 
 $(B)/runtime/%.o: runtime/%.c | $(B)/runtime
 	@echo "  CC      $@" $(if $(Q),,)
+	$(Q)$(CC) $(RT_CFLAGS) -c $< -o $@
+
+$(B)/runtime/%.o: runtime/%.S | $(B)/runtime
+	@echo "  AS      $@"
 	$(Q)$(CC) $(RT_CFLAGS) -c $< -o $@
 
 $(B)/runtime/calib_target.o: runtime/calib_target.c | $(B)/runtime

@@ -1,8 +1,10 @@
 /*
  * dlwatch.c: libraries loaded and unloaded while the program runs.  An
  * interposed dlopen decides the filters' verdicts on a new library's
- * functions; an interposed dlclose names a library's profiled functions
- * before it is unloaded, and drops its verdicts.
+ * functions and points its jump slots at the library probes (got.h), binding
+ * it up front for them; an interposed dlclose names a library's profiled
+ * functions before it is unloaded, drops its verdicts, and retires the keys
+ * of the library functions that went with it.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -18,6 +20,9 @@
 #include "cct.h"
 #include "compat.h"
 #include "filter.h"
+#include "got.h"
+#include "libcall.h"
+#include "libstub.h"
 #include "process.h"
 #include "symbols.h"
 #include "tstate.h"
@@ -121,6 +126,33 @@ static void remember_library(void *handle)
 		retire_functions(&m);
 }
 
+/*
+ * Retires the keys of library functions whose module was unloaded (they were
+ * called through the slots of an instrumented module that went with it): on
+ * every thread's tree and in their entries, which keep naming them.
+ */
+static void retire_library_functions(void)
+{
+	size_t n;
+	uintptr_t *keys = got_unloaded(&n);
+	uint64_t generation;
+
+	if (!n)
+		goto out;
+	generation = __atomic_add_fetch(&unload_generation, 1, __ATOMIC_RELAXED);
+	for (struct tstate *t = tstate_lock_all(); t; t = t->next)
+		for (struct cct_node *c = cct_next_preorder(&t->tree.root, &t->tree.root); c;
+		     c = cct_next_preorder(c, &t->tree.root))
+			for (size_t i = 0; i < n; i++)
+				if (c->fn == keys[i])
+					cct_node_rekey(&t->tree, c, cct_retired_key(c->fn, generation));
+	for (size_t i = 0; i < n; i++)
+		libstub_retire(keys[i], cct_retired_key(keys[i], generation));
+	tstate_unlock_all();
+out:
+	free(keys);
+}
+
 /* The real dlclose. */
 static int (*real_dlclose)(void *);
 /* The real dlopen. */
@@ -136,9 +168,12 @@ int dlclose(void *handle)
 	if (process.ready)
 		remember_library(handle);
 	errno = saved_errno;
+	got_lock(); /* no slot is read while its module goes */
 	rc = real_dlclose(handle);
+	got_unlock();
 	saved_errno = errno;
 	filter_unload_modules();
+	retire_library_functions();
 	errno = saved_errno;
 	return rc;
 }
@@ -221,20 +256,31 @@ static void *open_as(const char *file, int mode, const void *caller)
 	return real_dlopen(caller_search(file, caller, path) ? path : file, mode);
 }
 
+/* `mode` binding every symbol now, so that ld.so binds the jump slots the
+ * library probes take over (got.h). */
+static int binding_now(int mode)
+{
+	return libcall_on ? (mode & ~RTLD_BINDING_MASK) | RTLD_NOW : mode;
+}
+
 static __attribute__((noinline)) void *open_deciding(const char *file, int mode, const void *caller)
 {
-	void *h = open_as(file, mode, caller);
-	int saved_errno = errno;
+	void *h = open_as(file, binding_now(mode), caller);
+	int saved_errno;
 
+	if (!h && binding_now(mode) != mode) /* a symbol it never calls is missing: bind lazily after all */
+		h = open_as(file, mode, caller);
+	saved_errno = errno;
 	if (h) {
 		filter_load_modules();
+		got_patch_loaded();
 		dlerror(); /* the program's dlopen succeeded: no error of our lookups' is left to it */
 	}
 	errno = saved_errno;
 	return h;
 }
 
-/* Without filters, a tail call: the real dlopen sees our caller as its own. */
+/* Without filters or library probes, a tail call: the real dlopen sees our caller as its own. */
 CP_EXPORT void *dlopen(const char *file, int mode);
 void *dlopen(const char *file, int mode)
 {
@@ -242,7 +288,7 @@ void *dlopen(const char *file, int mode)
 		*(void **)&real_dlopen = dlsym(RTLD_NEXT, "dlopen");
 		*(void **)&real_dlclose = dlsym(RTLD_NEXT, "dlclose");
 	}
-	if (!verdict_on)
+	if (!verdict_on && !libcall_on)
 		return real_dlopen(file, mode);
 	return open_deciding(file, mode, __builtin_return_address(0));
 }

@@ -15,7 +15,10 @@
 
 #include "cct.h"
 #include "clock.h"
+#include "got.h"
 #include "jsonw.h"
+#include "libcall.h"
+#include "libstub.h"
 #include "symbols.h"
 
 /* The dump of one process. */
@@ -26,6 +29,7 @@ struct dump_ctx {
 	struct comp_cost cost[PROBE_KINDS]; /* what compensation subtracts (zeros: nothing) */
 	uint64_t clamped;                   /* compensated figures clamped at zero */
 	struct symbols *syms;               /* the process's modules, for names and call lines */
+	bool *library;                      /* by function id: a library function (libcall.h) */
 };
 
 static const char *const kind_names[PROBE_KINDS] = PROBE_KIND_NAMES;
@@ -202,14 +206,74 @@ static void write_uncalled(struct dump_ctx *d, long module)
 	write_uint_member(&d->w, "symtab_functions", u.total);
 }
 
-/* Names the function whose nodes have key `key`: an address, or a retired
- * one of a library unloaded since (cct.h). */
-static void resolve_key(struct dump_ctx *d, uintptr_t key, struct sym_function *f)
+/* Names the library function whose nodes have key `key` from its entry
+ * (the relocation's name, never an IFUNC's choice or an alias); false when
+ * `key` is no library function's. */
+static bool resolve_library(struct dump_ctx *d, uintptr_t key, struct sym_function *f)
 {
+	const struct libstub_entry *e = libstub_find(key);
+
+	if (!e)
+		return false;
+	if (!cct_key_is_retired(key)) {
+		symbols_resolve(d->syms, e->label, f);
+		free(f->name);
+	} else { /* its library was unloaded: named by its entry alone */
+		memset(f, 0, sizeof(*f));
+		f->module = e->module[0] ? symbols_module_of(d->syms, e->module, e->module_base) : -1;
+		f->offset = e->label - e->module_base;
+	}
+	f->name = symbols_demangle(e->name);
+	return true;
+}
+
+/* Names the function whose nodes have key `key`: an address, or a retired
+ * one of a library unloaded since (cct.h); true for a library function. */
+static bool resolve_key(struct dump_ctx *d, uintptr_t key, struct sym_function *f)
+{
+	if (resolve_library(d, key, f))
+		return true;
 	if (cct_key_is_retired(key))
 		symbols_resolve_unloaded(d->syms, cct_key_generation(key), cct_key_address(key), f);
 	else
 		symbols_resolve(d->syms, key, f);
+	return false;
+}
+
+static void write_name_list(struct jsonw *w, const char *key, char *const *names, size_t n)
+{
+	jsonw_key(w, key);
+	jsonw_array_begin(w);
+	for (size_t i = 0; i < n; i++)
+		jsonw_string(w, names[i]);
+	jsonw_array_end(w);
+}
+
+/* What the library probes did to the jump slots of an instrumented module. */
+static void write_module_libcalls(struct dump_ctx *d, const struct sym_module *m)
+{
+	const struct got_module *g = libcall_on ? got_report(m->path, m->base) : NULL;
+	struct jsonw *w = &d->w;
+
+	if (!g)
+		return;
+	jsonw_key(w, "library_calls");
+	jsonw_object_begin(w);
+	write_uint_member(w, "slots", g->slots);
+	write_uint_member(w, "probed", g->probed);
+	write_name_list(w, "lazy", g->lazy, g->nlazy);
+	write_name_list(w, "through_got", g->through_got, g->nthrough);
+	jsonw_object_end(w);
+}
+
+/* True for a module that holds some function other than library functions:
+ * its coverage is listed (a library's thousands of functions are not). */
+static bool has_own_functions(const struct dump_ctx *d, const struct sym_function *f, long module)
+{
+	for (size_t i = 0; i < d->snap->nfns; i++)
+		if (f[i].module == module && !d->library[i])
+			return true;
+	return false;
 }
 
 /* modules and functions: the functions named with libdw. */
@@ -222,7 +286,7 @@ static void write_symbols(struct dump_ctx *d)
 	size_t nmods;
 
 	for (size_t i = 0; f && i < nfns; i++)
-		resolve_key(d, d->snap->fn_key[i], &f[i]);
+		d->library[i] = resolve_key(d, d->snap->fn_key[i], &f[i]);
 	mods = symbols_modules(d->syms, &nmods);
 	jsonw_key(w, "modules");
 	jsonw_array_begin(w);
@@ -232,7 +296,9 @@ static void write_symbols(struct dump_ctx *d)
 		write_string_member(w, "path", mods[i].path);
 		write_string_member(w, "build_id", mods[i].build_id);
 		write_hex_member(w, "base", mods[i].base);
-		write_uncalled(d, (long)i);
+		if (!f || has_own_functions(d, f, (long)i))
+			write_uncalled(d, (long)i);
+		write_module_libcalls(d, &mods[i]);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
@@ -255,6 +321,10 @@ static void write_symbols(struct dump_ctx *d)
 			jsonw_uint(w, (uint64_t)f[i].line);
 		else
 			jsonw_null(w);
+		if (d->library[i]) {
+			jsonw_key(w, "library");
+			jsonw_bool(w, true);
+		}
 		jsonw_object_end(w);
 		if (f)
 			sym_function_release(&f[i]);
@@ -345,6 +415,7 @@ static void write_thread_edges(struct dump_ctx *d, const struct snap_totals *tot
 			jsonw_uint(&d->w, e->caller);
 		write_uint_member(&d->w, "callee", e->callee);
 		write_times(d, e);
+		write_kind_calls(d, e);
 		if (site && site[i])
 			write_call_site(d, e->caller, site[i]);
 		jsonw_object_end(&d->w);
@@ -358,6 +429,7 @@ static void write_thread_tree(struct dump_ctx *d, const struct snap_thread *st)
 	static const char *const columns[] = { "id", "parent", "fn", "calls", "inclusive_ns", "self_ns",
 					       "raw_inclusive_ns", "raw_self_ns" };
 	struct jsonw *w = &d->w;
+	char key[64];
 
 	jsonw_key(w, "tree");
 	jsonw_object_begin(w);
@@ -365,6 +437,12 @@ static void write_thread_tree(struct dump_ctx *d, const struct snap_thread *st)
 	jsonw_array_begin(w);
 	for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++)
 		jsonw_string(w, columns[i]);
+	for (unsigned k = 1; k < PROBE_KINDS; k++) { /* then <name>_calls per kind but plain */
+		if (!(d->info->kinds & 1u << k))
+			continue;
+		snprintf(key, sizeof(key), "%s_calls", kind_names[k]);
+		jsonw_string(w, key);
+	}
 	jsonw_array_end(w);
 	jsonw_key(w, "rows");
 	jsonw_array_begin(w);
@@ -382,6 +460,9 @@ static void write_thread_tree(struct dump_ctx *d, const struct snap_thread *st)
 		jsonw_uint(w, ns(d, x->c.self));
 		jsonw_uint(w, ns(d, x->c.raw_incl));
 		jsonw_uint(w, ns(d, x->c.raw_self));
+		for (unsigned k = 1; k < PROBE_KINDS; k++)
+			if (d->info->kinds & 1u << k)
+				jsonw_uint(w, x->c.kind_calls[k - 1]);
 		jsonw_array_end(w);
 	}
 	jsonw_array_end(w);
@@ -470,31 +551,47 @@ static void pick_costs(struct dump_ctx *d)
 				     (struct comp_cost){ 0, 0 };
 }
 
-/* The addresses of the functions still loaded, for symbols_open_for. */
+/* The addresses of the functions still loaded, for symbols_open_for (a
+ * library function's: where it is named from). */
 static uintptr_t *live_addresses(const struct snapshot *snap, size_t *n)
 {
 	uintptr_t *a = malloc((snap->nfns ? snap->nfns : 1) * sizeof(*a));
+	const struct libstub_entry *e;
 
 	*n = 0;
 	for (size_t i = 0; a && i < snap->nfns; i++)
 		if (!cct_key_is_retired(snap->fn_key[i]))
-			a[(*n)++] = snap->fn_key[i];
+			a[(*n)++] = (e = libstub_find(snap->fn_key[i])) ? e->label : snap->fn_key[i];
 	return a;
+}
+
+/* Whether calls into libraries were probed, and why not. */
+static void write_library_probes(struct dump_ctx *d)
+{
+	jsonw_key(&d->w, "library_probes");
+	jsonw_string(&d->w, libcall_on ? "on" : got_static_runtime ? "unavailable" : "off");
 }
 
 int dump_json(FILE *f, struct snapshot *snap, const struct dump_info *info)
 {
 	struct dump_ctx d = { .snap = snap, .info = info };
+	bool *library = calloc(snap->nfns ? snap->nfns : 1, sizeof(*library));
 	size_t naddrs;
 	uintptr_t *addrs = live_addresses(snap, &naddrs);
 	int rc = 0;
 
+	if (!library) {
+		free(addrs);
+		return -1;
+	}
+	d.library = library;
 	pick_costs(&d);
 	jsonw_init(&d.w, f);
 	d.syms = addrs ? symbols_open_for(addrs, naddrs) : NULL;
 	free(addrs);
 	jsonw_object_begin(&d.w);
 	write_header(&d);
+	write_library_probes(&d);
 	write_symbols(&d);
 	jsonw_key(&d.w, "threads");
 	jsonw_array_begin(&d.w);
@@ -508,6 +605,7 @@ int dump_json(FILE *f, struct snapshot *snap, const struct dump_info *info)
 		jsonw_object_end(&d.w);
 	}
 	symbols_free(d.syms);
+	free(library);
 	putc('\n', f);
 	return rc;
 }

@@ -15,11 +15,13 @@
 enum probe_kind {
 	PROBE_PLAIN,  /* the default: a plain clock read each side (or none) */
 	PROBE_FENCED, /* tsc-adaptive's fenced reads (stamp.h) */
+	PROBE_LIBRARY, /* a call into a library through a patched GOT slot (libcall.h): its
+			* stub, the saved registers and the return trampoline cost more */
 	PROBE_KINDS
 };
 
 /* The dump's name of each kind, in enum order. */
-#define PROBE_KIND_NAMES { "plain", "fenced" }
+#define PROBE_KIND_NAMES { "plain", "fenced", "library" }
 
 /* A set of kinds, as bits (1u << kind). */
 typedef unsigned probe_kind_set;

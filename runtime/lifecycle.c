@@ -18,6 +18,8 @@
 #include "dump.h"
 #include "dumpfile.h"
 #include "filter.h"
+#include "got.h"
+#include "libcall.h"
 #include "nonlocal.h"
 #include "options.h"
 #include "process.h"
@@ -33,23 +35,27 @@ static int starter;
 static int final_dump_done;
 
 /* Around a fork, the locks of those who rewrite shared state are held, so the
- * child gets them free.  Order: the registry, then the filters (a dump holds
- * the first while libdw may dlopen, which takes the second). */
+ * child gets them free.  Order: the registry, the patcher, then the filters
+ * (a dump holds the first while libdw may dlopen, which takes the others; a
+ * library's destructor may dlopen inside the patcher's dlclose). */
 static void fork_prepare(void)
 {
 	tstate_lock_all();
+	got_lock();
 	filter_lock();
 }
 
 static void fork_parent(void)
 {
 	filter_unlock();
+	got_unlock();
 	tstate_unlock_all();
 }
 
 static void fork_child(void)
 {
 	filter_unlock();
+	got_unlock();
 	process_forked();
 	tstate_fork_child(tstate_self, stamp_new_node_state(), process.start_ticks);
 }
@@ -61,6 +67,7 @@ static void start(void)
 		filter_setup(options.include, options.exclude);
 		filter_load_modules();
 	}
+	got_setup();
 	calib_run();
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
@@ -99,7 +106,7 @@ static void dump_info_now(struct dump_info *info)
 	info->start_realtime_ns = process.start_realtime_ns;
 	info->clock_name = clock_source_name();
 	info->ticks_per_second = clock_ticks_per_second();
-	info->kinds = stamp_kinds();
+	info->kinds = stamp_kinds() | libcall_kinds();
 	info->calib = &calib;
 	info->compensate = options.compensate;
 }

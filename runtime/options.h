@@ -20,6 +20,7 @@ struct options {
 	char *include;            /* CALLPROF_INCLUDE globs, or NULL */
 	char *exclude;            /* CALLPROF_EXCLUDE globs, or NULL */
 	bool filtered;            /* either holds a glob: calls are filtered (verdict.h) */
+	bool libcalls;            /* CALLPROF_LIBCALLS: calls into libraries are probed (got.h) */
 };
 
 /* The settings in force; filled by options_read(). */

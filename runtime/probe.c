@@ -100,29 +100,57 @@ static bool unrecorded(struct tstate *t, uintptr_t fn)
 	return true;
 }
 
+/* The node a new call of `fn` of kind `kind` counts in, under the top frame
+ * `top`: NULL when it must be dropped; its frame's mark in *mark (0 for none). */
+static struct cct_node *node_for(struct tstate *t, const struct frame *top, uintptr_t fn,
+				 uintptr_t call_site, enum probe_kind kind, uintptr_t *mark)
+{
+	struct cct_node *node;
+
+	*mark = 0;
+	if (unrecorded(t, fn)) {
+		*mark = FRAME_TRANSPARENT; /* a transparent frame: see shadow.h */
+		return top->node;
+	}
+	if (!(node = cct_child_get(&t->tree, top->node, fn, call_site)))
+		return NULL;
+	node->calls++;
+	if (kind != PROBE_PLAIN) {
+		node->kind_calls[kind - 1]++;
+		/* Its own kind, so never tsc-adaptive's fenced one: it reads plainly. */
+		node->fence = CCT_FENCE_PLAIN;
+	}
+	/* Folded past the budget, inside an open call of the same function.
+	 * The look is bounded: deeper nesting still counts its time. */
+	if (node->parent != top->node && shadow_has_open(&t->stack, fn, FOLD_NESTING_LOOK))
+		*mark = FRAME_UNTIMED;
+	return node;
+}
+
+/* Closes the frames dead below `sp` and makes room for one more; false when
+ * the call at `sp` must be dropped (and was counted so). */
+static bool enter_room(struct tstate *t, uintptr_t sp)
+{
+	struct shadow *s = &t->stack;
+
+	if (s->base[s->depth - 1].sp < sp)
+		t->resyncs += shadow_pop_dead(s, sp);
+	return !((s->depth == s->cap || t->dropped_depth) && enter_no_room(t, sp));
+}
+
 /* The body of probe_enter_slow, with busy set; clears it. */
-static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
+static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
+		       enum probe_kind kind)
 {
 	struct shadow *s = &t->stack;
 	struct frame *top;
 	struct cct_node *node;
-	uintptr_t mark = 0;
+	uintptr_t mark;
 
-	if (s->base[s->depth - 1].sp < sp)
-		t->resyncs += shadow_pop_dead(s, sp);
-	if ((s->depth == s->cap || t->dropped_depth) && enter_no_room(t, sp))
+	if (!enter_room(t, sp))
 		goto out;
 	top = &s->base[s->depth - 1];
-	if (unrecorded(t, fn)) {
-		node = top->node; /* a transparent frame: see shadow.h */
-		mark = FRAME_TRANSPARENT;
-	} else if ((node = cct_child_get(&t->tree, top->node, fn, call_site))) {
-		node->calls++;
-		/* Folded past the budget, inside an open call of the same function.
-		 * The look is bounded: deeper nesting still counts its time. */
-		if (node->parent != top->node && shadow_has_open(s, fn, FOLD_NESTING_LOOK))
-			mark = FRAME_UNTIMED;
-	} else {
+	if (!(node = node_for(t, top, fn, call_site, kind, &mark))) {
 		drop_enter(t, sp);
 		goto out;
 	}
@@ -139,11 +167,14 @@ out:
 	t->busy = 0;
 }
 
-void probe_enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
+void probe_enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
+		      enum probe_kind kind)
 {
 	int saved_errno = errno;
 
-	enter_slow(t, fn, call_site, sp);
+	t->busy = 1;
+	cp_barrier();
+	enter_slow(t, fn, call_site, sp, kind);
 	errno = saved_errno;
 }
 
@@ -181,23 +212,64 @@ static struct tstate *attach(void)
 	return t;
 }
 
-void probe_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
+/* This thread's state for a probe that found none or found it busy: the new
+ * state, busy (a thread's first probe), or NULL when the call is dropped
+ * (counted where it belongs) or the thread is not profiled. */
+static struct tstate *unready(struct tstate *t)
 {
-	int saved_errno;
-
 	if (t == &tstate_attaching) {
 		attach_dropped++; /* a signal handler's probe while this thread attaches */
-		return;
+		return NULL;
 	}
 	if (t) {
 		if (!t->off)
 			t->dropped_calls++; /* a signal handler's probe inside another probe */
-		return;
+		return NULL;
 	}
-	saved_errno = errno;
 	t = attach();
-	if (t && !t->off)
-		enter_slow(t, fn, call_site, sp);
+	return t && !t->off ? t : NULL;
+}
+
+void probe_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
+			 enum probe_kind kind)
+{
+	int saved_errno = errno;
+
+	if ((t = unready(t)))
+		enter_slow(t, fn, call_site, sp, kind);
+	errno = saved_errno;
+}
+
+/* The body of probe_count, with busy set; clears it. */
+static void count(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp, enum probe_kind kind)
+{
+	struct shadow *s = &t->stack;
+	uintptr_t mark;
+
+	if (s->base[s->depth - 1].sp < sp)
+		t->resyncs += shadow_pop_dead(s, sp);
+	if (t->dropped_depth && sp >= t->dropped_sp)
+		t->dropped_depth = 0; /* control came back above the dropped frames without their exits */
+	if (t->dropped_depth)
+		t->dropped_no_room++; /* inside dropped frames: where it belongs is unknown */
+	else if (!node_for(t, &s->base[s->depth - 1], fn, call_site, kind, &mark))
+		t->dropped_no_room++;
+	cp_barrier();
+	t->busy = 0;
+}
+
+void probe_count(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp, enum probe_kind kind)
+{
+	int saved_errno = errno;
+
+	if (!t || t->busy) {
+		t = unready(t);
+	} else {
+		t->busy = 1;
+		cp_barrier();
+	}
+	if (t)
+		count(t, fn, call_site, sp, kind);
 	errno = saved_errno;
 }
 

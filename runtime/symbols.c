@@ -761,6 +761,11 @@ void sym_function_release(struct sym_function *f)
 	f->name = f->file = NULL;
 }
 
+long symbols_module_of(struct symbols *s, const char *path, uintptr_t base)
+{
+	return s ? module_index(s, path, base, NULL, NULL) : -1;
+}
+
 const struct sym_module *symbols_modules(const struct symbols *s, size_t *count)
 {
 	*count = s ? s->nmods : 0;
