@@ -85,15 +85,16 @@ static bool enter_no_room(struct tstate *t, uintptr_t sp)
 	return true;
 }
 
-/* True if calls of `fn` are not recorded on `t`: filtered out (transparent
- * frames), or nested deeper than CALLPROF_MAX_DEPTH. */
-static bool unrecorded(struct tstate *t, uintptr_t fn)
+/* True if calls of `fn` of kind `kind` are not recorded on `t`: filtered out
+ * (transparent frames), or nested deeper than CALLPROF_MAX_DEPTH.  Library
+ * functions the filters exclude are never patched (got.h): no verdict needed. */
+static bool unrecorded(struct tstate *t, uintptr_t fn, enum probe_kind kind)
 {
 	enum verdict v;
 
 	if (options.max_depth && t->stack.depth > options.max_depth)
 		return true;
-	if (!verdict_on || t->unfiltered || (v = verdict_of(fn)) == VERDICT_ADMIT)
+	if (!verdict_on || t->unfiltered || kind == PROBE_LIBRARY || (v = verdict_of(fn)) == VERDICT_ADMIT)
 		return false;
 	if (v == VERDICT_UNDECIDED)
 		t->undecided_calls++;
@@ -108,7 +109,7 @@ static struct cct_node *node_for(struct tstate *t, const struct frame *top, uint
 	struct cct_node *node;
 
 	*mark = 0;
-	if (unrecorded(t, fn)) {
+	if (unrecorded(t, fn, kind)) {
 		*mark = FRAME_TRANSPARENT; /* a transparent frame: see shadow.h */
 		return top->node;
 	}

@@ -16,8 +16,8 @@ LIBS="$(pkg-config --libs libdw) -lelf -ldl -lpthread"
 
 # The runtime's objects, once: calib_target.c is its one instrumented file.
 objs=""
-for src in "$TOP"/runtime/*.c; do
-	base=$(basename "$src" .c)
+for src in "$TOP"/runtime/*.c "$TOP"/runtime/*.S; do
+	base=$(basename "$src"); base=${base%.[cS]}
 	extra=""
 	[ "$base" = calib_target ] && extra="-finstrument-functions"
 	if ! cc $RTFLAGS $extra -c "$src" -o "$W/rt/$base.o" 2>"$W/rt/$base.err"; then
