@@ -45,14 +45,18 @@ RT_OBJ   := $(RT_SRC:%.c=$(B)/%.o) $(RT_ASM:%.S=$(B)/%.o) $(B)/runtime/calib_tar
 RT_CFLAGS:= $(BASE_CFLAGS) -D_GNU_SOURCE -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
             -ftls-model=initial-exec $(DW_CFLAGS)
 RT_LIBS  := $(DW_LIBS) -lelf -ldl -lpthread
+# The hot paths the -pg -mfentry and library-call front-ends run before a
+# function's prologue and at its return leave every vector register alone (hijack.h).
+RT_GPR_OBJ := $(B)/runtime/fentry.o $(B)/runtime/hijack_fast.o $(B)/runtime/libcall.o
+$(RT_GPR_OBJ): RT_ONLY_FLAGS := -mgeneral-regs-only
 
 $(B)/runtime/%.o: runtime/%.c | $(B)/runtime
 	@echo "  CC      $@" $(if $(Q),,)
-	$(Q)$(CC) $(RT_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(RT_CFLAGS) $(RT_ONLY_FLAGS) -c $< -o $@
 
 $(B)/runtime/%.o: runtime/%.S | $(B)/runtime
 	@echo "  AS      $@"
-	$(Q)$(CC) $(RT_CFLAGS) -c $< -o $@
+	$(Q)$(CC) -fPIC -MMD -MP -c $< -o $@
 
 $(B)/runtime/calib_target.o: runtime/calib_target.c | $(B)/runtime
 	@echo "  CC      $@"

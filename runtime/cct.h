@@ -51,7 +51,17 @@ struct cct_node {
 	/* Last, clear of the lookup's fields: only probes of other kinds than plain read them. */
 	uint64_t kind_calls[PROBE_KINDS - 1]; /* activations of each kind but PROBE_PLAIN (index kind - 1) */
 	uint32_t fence;                  /* CCT_FENCE_*: how tsc-adaptive reads its times (stamp.h) */
+	uintptr_t fe_word;               /* the front-end's word on this node's calls, set by the
+					  * first one it opens: 0 for -finstrument-functions; its
+					  * low bits name the front-end (CCT_FE_*), the rest is
+					  * that front-end's (fentry.h) */
 };
+
+/* The front-end of a node's calls (fe_word & CCT_FE_MASK). */
+#define CCT_FE_MASK ((uintptr_t)3)
+#define CCT_FE_FINSTRUMENT ((uintptr_t)0)
+#define CCT_FE_FENTRY ((uintptr_t)1)
+#define CCT_FE_LIBRARY ((uintptr_t)2)
 
 /* The activations of `n` of kind `k`: plain ones are those of no other kind. */
 static inline CP_NOINSTR uint64_t cct_kind_calls(const struct cct_node *n, enum probe_kind k)

@@ -21,6 +21,7 @@
 #include "compat.h"
 #include "filter.h"
 #include "got.h"
+#include "hijack.h"
 #include "libcall.h"
 #include "libstub.h"
 #include "process.h"
@@ -290,5 +291,7 @@ void *dlopen(const char *file, int mode)
 	}
 	if (!verdict_on && !libcall_on)
 		return real_dlopen(file, mode);
-	return open_deciding(file, mode, __builtin_return_address(0));
+	/* Reached through a library probe, our return is hijacked: the caller is in its record. */
+	return open_deciding(file, mode,
+			     (const void *)hijack_return_address((const uintptr_t *)__builtin_frame_address(0) + 1));
 }

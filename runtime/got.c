@@ -17,6 +17,7 @@
 #include "libstub.h"
 #include "options.h"
 #include "symbols.h"
+#include "verdict.h"
 
 #define MAX_SEGMENTS 16
 
@@ -89,6 +90,8 @@ static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static struct got_module *modules;
 static size_t nmodules, cap_modules;
 bool got_static_runtime;
+/* The verdict table's module for the library functions patched under filters, or -1. */
+static int library_verdicts = -1;
 
 static bool listed(const char *name, const char *const *list, size_t n)
 {
@@ -308,6 +311,21 @@ static bool admitted(const char *name, const struct loaded *t)
 	return yes;
 }
 
+/* Makes the probes record calls of the library function at `target`: the
+ * filters admitted it (verdict.h; written under the filters' lock, as every
+ * verdict).  False when there is no room for its verdict. */
+static bool admit_in_verdicts(uintptr_t target)
+{
+	bool done;
+
+	filter_lock();
+	if (library_verdicts < 0 && (library_verdicts = verdict_module_add(NULL, NULL, 0, false)) >= 0)
+		verdict_module_publish(library_verdicts);
+	done = library_verdicts >= 0 && verdict_set(library_verdicts, target, true) == 0;
+	filter_unlock();
+	return done;
+}
+
 /* What a jump slot gets: a stub, 0 for none.  Notes lazy slots in `rec`. */
 static uintptr_t stub_for(const struct loaded *all, size_t n, const struct loaded *m,
 			  const ElfW(Rela) *r, struct got_module *rec)
@@ -328,6 +346,8 @@ static uintptr_t stub_for(const struct loaded *all, size_t n, const struct loade
 		return 0;
 	e = libstub_get(target, name, label, module_path(t, path), t->base,
 			is_counted_only(name) ? LIBSTUB_COUNT_ONLY : 0);
+	if (e && options.filtered && !admit_in_verdicts(target))
+		return 0;
 	return e ? e->stub : 0;
 }
 
@@ -471,7 +491,6 @@ void got_setup(void)
 	got_static_runtime = dl_iterate_phdr(find_runtime, NULL) == 2;
 	if (got_static_runtime)
 		return;
-	libcall_setup();
 	if (libstub_setup((uintptr_t)libcall_entry) < 0)
 		return;
 	libcall_on = true;

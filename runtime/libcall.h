@@ -1,22 +1,19 @@
 /*
  * libcall.h: the library-call front-end.  A call an instrumented module makes
  * through a patched GOT slot (got.h) reaches its function's stub (libstub.h),
- * then libcall_entry (libcall_entry.S), which saves the argument registers,
- * asks libcall_enter to open the call (kind PROBE_LIBRARY) and to take over its
- * return (the shared return hijack), and jumps on to the function with the
- * stack exactly as the caller left it.  Callbacks into instrumented code nest
- * below the library function's node.
+ * then libcall_entry (libcall_entry.S), which keeps the argument registers and
+ * calls libcall_enter (libcall.c): it opens the call, of kind PROBE_LIBRARY,
+ * and takes over its return (the shared return hijack, hijack.h), and the
+ * entry jumps on to the function with the stack exactly as the caller left
+ * it.  Callbacks into instrumented code nest below the library function's
+ * node; the trampoline closes the call when it returns.
  *
- * Functions that never return or return twice (exit, longjmp, setjmp, vfork,
- * execve: LIBSTUB_COUNT_ONLY) are counted with probe_count and never followed.
+ * Functions that never return or return twice, switch stacks or read their
+ * caller's return address (exit, longjmp, setjmp, vfork, execve, dlsym:
+ * LIBSTUB_COUNT_ONLY) are counted without a frame and never followed: calls
+ * of kind PROBE_COUNTED, with no time of their own.
  *
- * The vector registers: libcall_entry saves only xmm0-7, with legacy SSE,
- * which leaves the upper halves of ymm/zmm alone, and the runtime is built
- * without AVX; but a slow path may run libc code that ends in vzeroupper
- * (thread attach, a stack that grows), which would destroy __m256 arguments.
- * So libcall_enter runs only the probes' fast paths and returns 0 when any
- * slow path is needed; libcall_entry then saves the whole vector state
- * (xsave) around libcall_enter_cold, which may do anything a probe may.
+ * The nodes library calls open carry LIBCALL_WORD in fe_word (cct.h).
  */
 #ifndef CALLPROF_LIBCALL_H
 #define CALLPROF_LIBCALL_H
@@ -24,30 +21,21 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cct.h"
 #include "kind.h"
 #include "libstub.h"
+
+#define LIBCALL_WORD CCT_FE_LIBRARY
 
 /* The common entry every stub jumps to, with its entry in %r11 (asm). */
 void libcall_entry(void);
 
-/* Called by libcall_entry with the stub's entry and the address of the
- * caller's return address: the function to jump to, or 0 to go through
- * libcall_enter_cold (with the vector state saved) instead. */
-uintptr_t libcall_enter(const struct libstub_entry *e, uintptr_t *slot);
-uintptr_t libcall_enter_cold(const struct libstub_entry *e, uintptr_t *slot);
+/* The cold enter of the call through entry `entry` (a struct libstub_entry)
+ * returning through the word at `slot`, the vector state saved
+ * (hijack_call_saved). */
+uintptr_t libcall_enter_cold(uintptr_t entry, uintptr_t slot, uintptr_t unused, const void *state);
 
-/* How libcall_entry saves the vector state around the cold path (set by
- * libcall_setup from cpuid): bytes of the xsave area (0: fxsave-era machine,
- * nothing beyond the saved xmm to keep), the components, xsavec or xsave. */
-extern uint32_t libcall_xsave_bytes;
-extern uint64_t libcall_xsave_mask;
-extern uint8_t libcall_xsavec;
-
-/* Reads the vector state's size from cpuid, before the first stub is patched
- * in (whoever patches also gives libstub_setup the address of libcall_entry). */
-void libcall_setup(void);
-
-/* True once library calls are probed in this process (some slot was patched). */
+/* True once library calls are probed in this process (got_setup). */
 extern bool libcall_on;
 
 /* The kinds of call library probes make: PROBE_LIBRARY once they are on. */

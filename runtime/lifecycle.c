@@ -19,6 +19,8 @@
 #include "dumpfile.h"
 #include "filter.h"
 #include "got.h"
+#include "hijack.h"
+#include "kind.h"
 #include "libcall.h"
 #include "nonlocal.h"
 #include "options.h"
@@ -63,6 +65,7 @@ static void fork_child(void)
 static void start(void)
 {
 	nonlocal_setup();
+	hijack_setup();
 	if (options.filtered) {
 		filter_setup(options.include, options.exclude);
 		filter_load_modules();
@@ -106,7 +109,7 @@ static void dump_info_now(struct dump_info *info)
 	info->start_realtime_ns = process.start_realtime_ns;
 	info->clock_name = clock_source_name();
 	info->ticks_per_second = clock_ticks_per_second();
-	info->kinds = stamp_kinds() | libcall_kinds();
+	info->kinds = stamp_kinds() | libcall_kinds() | __atomic_load_n(&probe_kinds_seen, __ATOMIC_RELAXED);
 	info->calib = &calib;
 	info->compensate = options.compensate;
 }

@@ -16,6 +16,7 @@
 
 #define FOLD_NESTING_LOOK 1024 /* frames searched for an open call of a folded function */
 
+probe_kind_set probe_kinds_seen;
 /* What one call of each kind costs (probe_set_costs); unknown until calibrated. */
 static struct comp_cost costs[PROBE_KINDS];
 static bool costs_known;
@@ -55,12 +56,17 @@ static void settle(struct cct_node *n)
 									       : CCT_FENCE_PLAIN;
 }
 
-void probe_exit_close(struct tstate *t, struct frame *top, uint64_t now)
+static void close_late(struct tstate *t, struct frame *top, uint64_t now)
 {
 	frame_close(top, top - 1, stamp_exit_late(top, now));
 	if (stamp_sampled(top->node))
 		settle(top->node);
 	t->stack.depth--;
+}
+
+void probe_exit_close(struct tstate *t, struct frame *top, uint64_t now)
+{
+	close_late(t, top, now);
 	cp_barrier();
 	t->busy = 0;
 }
@@ -85,73 +91,44 @@ static bool enter_no_room(struct tstate *t, uintptr_t sp)
 	return true;
 }
 
-/* True if calls of `fn` of kind `kind` are not recorded on `t`: filtered out
- * (transparent frames), or nested deeper than CALLPROF_MAX_DEPTH.  Library
- * functions the filters exclude are never patched (got.h): no verdict needed. */
-static bool unrecorded(struct tstate *t, uintptr_t fn, enum probe_kind kind)
+/* True if calls of `fn` are not recorded on `t`: filtered out (transparent
+ * frames), or nested deeper than CALLPROF_MAX_DEPTH. */
+static bool unrecorded(struct tstate *t, uintptr_t fn)
 {
 	enum verdict v;
 
 	if (options.max_depth && t->stack.depth > options.max_depth)
 		return true;
-	if (!verdict_on || t->unfiltered || kind == PROBE_LIBRARY || (v = verdict_of(fn)) == VERDICT_ADMIT)
+	if (!verdict_on || t->unfiltered || (v = verdict_of(fn)) == VERDICT_ADMIT)
 		return false;
 	if (v == VERDICT_UNDECIDED)
 		t->undecided_calls++;
 	return true;
 }
 
-/* The node a new call of `fn` of kind `kind` counts in, under the top frame
- * `top`: NULL when it must be dropped; its frame's mark in *mark (0 for none). */
-static struct cct_node *node_for(struct tstate *t, const struct frame *top, uintptr_t fn,
-				 uintptr_t call_site, enum probe_kind kind, uintptr_t *mark)
-{
-	struct cct_node *node;
-
-	*mark = 0;
-	if (unrecorded(t, fn, kind)) {
-		*mark = FRAME_TRANSPARENT; /* a transparent frame: see shadow.h */
-		return top->node;
-	}
-	if (!(node = cct_child_get(&t->tree, top->node, fn, call_site)))
-		return NULL;
-	node->calls++;
-	if (kind != PROBE_PLAIN) {
-		node->kind_calls[kind - 1]++;
-		/* Its own kind, so never tsc-adaptive's fenced one: it reads plainly. */
-		node->fence = CCT_FENCE_PLAIN;
-	}
-	/* Folded past the budget, inside an open call of the same function.
-	 * The look is bounded: deeper nesting still counts its time. */
-	if (node->parent != top->node && shadow_has_open(&t->stack, fn, FOLD_NESTING_LOOK))
-		*mark = FRAME_UNTIMED;
-	return node;
-}
-
-/* Closes the frames dead below `sp` and makes room for one more; false when
- * the call at `sp` must be dropped (and was counted so). */
-static bool enter_room(struct tstate *t, uintptr_t sp)
-{
-	struct shadow *s = &t->stack;
-
-	if (s->base[s->depth - 1].sp < sp)
-		t->resyncs += shadow_pop_dead(s, sp);
-	return !((s->depth == s->cap || t->dropped_depth) && enter_no_room(t, sp));
-}
-
 /* The body of probe_enter_slow, with busy set; clears it. */
-static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
-		       enum probe_kind kind)
+static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
 {
 	struct shadow *s = &t->stack;
 	struct frame *top;
 	struct cct_node *node;
-	uintptr_t mark;
+	uintptr_t mark = 0;
 
-	if (!enter_room(t, sp))
+	if (s->base[s->depth - 1].sp < sp)
+		t->resyncs += shadow_pop_dead(s, sp);
+	if ((s->depth == s->cap || t->dropped_depth) && enter_no_room(t, sp))
 		goto out;
 	top = &s->base[s->depth - 1];
-	if (!(node = node_for(t, top, fn, call_site, kind, &mark))) {
+	if (unrecorded(t, fn)) {
+		node = top->node; /* a transparent frame: see shadow.h */
+		mark = FRAME_TRANSPARENT;
+	} else if ((node = cct_child_get(&t->tree, top->node, fn, call_site))) {
+		node->calls++;
+		/* Folded past the budget, inside an open call of the same function.
+		 * The look is bounded: deeper nesting still counts its time. */
+		if (node->parent != top->node && shadow_has_open(s, fn, FOLD_NESTING_LOOK))
+			mark = FRAME_UNTIMED;
+	} else {
 		drop_enter(t, sp);
 		goto out;
 	}
@@ -168,14 +145,11 @@ out:
 	t->busy = 0;
 }
 
-void probe_enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
-		      enum probe_kind kind)
+void probe_enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
 {
 	int saved_errno = errno;
 
-	t->busy = 1;
-	cp_barrier();
-	enter_slow(t, fn, call_site, sp, kind);
+	enter_slow(t, fn, call_site, sp);
 	errno = saved_errno;
 }
 
@@ -213,64 +187,23 @@ static struct tstate *attach(void)
 	return t;
 }
 
-/* This thread's state for a probe that found none or found it busy: the new
- * state, busy (a thread's first probe), or NULL when the call is dropped
- * (counted where it belongs) or the thread is not profiled. */
-static struct tstate *unready(struct tstate *t)
+void probe_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
 {
+	int saved_errno;
+
 	if (t == &tstate_attaching) {
 		attach_dropped++; /* a signal handler's probe while this thread attaches */
-		return NULL;
+		return;
 	}
 	if (t) {
 		if (!t->off)
 			t->dropped_calls++; /* a signal handler's probe inside another probe */
-		return NULL;
+		return;
 	}
+	saved_errno = errno;
 	t = attach();
-	return t && !t->off ? t : NULL;
-}
-
-void probe_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
-			 enum probe_kind kind)
-{
-	int saved_errno = errno;
-
-	if ((t = unready(t)))
-		enter_slow(t, fn, call_site, sp, kind);
-	errno = saved_errno;
-}
-
-/* The body of probe_count, with busy set; clears it. */
-static void count(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp, enum probe_kind kind)
-{
-	struct shadow *s = &t->stack;
-	uintptr_t mark;
-
-	if (s->base[s->depth - 1].sp < sp)
-		t->resyncs += shadow_pop_dead(s, sp);
-	if (t->dropped_depth && sp >= t->dropped_sp)
-		t->dropped_depth = 0; /* control came back above the dropped frames without their exits */
-	if (t->dropped_depth)
-		t->dropped_no_room++; /* inside dropped frames: where it belongs is unknown */
-	else if (!node_for(t, &s->base[s->depth - 1], fn, call_site, kind, &mark))
-		t->dropped_no_room++;
-	cp_barrier();
-	t->busy = 0;
-}
-
-void probe_count(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp, enum probe_kind kind)
-{
-	int saved_errno = errno;
-
-	if (!t || t->busy) {
-		t = unready(t);
-	} else {
-		t->busy = 1;
-		cp_barrier();
-	}
-	if (t)
-		count(t, fn, call_site, sp, kind);
+	if (t && !t->off)
+		enter_slow(t, fn, call_site, sp);
 	errno = saved_errno;
 }
 
@@ -303,6 +236,158 @@ void probe_exit_slow(struct tstate *t, uintptr_t fn, uint64_t now)
 
 	exit_slow(t, fn, now);
 	errno = saved_errno;
+}
+
+struct tstate *probe_hold_enter(void)
+{
+	struct tstate *t = tstate_self;
+	int saved_errno;
+
+	if (t == &tstate_attaching) {
+		attach_dropped++; /* a signal handler's probe while this thread attaches */
+		return NULL;
+	}
+	if (t) {
+		if (probe_hold(t))
+			return t;
+		if (!t->off)
+			t->dropped_calls++; /* a signal handler's probe inside another probe */
+		return NULL;
+	}
+	saved_errno = errno;
+	t = attach();
+	errno = saved_errno;
+	return t && !t->off ? t : NULL; /* the off state stays busy: nothing to release */
+}
+
+/* Makes the kind `kind` known to the dump (once per kind: other threads read the word). */
+static void kind_seen(enum probe_kind kind)
+{
+	probe_kind_set bit = 1u << kind;
+
+	if (!(__atomic_load_n(&probe_kinds_seen, __ATOMIC_RELAXED) & bit))
+		__atomic_or_fetch(&probe_kinds_seen, bit, __ATOMIC_RELAXED);
+}
+
+/* Counts a call of `fn` that gets no frame, under the top frame's node. */
+static void count_frameless(struct tstate *t, uintptr_t fn, uintptr_t call_site)
+{
+	struct frame *top = &t->stack.base[t->stack.depth - 1];
+	struct cct_node *node;
+
+	if (unrecorded(t, fn))
+		return;
+	node = cct_child_get(&t->tree, top->node, fn, call_site);
+	if (!node) {
+		t->dropped_no_room++;
+		return;
+	}
+	node->calls++;
+	node->kind_calls[PROBE_COUNTED - 1]++;
+	kind_seen(PROBE_COUNTED);
+}
+
+/* The body of probe_open_held. */
+static enum probe_opened open_held(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
+				   enum probe_kind kind, bool framed)
+{
+	struct shadow *s = &t->stack;
+	struct frame *top;
+	struct cct_node *node;
+	uintptr_t mark = 0;
+
+	if (s->base[s->depth - 1].sp < sp)
+		t->resyncs += shadow_pop_dead(s, sp);
+	if (t->dropped_depth && sp >= t->dropped_sp)
+		t->dropped_depth = 0; /* control came back above the dropped frames without their exits */
+	if (framed && (t->dropped_depth || (s->depth == s->cap && shadow_grow(s) < 0)))
+		framed = false;
+	if (!framed) {
+		count_frameless(t, fn, call_site);
+		return PROBE_FRAMELESS;
+	}
+	top = &s->base[s->depth - 1];
+	if (unrecorded(t, fn)) {
+		node = top->node; /* a transparent frame: see shadow.h */
+		mark = FRAME_TRANSPARENT;
+	} else if ((node = cct_child_get(&t->tree, top->node, fn, call_site))) {
+		node->calls++;
+		if (node->parent != top->node && shadow_has_open(s, fn, FOLD_NESTING_LOOK))
+			mark = FRAME_UNTIMED;
+		if (kind != PROBE_PLAIN && !stamp_fences(node)) {
+			node->kind_calls[kind - 1]++;
+			kind_seen(kind);
+		}
+	} else {
+		t->dropped_no_room++;
+		return PROBE_FRAMELESS;
+	}
+	top[1].fn = mark ? ~fn : fn;
+	top[1].node = node;
+	top[1].sp = sp | mark;
+	s->depth++;
+	if (mark)
+		top[1].t_enter_ticks = stamp_enter_read();
+	else
+		stamp_enter(&top[1], node);
+	return PROBE_FRAMED;
+}
+
+enum probe_opened probe_open_held(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
+				  enum probe_kind kind, bool framed)
+{
+	int saved_errno = errno;
+	enum probe_opened opened = open_held(t, fn, call_site, sp, kind, framed);
+
+	errno = saved_errno;
+	return opened;
+}
+
+/* The index of the frame of the call of `fn` whose probe gave `sp`, or 0. */
+static uint32_t frame_at(const struct shadow *s, uintptr_t fn, uintptr_t sp)
+{
+	for (uint32_t i = s->depth - 1; i > 0; i--)
+		if (frame_fn(&s->base[i]) == fn && (s->base[i].sp & ~(uintptr_t)7) == sp)
+			return i;
+	return 0;
+}
+
+void probe_close_held(struct tstate *t, uintptr_t fn, uintptr_t sp, uint64_t now)
+{
+	int saved_errno = errno;
+	struct frame *top;
+	uint32_t k;
+
+	t->dropped_depth = 0; /* the calls dropped below this one are over */
+	k = frame_at(&t->stack, fn, sp);
+	if (!k) {
+		t->unmatched_exits++;
+		goto out;
+	}
+	top = &t->stack.base[k];
+	if (k == t->stack.depth - 1 && !frame_is_marked(top)) {
+		close_late(t, top, stamp_exit_resolve(now)); /* fenced frames read now */
+		goto out;
+	}
+	now = stamp_exit_resolve(now);
+	t->resyncs += shadow_close_above(&t->stack, k, now);
+	frame_close_any(top, top - 1, now);
+	t->stack.depth = k;
+out:
+	errno = saved_errno;
+}
+
+struct tstate *probe_silence(void)
+{
+	struct tstate *t = tstate_self;
+
+	tstate_self = &tstate_off;
+	return t;
+}
+
+void probe_unsilence(struct tstate *saved)
+{
+	tstate_self = saved;
 }
 
 /* Takes this thread's state for an interposer; NULL when it has none or is inside a probe. */

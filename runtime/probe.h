@@ -1,16 +1,14 @@
 /*
  * probe.h: the probe core.  Every front-end that opens or closes a call goes
- * through it: hooks.c (-finstrument-functions), libcall.c (calls into
- * libraries through patched GOT slots), and the interposers that close
- * abandoned frames (nonlocal.c).  The fast paths are inline here; every
+ * through it: hooks.c (-finstrument-functions), hijack.c and fentry.c
+ * (-pg -mfentry, whose exits are hijacked returns), and the interposers that
+ * close abandoned frames (nonlocal.c).  The fast paths are inline here; every
  * rare case is a call, in tail position, into probe.c, so the compiler keeps
  * no registers across a call in the fast path.
  *
  * A front-end's enter probe does
  *     probe_enter(tstate_self, fn, call_site, sp);
- * (probe_enter_as for calls of another kind than plain: kind.h; a call whose
- * exit will never be seen is counted with probe_count instead), and its exit
- * probe
+ * and its exit probe
  *     uint64_t now = stamp_exit_first();   (its first act: see stamp.h)
  *     probe_exit(tstate_self, fn, now);
  * with these arguments:
@@ -40,19 +38,19 @@
  *
  * The rules, here and nowhere else:
  * - The per-thread busy flag (tstate.busy) is set by the fast path of
- *   probe_enter_fast or probe_exit after it has seen it clear, and cleared by
- *   whoever finishes that probe: the fast path itself (probe_enter_fast also
- *   when it gives up), or the probe.c function probe_exit tail-calls
- *   (probe_exit_slow and probe_exit_close are entered with it set and return
- *   with it clear).  probe_enter_slow and probe_count set it themselves after
- *   seeing it clear, and clear it.  A probe that finds it set is inside
- *   another probe (a signal handler's): probe_enter_unready and probe_count
- *   count the call as dropped and leave the flag alone; probe_exit returns
- *   (its enter was dropped too).  A thread's first probe (probe_enter_unready
- *   or probe_count with no state) creates its state busy and clears it as
- *   probe_enter_slow does.  probe_unwind and probe_unwind_alt set and clear it
- *   themselves.  Nothing else writes it; a thread that is not profiled has a
- *   state that is always busy and off.
+ *   probe_enter or probe_exit after it has seen it clear, and cleared by
+ *   whoever finishes that probe: the fast path itself, or the probe.c function
+ *   it tail-calls (probe_enter_slow, probe_exit_slow and probe_exit_close are
+ *   entered with it set and return with it clear).  A probe that finds it set
+ *   is inside another probe (a signal handler's): probe_enter_unready counts
+ *   the enter as dropped and leaves the flag alone; probe_exit returns (its
+ *   enter was dropped too).  A thread's first probe (probe_enter_unready with
+ *   no state) creates its state busy and clears it as probe_enter_slow does.
+ *   probe_unwind and probe_unwind_alt set and clear it themselves.  A front-end
+ *   that holds the probe (probe_hold, probe_hold_enter) clears it with
+ *   probe_release; the _held functions in between never touch it.  Nothing
+ *   else writes it; a thread that is not profiled has a state that is always
+ *   busy and off (probe_silence lends a thread that state for a while).
  * - errno: every function of probe.c saves errno on entry and restores it on
  *   return, so a probe never changes the program's errno, whatever it had to
  *   do (start the runtime, map memory, read the signal stack).  The one
@@ -65,7 +63,6 @@
 #ifndef CALLPROF_PROBE_H
 #define CALLPROF_PROBE_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 #include "cct.h"
@@ -76,32 +73,24 @@
 #include "stamp.h"
 #include "tstate.h"
 
-/* The slow paths (probe.c), each called in tail position by the fast paths;
- * `kind` is the kind of call an enter makes (kind.h). */
-void probe_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
-			 enum probe_kind kind);
-void probe_enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
-		      enum probe_kind kind);
+/* The slow paths (probe.c), each called in tail position by the fast paths. */
+void probe_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp);
+void probe_enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp);
 void probe_exit_slow(struct tstate *t, uintptr_t fn, uint64_t now);
 void probe_exit_close(struct tstate *t, struct frame *top, uint64_t now);
 
-/*
- * The fast path of an enter of kind `kind`: true when the call is open; false,
- * with nothing changed, when it needs a slow path (probe_enter_slow or
- * probe_enter_unready, with the same arguments).  A front-end whose slow paths
- * must run in another context (the library calls' saves the vector state
- * first: libcall.h) calls this, and the slow path itself when it fails.
- */
-static inline __attribute__((always_inline)) CP_NOINSTR bool
-probe_enter_fast(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp, enum probe_kind kind)
+/* Opens a call of `fn` on this thread, whose state is `t` (tstate_self). */
+static inline __attribute__((always_inline)) CP_NOINSTR void
+probe_enter(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
 {
 	struct shadow *s;
 	struct frame *top;
 	struct cct_node *node;
 
-	(void)call_site; /* only a new node keeps it */
-	if (unlikely(!t || t->busy))
-		return false;
+	if (unlikely(!t || t->busy)) {
+		probe_enter_unready(t, fn, call_site, sp);
+		return;
+	}
 	t->busy = 1;
 	cp_barrier();
 	s = &t->stack;
@@ -109,11 +98,13 @@ probe_enter_fast(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t 
 	if (unlikely(top->sp < sp || s->depth == s->cap || t->dropped_depth))
 		goto slow;
 	node = cct_child_find(&t->tree, top->node, fn);
-	if (unlikely(node == NULL))
-		goto slow;
+	if (likely(node != NULL))
+		goto found;
+slow:
+	probe_enter_slow(t, fn, call_site, sp);
+	return;
+found:
 	node->calls++;
-	if (kind != PROBE_PLAIN) /* a library call's node is plain to the clock policy (probe.c) */
-		node->kind_calls[kind - 1]++;
 	top[1].fn = fn;
 	top[1].node = node;
 	top[1].sp = sp;
@@ -121,41 +112,7 @@ probe_enter_fast(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t 
 	stamp_enter(&top[1], node); /* last, so the probe's own work falls outside */
 	cp_barrier();
 	t->busy = 0;
-	return true;
-slow:
-	cp_barrier();
-	t->busy = 0;
-	return false;
 }
-
-/* Opens a call of `fn` of kind `kind` on this thread, whose state is `t`. */
-static inline __attribute__((always_inline)) CP_NOINSTR void
-probe_enter_as(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp, enum probe_kind kind)
-{
-	if (likely(probe_enter_fast(t, fn, call_site, sp, kind)))
-		return;
-	if (unlikely(!t || t->busy))
-		probe_enter_unready(t, fn, call_site, sp, kind);
-	else
-		probe_enter_slow(t, fn, call_site, sp, kind);
-}
-
-/* Opens a call of `fn` on this thread, whose state is `t` (tstate_self). */
-static inline __attribute__((always_inline)) CP_NOINSTR void
-probe_enter(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
-{
-	probe_enter_as(t, fn, call_site, sp, PROBE_PLAIN);
-}
-
-/*
- * Counts a call of `fn` of kind `kind` without opening a frame: for functions
- * that never return or return twice (exit, longjmp, setjmp, vfork: libcall.h),
- * and calls a front-end cannot follow to their end.  The call is counted in
- * the node under the innermost live frame (frames dead below `sp` are closed
- * first, filters apply), and keeps no time; callees it has attach to its
- * caller.  Out of line: such calls are rare.
- */
-void probe_count(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp, enum probe_kind kind);
 
 /* Closes the call of `fn` on this thread, whose state is `t`, at `now`. */
 static inline __attribute__((always_inline)) CP_NOINSTR void probe_exit(struct tstate *t, uintptr_t fn,
@@ -182,6 +139,142 @@ static inline __attribute__((always_inline)) CP_NOINSTR void probe_exit(struct t
 	cp_barrier();
 	t->busy = 0;
 }
+
+/*
+ * The held probe, for front-ends that do more inside one probe than open or
+ * close a call (hijack.h: the return-address records of -pg -mfentry and of
+ * library calls).  Such a front-end holds the probe itself: probe_hold sets
+ * the busy flag when it finds it clear (false: no state yet, or inside
+ * another probe), probe_release clears it, and in between the front-end opens
+ * and closes calls with the _held functions below, which never touch it.
+ */
+static inline __attribute__((always_inline)) CP_NOINSTR bool probe_hold(struct tstate *t)
+{
+	if (unlikely(!t || t->busy))
+		return false;
+	t->busy = 1;
+	cp_barrier();
+	return true;
+}
+
+static inline __attribute__((always_inline)) CP_NOINSTR void probe_release(struct tstate *t)
+{
+	cp_barrier();
+	t->busy = 0;
+}
+
+/*
+ * This thread's state, held, for an enter that probe_hold could not take: a
+ * thread's first probe creates the state (as probe_enter_unready does).
+ * NULL when the enter is dropped (inside another probe: counted, as
+ * probe_enter counts it) or the thread is not profiled.  Saves errno.
+ */
+struct tstate *probe_hold_enter(void);
+
+/*
+ * The fast path of opening a call of `fn` with the probe held: the node of
+ * `fn` under the top frame when nothing rare stands in the way (a dead frame,
+ * a full stack, dropped frames, a new call path), else NULL, having changed
+ * nothing.  probe_push_held then opens the call.
+ */
+static inline __attribute__((always_inline)) CP_NOINSTR struct cct_node *
+probe_find_held(struct tstate *t, uintptr_t fn, uintptr_t sp)
+{
+	struct shadow *s = &t->stack;
+	struct frame *top = &s->base[s->depth - 1];
+
+	if (unlikely(top->sp < sp || s->depth == s->cap || t->dropped_depth))
+		return NULL;
+	return cct_child_find(&t->tree, top->node, fn);
+}
+
+/* Opens the call of `fn` at `node` (probe_find_held's), a call of kind `kind`
+ * (PROBE_PLAIN, or its front-end's) unless its times are read with fences. */
+static inline __attribute__((always_inline)) CP_NOINSTR void
+probe_push_held(struct tstate *t, struct cct_node *node, uintptr_t fn, uintptr_t sp, enum probe_kind kind)
+{
+	struct shadow *s = &t->stack;
+	struct frame *f = &s->base[s->depth];
+
+	node->calls++;
+	if (kind != PROBE_PLAIN && !stamp_fences(node))
+		node->kind_calls[kind - 1]++;
+	f->fn = fn;
+	f->node = node;
+	f->sp = sp;
+	s->depth++;
+	stamp_enter(f, node); /* last, so the probe's own work falls outside */
+}
+
+/*
+ * The fast path of counting a call of `fn` without a frame (probe_open_held
+ * with `framed` false), the probe held: its node under the top frame gets
+ * the call, of kind PROBE_COUNTED.  False, having changed nothing, when
+ * anything rare stands in the way (as probe_find_held).
+ */
+static inline __attribute__((always_inline)) CP_NOINSTR bool probe_count_fast_held(struct tstate *t, uintptr_t fn,
+										   uintptr_t sp)
+{
+	struct cct_node *node = probe_find_held(t, fn, sp);
+
+	if (unlikely(!node))
+		return false;
+	node->calls++;
+	node->kind_calls[PROBE_COUNTED - 1]++;
+	return true;
+}
+
+/* What probe_open_held did with a call. */
+enum probe_opened {
+	PROBE_FRAMED,    /* a frame was pushed: its exit must come (probe_close_held) */
+	PROBE_FRAMELESS  /* counted without a frame, or dropped: no exit must come */
+};
+
+/*
+ * Opens a call of `fn` in any case, the probe held: probe_enter's slow path
+ * (dead frames, a new call path, filters, the node budget), with one
+ * difference.  Where probe_enter drops a call for want of room on the stack
+ * (its exit then skipped), this counts it under the caller's node as a call
+ * of kind PROBE_COUNTED, with no frame and no time of its own; and so when
+ * `framed` is false (the front-end cannot catch this call's exit).  A frame
+ * is of kind `kind` as in probe_push_held.  Saves errno.
+ */
+enum probe_opened probe_open_held(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
+				  enum probe_kind kind, bool framed);
+
+/*
+ * Closes the call of `fn` whose enter gave `sp`, at `now` (stamp_exit_first's),
+ * the probe held.  For front-ends whose exits are certain (a hijacked return:
+ * its function has no live callee left): frames above its own are closed,
+ * calls dropped below it are forgotten, and when no frame matches (the
+ * liveness test closed it already) the exit is counted as unmatched.
+ * probe_close_fast_held is its fast path: false, having changed nothing, when
+ * the call is not the top frame or its times are read with fences.
+ */
+void probe_close_held(struct tstate *t, uintptr_t fn, uintptr_t sp, uint64_t now);
+
+static inline __attribute__((always_inline)) CP_NOINSTR bool
+probe_close_fast_held(struct tstate *t, uintptr_t fn, uintptr_t sp, uint64_t now)
+{
+	struct shadow *s = &t->stack;
+	struct frame *top = &s->base[s->depth - 1];
+
+	if (unlikely(top->fn != fn || (top->sp ^ sp) > (FRAME_FENCED | FRAME_MARKS) || t->dropped_depth ||
+		     (top->sp & FRAME_FENCED)))
+		return false;
+	if (!stamp_close(top, now)) /* tsc-ordered, monotonic: `now` is the read they want */
+		frame_close(top, top - 1, now);
+	s->depth--;
+	return true;
+}
+
+/*
+ * Silences this thread's probes until probe_unsilence(the value returned):
+ * vfork's child borrows its parent's thread, memory and thread state, which
+ * it must leave as they were.
+ */
+struct tstate *probe_silence(void);
+void probe_unsilence(struct tstate *saved);
 
 /*
  * For the interposers of non-local exits (nonlocal.c), on this thread:

@@ -51,6 +51,8 @@ struct tstate *tstate_create(uint32_t node_state)
 
 void tstate_destroy(struct tstate *t)
 {
+	if (t->ret.base)
+		munmap(t->ret.base, (size_t)t->ret.cap * sizeof(*t->ret.base));
 	shadow_release(&t->stack);
 	cct_release(&t->tree);
 	munmap(t, sizeof(*t));

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "cct.h"
+#include "hijack_stack.h"
 #include "shadow.h"
 
 struct tstate {
@@ -34,6 +35,7 @@ struct tstate {
 	uint64_t closed_at_exit;    /* frames still open when the thread ended */
 	uint64_t undecided_calls;   /* calls not recorded: their module's filter verdicts were not made yet */
 	struct cct tree;
+	struct hijack_stack ret;    /* hijacked return addresses (hijack.h) */
 	uint64_t t_start_ticks;     /* first probe on the thread */
 	uint64_t t_end_ticks;       /* thread end, when finished */
 	int tid;

@@ -1,0 +1,29 @@
+/*
+ * fentry.h: the -pg -mfentry front-end (fentry_entry.S, fentry.c, fentry_cold.c):
+ * __fentry__ opens each call through the probe core and hijacks its return
+ * (hijack.h); the trampoline closes it.  Calls of this front-end are of kind
+ * PROBE_FENTRY (kind.h), and the nodes it opens carry the word
+ * CCT_FE_FENTRY in fe_word (cct.h): FENTRY_WORD_PLAIN for a function whose
+ * arguments are not captured, FENTRY_WORD_CAPTURE for one they are.
+ */
+#ifndef CALLPROF_FENTRY_H
+#define CALLPROF_FENTRY_H
+
+#include <stdint.h>
+
+#include "cct.h"
+
+#define FENTRY_WORD_PLAIN CCT_FE_FENTRY
+#define FENTRY_WORD_CAPTURE (CCT_FE_FENTRY | 4)
+
+/* The first instruction of __fentry__ (a hidden alias: never interposed). */
+extern const char fentry_entry[];
+
+/*
+ * The cold enter of a call of `fn` returning through the word at `slot`, with
+ * the argument registers `regs` as fentry_entry.S saved them (rdi rsi rdx rcx r8
+ * r9 rax r10) and the vector state saved in `state` (hijack_call_saved).
+ */
+uintptr_t fentry_enter_cold(uintptr_t fn, uintptr_t slot, uintptr_t regs, const void *state);
+
+#endif
