@@ -48,7 +48,8 @@ $(T)/unit/unit: $(UNIT_OBJ)
 # ---- end-to-end programs -----------------------------------------------------
 # Every program tests/e2e/P.c (or P.cc, plus its parts P_*.c) is built by each
 # compiler at each level, with -finstrument-functions -g, twice: P links the
-# runtime (-lcallprof), P.pre does not (for `callprof record`, LD_PRELOAD).
+# runtime (-lcallprof, and -z now as pkg-config's line has it, so the library
+# probes find every slot bound), P.pre does not (for `callprof record`, LD_PRELOAD).
 # build/tests/e2e/static/P links build/libcallprof.a instead.
 E2E          := $(T)/e2e
 E2E_PROGS_C  := basic recurse qsort statics threads api exitcode
@@ -90,7 +91,7 @@ define e2e_program_rules
 $(E2E)/$(1)/$(2): $(call e2e_objs,$(1),$(2)) $(B)/libcallprof.so
 	@echo "  LD      $$@"
 	$(Q)$(call e2e_linker,$(1),$(2)) -o $$@ $(call e2e_objs,$(1),$(2)) \
-	    -L$(E2E_LIBDIR) -lcallprof -Wl,-rpath,$(E2E_LIBDIR) -lpthread
+	    -L$(E2E_LIBDIR) -Wl,-z,now -lcallprof -Wl,-rpath,$(E2E_LIBDIR) -lpthread
 
 $(E2E)/$(1)/$(2).pre: $(call e2e_objs,$(1),$(2))
 	@echo "  LD      $$@"
