@@ -8,12 +8,15 @@
 #
 #   sh bench/scale.sh > section.md          B=DIR (the build, default build), BENCH_QUICK=1
 #                                           (1,000 functions, 16 threads, 100,000 nodes)
+#   SCALE_DIR=DIR SCALE_DUMP_ONLY=1 sh bench/scale.sh   writes DIR/dump.json and stops (what the
+#                                           browser test opens; nothing is measured or printed);
+#                                           SCALE_FUNCS, SCALE_THREADS, SCALE_NODES change the size
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${B:-build}
 case $B in /*) ;; *) B=$ROOT/$B ;; esac
-W=$B/bench/bigscale
+W=${SCALE_DIR:-$B/bench/bigscale}
 CC=${BENCH_GCC:-gcc}
 if [ "${BENCH_QUICK:-0}" = 2 ]; then
 	NFUNCS=100 NTHREADS=4 NODES=2000
@@ -22,6 +25,7 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 else
 	NFUNCS=10000 NTHREADS=64 NODES=1000000
 fi
+NFUNCS=${SCALE_FUNCS:-$NFUNCS} NTHREADS=${SCALE_THREADS:-$NTHREADS} NODES=${SCALE_NODES:-$NODES}
 CHAIN=64     # each thread first descends a chain this deep (the deep part) ...
 FANOUT=8     # ... then walks PATHS call paths, FANOUT ways at each level (the wide part)
 # PATHS: the most path numbers whose tree (1 root, the chain, min(FANOUT^k, PATHS) nodes at
@@ -143,6 +147,11 @@ run() {
 	env $_env "$W/peak" "$W/big" "$@" > "$W/$_n.out" 2> "$W/$_n.peak"
 }
 
+if [ -n "${SCALE_DUMP_ONLY:-}" ]; then
+	say "the full run only: $NTHREADS threads x $PATHS paths, into $W/dump.json"
+	run busyn CALLPROF_OUTPUT="$W/exit.json" -- "$NTHREADS" "$PATHS" "$W/dump.json"
+	exit 0
+fi
 say "memory per thread: 1 and $NTHREADS threads, idle (one path) and busy ($PATHS paths each)"
 run off1 CALLPROF_DISABLE=1 -- 1 1
 run offn CALLPROF_DISABLE=1 -- "$NTHREADS" "$PATHS"

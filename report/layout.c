@@ -27,6 +27,7 @@ static const struct nav_item diff_nav_items[] = {
 	{ "functions", "Functions", "index.html#functions" },
 	{ "edges", "Calls", "index.html#edges" },
 	{ "changes", "Appeared and vanished", "index.html#changes" },
+	{ "flame", "Flame graph", "flame/all.html" },
 	{ "summary", "summary.md", "summary.md" },
 };
 

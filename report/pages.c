@@ -16,6 +16,7 @@ static const struct page_kind report_kinds[] = {
 	{ "index", render_index },
 	{ "function", render_function },
 	{ "tree", render_tree },
+	{ "callers", render_callers },
 	{ "flame", render_flame },
 	{ "thread", render_thread },
 	{ "flat", render_flat },
@@ -29,6 +30,7 @@ static const struct page_kind diff_kinds[] = {
 	{ "index", render_diff_index },
 	{ "function", render_diff_function },
 	{ "functions", render_diff_functions },
+	{ "flame", render_diff_flame },
 };
 
 const struct page_set pages_report = { report_kinds, sizeof(report_kinds) / sizeof(report_kinds[0]) };

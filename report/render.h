@@ -19,7 +19,9 @@
  *   index.html            what ran, hottest functions, flat profile, threads
  *   fn/<i>.html           one page per function (i = index in profile.funcs)
  *   tree/all.html         the merged calling-context tree; tree/t<k>.html per thread
- *   flame/all.html        the merged flame graph; flame/t<k>.html per thread
+ *   tree/callers.html     the merged tree bottom-up: each function, then its callers
+ *   flame/all.html        the merged flame graph; flame/t<k>.html per thread; beside each,
+ *                         its data (all.data.js, t<k>.data.js) for static/flame.js
  *   thread/t<k>.html      one thread's flat profile (k = index in profile.threads), its
  *                         hottest PAGER_ROWS functions
  *   flat/all-<n>.html     page n of the whole run's flat profile, when it has more than
@@ -33,6 +35,7 @@
  *   index.html            what was compared, the gate, every function and edge by change
  *   fn/<i>.html           one page per diff function (i = index in diff.funcs)
  *   functions.html        every function, when there are too many for the index
+ *   flame/all.html        the new profile's flame graph coloured by change (all.data.js beside it)
  *   summary.md            top regressions and improvements in Markdown
  *
  * Every link is relative: pages one folder down use root "../".
@@ -58,6 +61,7 @@ int render_summary(struct render_ctx *ctx);
 int render_index(struct render_ctx *ctx);
 int render_function(struct render_ctx *ctx);
 int render_tree(struct render_ctx *ctx);
+int render_callers(struct render_ctx *ctx);
 int render_flame(struct render_ctx *ctx);
 int render_thread(struct render_ctx *ctx);
 int render_flat(struct render_ctx *ctx);
@@ -68,6 +72,7 @@ int render_diff_summary(struct render_ctx *ctx);
 int render_diff_index(struct render_ctx *ctx);
 int render_diff_function(struct render_ctx *ctx);
 int render_diff_functions(struct render_ctx *ctx);
+int render_diff_flame(struct render_ctx *ctx);
 
 /*
  * The first RENDER_MAX_THREADS threads have pages of their own (thread/t<k>,

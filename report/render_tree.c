@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cell.h"
+#include "flame.h"
 #include "fmt.h"
 #include "html.h"
 #include "layout.h"
@@ -96,8 +97,10 @@ static void node_row(struct buf *out, const struct profile *p, const struct ptre
 		   n->calls == 1 ? "" : "s");
 }
 
-/* hidden_line: what a node's children below the cutoff added up to. */
-static void hidden_line(struct buf *out, const struct ptree *t, uint32_t i, uint64_t cut, int deep)
+/* hidden_line: what a node's children below the cutoff added up to (data-parent: where
+ * static/tree.js finds them in the data file to show them). */
+static void hidden_line(struct buf *out, const struct ptree *t, const uint32_t *pos, uint32_t i, uint64_t cut,
+			int deep)
 {
 	size_t count = 0;
 	uint64_t weight = 0;
@@ -113,7 +116,7 @@ static void hidden_line(struct buf *out, const struct ptree *t, uint32_t i, uint
 	}
 	if (!count)
 		return;
-	buf_printf(out, "<li class=\"hidden\">%zu more callee%s %s (%s in all)</li>\n", count,
+	buf_printf(out, "<li class=\"hidden\" data-parent=\"%u\">%zu more callee%s %s (%s in all)</li>\n", pos[i], count,
 		   count == 1 ? "" : "s", deep ? "nested too deep to show" : "below the threshold",
 		   t->by_calls ? fmt_count(a, weight) : fmt_ns(a, weight));
 }
@@ -129,17 +132,18 @@ static int64_t next_kid(const struct ptree *t, struct tree_frame *f, uint64_t cu
 	return t->kids[k];
 }
 
-/* open_node: a leaf's whole row (returns 0), or the opening of a node with children (1). */
-static int open_node(struct buf *out, const struct profile *p, const struct ptree *t, uint32_t i,
-		     uint64_t whole)
+/* open_node: a leaf's whole row (returns 0), or the opening of a node with children (1);
+ * data-n is its place in the data file (flame_order). */
+static int open_node(struct buf *out, const struct profile *p, const struct ptree *t, const uint32_t *pos,
+		     uint32_t i, uint64_t whole)
 {
 	if (t->kid_off[i + 1] == t->kid_off[i]) {
-		buf_puts(out, "<li class=\"leaf\"><span class=\"row\">");
+		buf_printf(out, "<li class=\"leaf\" data-n=\"%u\"><span class=\"row\">", pos[i]);
 		node_row(out, p, t, i, whole);
 		buf_puts(out, "</span></li>\n");
 		return 0;
 	}
-	buf_printf(out, "<li><details%s><summary>",
+	buf_printf(out, "<li data-n=\"%u\"><details%s><summary>", pos[i],
 		   (double)ptree_weight(t, i) >= TREE_OPEN_SHARE * (double)whole ? " open" : "");
 	node_row(out, p, t, i, whole);
 	buf_puts(out, "</summary>\n<ul>\n");
@@ -152,14 +156,15 @@ static size_t tree_html(struct buf *out, const struct profile *p, const struct p
 			uint64_t whole, uint64_t cut, int *deep)
 {
 	struct tree_frame *stack = xmalloc((TREE_MAX_DEPTH + 1) * sizeof(*stack));
+	uint32_t *pos = flame_order(t, NULL);
 	size_t shown = 0;
 
-	buf_puts(out, "<ul class=\"tree\" id=\"tree\">\n");
+	buf_printf(out, "<ul class=\"tree\" id=\"tree\" data-whole=\"%llu\">\n", (unsigned long long)whole);
 	for (size_t r = 0; r < t->nroots && ptree_weight(t, t->roots[r]) >= cut; r++) {
 		size_t depth = 0;
 
 		shown++;
-		if (!open_node(out, p, t, t->roots[r], whole))
+		if (!open_node(out, p, t, pos, t->roots[r], whole))
 			continue;
 		stack[0] = (struct tree_frame){ t->roots[r], 0 };
 		for (;;) {
@@ -168,13 +173,13 @@ static size_t tree_html(struct buf *out, const struct profile *p, const struct p
 
 			if (kid >= 0) {
 				shown++;
-				if (open_node(out, p, t, (uint32_t)kid, whole))
+				if (open_node(out, p, t, pos, (uint32_t)kid, whole))
 					stack[++depth] = (struct tree_frame){ (uint32_t)kid, 0 };
 				continue;
 			}
 			if (depth >= TREE_MAX_DEPTH)
 				*deep = 1;
-			hidden_line(out, t, f->node, cut, depth >= TREE_MAX_DEPTH);
+			hidden_line(out, t, pos, f->node, cut, depth >= TREE_MAX_DEPTH);
 			buf_puts(out, "</ul>\n</details></li>\n");
 			if (depth == 0)
 				break;
@@ -182,6 +187,7 @@ static size_t tree_html(struct buf *out, const struct profile *p, const struct p
 		}
 	}
 	buf_puts(out, "</ul>\n");
+	free(pos);
 	free(stack);
 	return shown;
 }
@@ -192,7 +198,7 @@ static int tree_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run
 	uint64_t whole = t->by_calls || !run_ns ? t->total : run_ns;
 	uint64_t cut = tree_cutoff(t, whole);
 	struct buf heading = BUF_INIT, title = BUF_INIT, lede = BUF_INIT, tabs = BUF_INIT, tree = BUF_INIT;
-	char path[48], a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE];
+	char path[48], data[48], a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE];
 	size_t shown;
 	int rc, deep = 0;
 
@@ -210,7 +216,8 @@ static int tree_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run
 		   t->by_calls ? "" : fmt_ns(a, whole));
 	if (shown < t->n)
 		buf_printf(&lede, "<p class=\"pruned\" id=\"pruned\">Showing %s of %s call paths: %s paths lighter "
-			   "than %s%s each%s are hidden; a line under each parent says how much.</p>\n",
+			   "than %s%s each%s are hidden; a line under each parent says how much"
+			   "<span class=\"js-only\" hidden> and shows them</span>.</p>\n",
 			   fmt_count(a, shown), fmt_count(b, t->n), fmt_count(c, t->n - shown),
 			   t->by_calls ? fmt_count(d, cut) : fmt_ns(d, cut), t->by_calls ? " calls" : "",
 			   deep ? ", or nested deeper than " TREE_MAX_DEPTH_TEXT " levels," : "");
@@ -223,15 +230,22 @@ static int tree_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run
 		{ "lede", lede.data },
 		{ "tabs", tabs.data },
 		{ "tree", tree.data },
+		{ "data", data },
+		{ "views", "<p class=\"views\">Also: <a href=\"callers.html\">the callers tree</a>, bottom-up: "
+			   "every function with the paths that called it.</p>\n" },
 	};
 	/* The page title is plain text: the label is escaped HTML, so strip nothing and reuse words. */
 	buf_puts(&title, thread < 0 ? "Call tree" : "Call tree, thread ");
 	if (thread >= 0)
 		buf_printf(&title, "%lld", (long long)thread + 1);
-	if (thread < 0)
+	/* The flame graph's data file holds the whole tree: the page shows hidden paths from it. */
+	if (thread < 0) {
 		snprintf(path, sizeof(path), "tree/all.html");
-	else
+		snprintf(data, sizeof(data), "../flame/all.data.js");
+	} else {
 		snprintf(path, sizeof(path), "tree/t%lld.html", (long long)thread);
+		snprintf(data, sizeof(data), "../flame/t%lld.data.js", (long long)thread);
+	}
 	rc = layout_page(ctx, path, "../", "tree", title.data, "tree.html", vars, sizeof(vars) / sizeof(vars[0]));
 	buf_release(&heading);
 	buf_release(&title);

@@ -129,18 +129,21 @@ async function main() {
 	}
 	await shot("4-tree.png", true);
 
-	// The flame graph: follow the frame of the hottest function.
+	// The flame graph: the frame of the hottest function, then the link to its page (a plain
+	// click zooms; static/flame.js keeps each frame a link for Ctrl-click and the keyboard).
 	await page.locator("nav.main a", { hasText: "Flame graph" }).click();
 	await page.waitForURL(/flame\/all\.html$/);
+	await page.waitForSelector("#flame-wrap[data-ready]");
 	await shot("5-flame.png", false);
-	const frames = page.locator("svg.flame a");
+	const frames = page.locator("svg.flame a.frame");
 	let target = -1;
 	for (let i = 0; i < (await frames.count()); i++)
-		if ((await frames.nth(i).locator("title").textContent()).startsWith(want.hottest.name + " \u2014")) { target = i; break; }
+		if ((await frames.nth(i).getAttribute("aria-label")).startsWith(want.hottest.name + " \u2014")) { target = i; break; }
 	if (target < 0) {
 		notOk("a flame graph frame links to its function", "no frame for " + want.hottest.name);
 	} else {
 		await frames.nth(target).locator("rect").click();
+		await page.locator("#flame-details a.open").click();
 		await page.waitForURL(/\/fn\/\d+\.html$/);
 		expect("a flame graph frame links to its function", (await h1()) === want.hottest.name, "h1 is " + (await h1()));
 	}
@@ -158,6 +161,16 @@ async function main() {
 		const node = await closed2.elementHandle();
 		await (await node.$("summary")).click();
 		expect("without JavaScript a tree node expands", await node.evaluate((e) => e.open), "still closed");
+	}
+	await p2.goto(url("flame/all.html"));
+	const staticFrame = p2.locator("svg.flame a").filter({ has: p2.locator("title", { hasText: want.hottest.name + " \u2014" }) });
+	if ((await staticFrame.count()) > 0) {
+		await staticFrame.first().locator("rect").click();
+		await p2.waitForURL(/\/fn\/\d+\.html$/);
+		expect("without JavaScript a flame graph frame opens its function's page",
+			(await p2.locator("h1").first().innerText()).trim() === want.hottest.name, p2.url());
+	} else {
+		notOk("without JavaScript a flame graph frame opens its function's page", "no frame for " + want.hottest.name);
 	}
 	await nojs.close();
 
@@ -181,7 +194,7 @@ async function main() {
 			await page.goto("file://" + p);
 			// Elements a payload would have made: scripts not the site's, handlers, images, javascript: links.
 			foreign = foreign.concat(await page.evaluate(() => [
-				...[...document.scripts].filter((s) => !/static\/sort\.js$/.test(s.src)).map((s) => "script " + s.outerHTML.slice(0, 60)),
+				...[...document.scripts].filter((s) => !/\/static\/(sort|profile|flame|tree)\.js$|\/flame\/(all|t\d+)\.data\.js$/.test(s.src)).map((s) => "script " + s.outerHTML.slice(0, 60)),
 				...[...document.querySelectorAll("img, iframe, object, embed")].map((e) => e.tagName),
 				...[...document.querySelectorAll("*")].filter((e) => [...e.attributes].some((a) => /^on/i.test(a.name))).map((e) => "handler on " + e.tagName),
 				...[...document.querySelectorAll("[href], [src]")].filter((e) => /^\s*javascript:/i.test(e.getAttribute("href") || e.getAttribute("src"))).map((e) => "javascript: link"),

@@ -44,3 +44,19 @@ fi
 # Chromium's fresh profile directory goes under the build folder, and away with it.
 TMPDIR=$W/tmp node tests/browser/browser.js "$W/site-c-small" tests/report/fixtures/c-small.json \
 	"$B/tests/screens" "$W/site-cpp-hostile" "$W/site-every-field" </dev/null
+
+# The interactive views: a diff of two constructed dumps, and the scale profile of
+# bench/scale.sh at a size make check affords (1,000 functions, 16 threads, >= 100,000 nodes).
+node tests/browser/diff-pair.js "$W/diff-base.json" "$W/diff-new.json"
+if ! "$B/callprof" diff -o "$W/site-diff" "$W/diff-base.json" "$W/diff-new.json" >/dev/null 2>"$W/diff.err"; then
+	fail "diff of the constructed pair" "$(cat "$W/diff.err")"
+	exit 1
+fi
+if ! SCALE_DIR=$W/scale SCALE_DUMP_ONLY=1 BENCH_QUICK=1 SCALE_NODES=160000 B=$B sh bench/scale.sh 2>"$W/scale.err" ||
+	! "$B/callprof" report -o "$W/site-scale" "$W/scale/dump.json" >/dev/null 2>>"$W/scale.err"; then
+	fail "the scale profile" "$(tail -n 3 "$W/scale.err" | tr '\n' ' ')"
+	exit 1
+fi
+rm -f "$W/scale/exit.json" "$W/scale/big" "$W/scale/big.c"
+TMPDIR=$W/tmp node tests/browser/views.js "$W/site-c-small" tests/report/fixtures/c-small.json "$W/site-diff" \
+	"$W/site-scale" "$W/site-every-field" "$B/tests/screens" </dev/null

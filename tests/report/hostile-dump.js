@@ -17,7 +17,8 @@ d.warnings = [payload("F_WARNING")];
 d.modules = [{ id: 0, path: "/lib/" + payload("F_MODULE"), build_id: payload("F_BUILDID"), symtab_functions: 9,
 	uncalled: [{ name: payload("F_UNCALLED"), offset: "0x10", file: "/src/" + payload("F_UNCALLED_FILE"), line: 3 }] }];
 d.functions.forEach((f, i) => {
-	f.name = payload("F_NAME") + i;
+	// U+2028 and U+2029 end a line in older JavaScript: a script's data must escape them.
+	f.name = payload("F_NAME") + "\u2028\u2029" + i;
 	f.file = "/src/" + payload("F_FILE") + ".c";
 	f.address = payload("F_ADDRESS");
 	f.offset = payload("F_OFFSET");

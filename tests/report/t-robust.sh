@@ -218,7 +218,8 @@ awk 'BEGIN { printf "{\"format\":\"callprof\",\"version\":1,\"functions\":[{\"id
 	print "]}" }' >"$W/threads.json"
 if "$B/callprof" report -o "$W/site-threads" "$W/threads.json" >/dev/null 2>"$W/threads.err"; then
 	files=$(find "$W/site-threads" -type f | wc -l)
-	if [ "$files" -le 3100 ] && grep -q 'id="threads-hidden">1500 more threads made 1,500 calls' "$W/site-threads/index.html" &&
+	# Per thread with pages: thread, tree, flame pages and the flame graph's data file.
+	if [ "$files" -le 4100 ] && grep -q 'id="threads-hidden">1500 more threads made 1,500 calls' "$W/site-threads/index.html" &&
 		grep -q 'id="fig-calls" data-v="2500"' "$W/site-threads/fn/0.html"; then
 		ok "2,500 threads: $files files, pages for the first 1,000, every call counted"
 	else
@@ -286,12 +287,14 @@ else
 		fi
 		# The only scripts are the site's own, and every page keeps its Content-Security-Policy.
 		# shellcheck disable=SC2086
-		if grep -h -o '<script[^>]*>' $pages | sort -u | grep -v -x '<script src="\(\.\./\)\{0,1\}static/sort.js" defer>' >"$SEC/scripts.txt"; then
+		if grep -h -o '<script[^>]*>' $pages | sort -u | grep -v -x '<script src="\(\.\./\)\{0,1\}static/\(sort\|profile\|flame\|tree\).js" defer>' >"$SEC/scripts.txt"; then
 			fail "hostile strings ($s): only the site's own script" "$(head -n 3 "$SEC/scripts.txt" | tr '\n' ' ')"
 		else
 			ok "hostile strings ($s): only the site's own script"
 		fi
 		check "hostile strings ($s): summary.md has no live markup" node tests/report/mdcheck.js "$SEC/$s/summary.md"
+		check "hostile strings ($s): the flame graph data holds every name exactly, escaped for a script" \
+			node tests/report/datacheck.js "$SEC/$s" "$hostile_file"
 	done
 	# Every field that a page shows did reach the site (escaped), so the checks above saw it.
 	missing=""

@@ -54,4 +54,10 @@
 	T(record_edge_caller_null)         \
 	T(record_keys_for_rowscan)         \
 	T(pstat_add_saturates)             \
-	T(pstat_add_min_max)
+	T(pstat_add_min_max)               \
+	T(json_out_quotes_and_controls)    \
+	T(json_out_never_closes_a_script)  \
+	T(json_out_line_separators)        \
+	T(json_out_invalid_utf8)           \
+	T(flame_diff_follows_paths)        \
+	T(flame_diff_unmatched_parent)
