@@ -74,9 +74,6 @@ broken "library function without a module" 's/"name": "qsort", "module": 1/"name
 	'a library function without a module'
 broken "library function named by its address" 's/"name": "qsort"/"name": "0x7f0010"/' \
 	'a library function without a name'
-broken "library calls that no library probe made" \
-	's/{ "fn": 1, "calls": 1, "inclusive_ns": 800, "self_ns": 300, "raw_inclusive_ns": 850, "raw_self_ns": 330, "min_ns": 800, "max_ns": 800, "library_calls": 1/{ "fn": 1, "calls": 1, "inclusive_ns": 800, "self_ns": 300, "raw_inclusive_ns": 850, "raw_self_ns": 330, "min_ns": 800, "max_ns": 800, "library_calls": 0/' \
-	'1 calls, 0 of them library, counted or fenced'
 broken "library calls of a program function" 's/"max_ns": 60, "library_calls": 0/"max_ns": 60, "library_calls": 3/' \
 	'cmp is no library function but has 3 library_calls'
 broken "kinds above calls" 's/"max_ns": 60, "library_calls": 0, "counted_calls": 0/"max_ns": 60, "library_calls": 0, "counted_calls": 11/' \
