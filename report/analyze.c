@@ -134,6 +134,8 @@ static void map_functions(struct profile *p, const struct dump *dumps, uint32_t 
 				*slot = (uint32_t)p->nfuncs + 1;
 			idx = *slot - 1;
 			map[d][i] = idx;
+			if (idx < p->nfuncs && f->library)
+				p->funcs[idx].library = 1;
 			if (idx == p->nfuncs) {
 				struct pfunc *pf;
 
@@ -146,6 +148,7 @@ static void map_functions(struct profile *p, const struct dump *dumps, uint32_t 
 				pf->module = mod;
 				pf->file = f->file;
 				pf->line = f->line;
+				pf->library = f->library;
 			}
 		}
 		strmap_release(&seen);
@@ -527,26 +530,73 @@ static void order_functions(struct profile *p)
 	qsort_r(p->by_incl, p->nfuncs, sizeof(*p->by_incl), cmp_fn_incl, p->funcs);
 }
 
-/* How many of a dump's calls read the clock with fences (tsc-adaptive). */
-static uint64_t dump_fenced_calls(const struct dump *dump)
+/* How many of a dump's calls read the clock with fences (tsc-adaptive), and how many a
+ * library probe followed. */
+static uint64_t dump_fenced_calls(const struct dump *dump, uint64_t *library)
 {
 	uint64_t fenced = 0;
 
+	*library = 0;
 	for (size_t i = 0; i < dump->nthreads; i++)
-		for (size_t k = 0; k < dump->threads[i].nfuncs; k++)
+		for (size_t k = 0; k < dump->threads[i].nfuncs; k++) {
 			fenced = u64_add(fenced, dump->threads[i].funcs[k].st.fenced_calls);
+			*library = u64_add(*library, dump->threads[i].funcs[k].st.library_calls);
+		}
 	return fenced;
+}
+
+static int cmp_modules(const void *a, const void *b)
+{
+	const struct pmodule *x = a, *y = b;
+
+	if (x->self_ns != y->self_ns)
+		return x->self_ns > y->self_ns ? -1 : 1;
+	if (!x->name || !y->name)
+		return !x->name - !y->name;
+	return strcmp(x->name, y->name);
+}
+
+/* The functions added up per module (base name), heaviest first. */
+static void group_modules(struct profile *p)
+{
+	struct strmap ids;
+
+	strmap_init(&ids, 16);
+	p->modules = xcalloc(p->nfuncs + 1, sizeof(*p->modules));
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		const struct pfunc *f = &p->funcs[i];
+		uint32_t *slot = strmap_slot(&ids, f->module ? f->module : "");
+		struct pmodule *m;
+
+		if (!*slot) {
+			*slot = (uint32_t)++p->nmodules;
+			p->modules[*slot - 1] = (struct pmodule){ .name = f->module, .library = 1 };
+		}
+		m = &p->modules[*slot - 1];
+		m->self_ns = u64_add(m->self_ns, f->st.self_ns);
+		m->calls = u64_add(m->calls, f->st.calls);
+		m->nfuncs++;
+		if (!f->library)
+			m->library = 0;
+	}
+	qsort(p->modules, p->nmodules, sizeof(*p->modules), cmp_modules);
+	strmap_release(&ids);
 }
 
 static void totals(struct profile *p, const struct dump *dumps)
 {
 	size_t t = 0;
 	double o_in = 0, calls_with_cost = 0, plain_ns = 0, fenced_ns = 0, fenced_calls = 0;
+	double library_ns = 0, library_calls = 0;
 
+	p->library_probes = -1;
 	for (size_t d = 0; d < p->nruns; d++) {
 		const struct dump *dump = &dumps[d];
 		const struct run *run = &dump->run;
-		uint64_t calls = 0;
+		uint64_t calls = 0, lib;
+
+		if (run->library_probes)
+			p->library_probes = !strcmp(run->library_probes, "on") || p->library_probes == 1;
 		double cost;
 
 		for (size_t i = 0; i < dump->nthreads; i++, t++) {
@@ -555,6 +605,8 @@ static void totals(struct profile *p, const struct dump *dumps)
 			p->raw_run_ns = u64_add(p->raw_run_ns, p->threads[t].raw_run_ns);
 		}
 		p->calls = u64_add(p->calls, calls);
+		dump_fenced_calls(dump, &lib);
+		p->library_calls = u64_add(p->library_calls, lib);
 		p->clamped = u64_add(p->clamped, run->clamped_figures);
 		if (run->compensated > 0)
 			p->compensated = 1;
@@ -571,15 +623,18 @@ static void totals(struct profile *p, const struct dump *dumps)
 		plain_ns += (double)calls * cost;
 		if (run->has_o_in)
 			o_in += (double)calls * run->o_in_ns;
+		double n = (double)dump_fenced_calls(dump, &lib);
 		if (run->has_fenced_o_in && run->has_fenced_o_out) {
 			/* tsc-adaptive: its fenced calls cost their own figure, not the plain one */
-			double n = (double)dump_fenced_calls(dump);
-
 			fenced_calls += n;
 			fenced_ns += n * (run->fenced_o_in_ns + run->fenced_o_out_ns - cost);
 		}
+		if (run->has_library_o_in && run->has_library_o_out) { /* the same for library calls */
+			library_calls += (double)lib;
+			library_ns += (double)lib * (run->library_o_in_ns + run->library_o_out_ns - cost);
+		}
 	}
-	p->overhead_ns = plain_ns + fenced_ns;
+	p->overhead_ns = plain_ns + fenced_ns + library_ns;
 	/* Absurd calibration figures must not overflow the conversions to whole nanoseconds. */
 	if (p->overhead_ns > PROFILE_MAX_NS)
 		p->overhead_ns = PROFILE_MAX_NS;
@@ -589,6 +644,8 @@ static void totals(struct profile *p, const struct dump *dumps)
 	}
 	if (fenced_calls > 0)
 		p->fenced_probe_ns = p->probe_ns + fenced_ns / fenced_calls;
+	if (library_calls > 0)
+		p->library_probe_ns = p->probe_ns + library_ns / library_calls;
 }
 
 int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
@@ -629,6 +686,7 @@ int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
 	group_threads(p);
 	group_edges_and_nodes(p);
 	order_functions(p);
+	group_modules(p);
 	totals(p, dumps);
 	for (size_t d = 0; d < ndumps; d++)
 		free(map[d]);
@@ -643,6 +701,7 @@ void profile_release(struct profile *p)
 	free(p->funcs);
 	free(p->by_self);
 	free(p->by_incl);
+	free(p->modules);
 	free(p->edges);
 	free(p->by_caller);
 	free(p->by_callee);

@@ -184,6 +184,11 @@ static void print_tripped(const struct diff *d)
 		buf_reset(&line);
 		buf_puts(&line, "callprof diff: ");
 		buf_put_printable(&line, f->name[0] ? f->name : "(anonymous)");
+		if (diff_func_library(d, f)) {
+			buf_puts(&line, " [");
+			buf_put_printable(&line, f->module ? f->module : "library");
+			buf_puts(&line, "]");
+		}
 		if (f->same_name && f->file) {
 			buf_puts(&line, " (");
 			buf_put_printable(&line, f->file);

@@ -69,6 +69,14 @@ struct diff {
 	uint32_t *tripped;        /* functions that tripped the gate, biggest growth first */
 };
 
+/* diff_func_library: f is a library function on the side that has it (the new one first). */
+static inline int diff_func_library(const struct diff *d, const struct diff_func *f)
+{
+	int side = f->fn[DIFF_NEW] >= 0 ? DIFF_NEW : DIFF_BASE;
+
+	return f->fn[side] >= 0 && d->side[side].funcs[f->fn[side]].library;
+}
+
 /*
  * diff_build builds both sides from base (nbase dumps) and new (nnew dumps)
  * and matches them.  min_ns is kept for diff_gate and the summary.  Returns

@@ -26,6 +26,8 @@ struct dump_function {
 	char *file;      /* source file or NULL */
 	uint64_t line;   /* source line, 0 when unknown */
 	char *address;   /* "0x401136" as written, or NULL */
+	int library;     /* entered through a library probe: a function of an uninstrumented
+			  * module called through an instrumented one's GOT ("library": true) */
 };
 
 /* Per-function totals on one thread (threads[].functions[]). */

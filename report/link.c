@@ -30,11 +30,21 @@ void link_name(struct buf *out, const char *name)
 	buf_printf(out, "\xe2\x80\xa6 (%s bytes more)", fmt_count(more, len - cut));
 }
 
+void link_library(struct buf *out, int library, const char *module)
+{
+	if (!library)
+		return;
+	buf_puts(out, " <span class=\"fn-lib\">");
+	html_escape(out, module ? module : "library");
+	buf_puts(out, "</span>");
+}
+
 void link_fn(struct buf *out, const struct profile *p, uint32_t fn, const char *root)
 {
 	buf_printf(out, "<a class=\"fn\" href=\"%sfn/%u.html\">", root, fn);
 	link_name(out, p->funcs[fn].name);
 	buf_puts(out, "</a>");
+	link_library(out, p->funcs[fn].library, p->funcs[fn].module);
 	if (p->funcs[fn].same_name && p->funcs[fn].file) {
 		buf_puts(out, " <span class=\"fn-file\">");
 		html_escape(out, pfunc_file_base(&p->funcs[fn]));
@@ -50,6 +60,7 @@ void link_diff_fn(struct buf *out, const struct diff *d, uint32_t fn, const char
 	buf_printf(out, "<a class=\"fn\" href=\"%sfn/%u.html\">", root, fn);
 	link_name(out, f->name);
 	buf_puts(out, "</a>");
+	link_library(out, diff_func_library(d, f), f->module);
 	if (f->same_name && f->file) {
 		/* Two util.c in two folders look alike: the full path is on hover. */
 		buf_puts(out, " <span class=\"fn-file\" title=\"");

@@ -20,7 +20,14 @@ struct diff;
 void link_name(struct buf *out, const char *name);
 
 /*
+ * link_library: for a library function (library set), the base name of its
+ * module as a label after its name: " <span class="fn-lib">libc.so.6</span>".
+ */
+void link_library(struct buf *out, int library, const char *module);
+
+/*
  * link_fn: <a href="ROOTfn/I.html">name</a> with the name escaped (link_name),
+ * labelled with its module when it is a library function (link_library),
  * and the base name of its file when another function has the same name.
  * root is "" or "../": how to reach the site root from the page.
  */

@@ -55,11 +55,13 @@ static void figures(struct buf *out, const struct profile *p, const struct pfunc
 }
 
 /* probe_cost: what the probes of f's own calls cost, in ns (calls x per-call cost, at
- * the fenced reads' cost for its fenced calls). */
+ * the fenced reads' cost for its fenced calls, the library probes' for its library calls). */
 static double probe_cost(const struct profile *p, const struct pfunc *f)
 {
-	uint64_t fenced = f->st.has_fenced ? f->st.fenced_calls : 0;
-	double ns = (double)(f->st.calls - fenced) * p->probe_ns + (double)fenced * p->fenced_probe_ns;
+	uint64_t fenced = f->st.has_fenced ? f->st.fenced_calls : 0, lib = f->st.library_calls;
+	uint64_t plain = f->st.calls - fenced > lib ? f->st.calls - fenced - lib : 0;
+	double ns = (double)plain * p->probe_ns + (double)fenced * p->fenced_probe_ns +
+		    (double)lib * (p->library_probe_ns ? p->library_probe_ns : p->probe_ns);
 
 	return ns < PROFILE_MAX_NS ? ns : PROFILE_MAX_NS;
 }
@@ -185,10 +187,76 @@ static void callers(struct buf *out, const struct profile *p, const struct pfunc
 	buf_puts(out, "</table>\n");
 }
 
-static void callees(struct buf *out, const struct profile *p, const struct pfunc *f)
+/* library_callees: how many of f's callees are library functions. */
+static size_t library_callees(const struct profile *p, const struct pfunc *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->ncallees; i++)
+		n += p->funcs[p->edges[p->by_caller[f->callees + i]].callee].library != 0;
+	return n;
+}
+
+/*
+ * self_split: what f's self time would be without library probes, split into
+ * its own code and each library function it called (their self time while
+ * called from f; callbacks they made are instrumented code of their own).
+ */
+static void self_split(struct buf *out, const struct profile *p, const struct pfunc *f)
+{
+	uint64_t total = f->st.self_ns;
+	size_t shown = 0;
+
+	for (size_t i = 0; i < f->ncallees; i++) {
+		const struct pedge *e = &p->edges[p->by_caller[f->callees + i]];
+		if (p->funcs[e->callee].library)
+			total = u64_add(total, e->self_ns);
+	}
+	buf_puts(out, "<table class=\"profile\" id=\"self-split\">\n<thead><tr><th>Where its own time went</th>"
+		      "<th>Time</th><th>Share</th><th>Calls</th></tr></thead>\n<tbody>\n"
+		      "<tr><td class=\"name\">its own code</td>");
+	cell_time(out, f->st.self_ns);
+	cell_pct(out, f->st.self_ns, total);
+	cell_count(out, f->st.calls);
+	buf_puts(out, "</tr>\n");
+	for (size_t i = 0; i < f->ncallees && shown < FN_MAX_ROWS; i++) {
+		const struct pedge *e = &p->edges[p->by_caller[f->callees + i]];
+		if (!p->funcs[e->callee].library)
+			continue;
+		buf_puts(out, "<tr><td class=\"name\">");
+		link_fn(out, p, e->callee, "../");
+		buf_puts(out, "</td>");
+		cell_time(out, e->self_ns);
+		cell_pct(out, e->self_ns, total);
+		cell_count(out, e->calls);
+		buf_puts(out, "</tr>\n");
+		shown++;
+	}
+	buf_puts(out, "</tbody>\n</table>\n");
+}
+
+/* self_note: what f's self time holds, which depends on library probes. */
+static void self_note(struct buf *out, const struct profile *p, const struct pfunc *f)
 {
 	char a[FMT_SIZE], b[FMT_SIZE];
 
+	buf_printf(out, "<p class=\"note\">Self time: %s, %s of this function's inclusive time. ",
+		   fmt_ns(a, f->st.self_ns), fmt_pct(b, f->st.self_ns, f->st.incl_ns));
+	if (f->library)
+		buf_puts(out, "Its callees are the callbacks it made into instrumented code; the rest of its "
+			      "time was its own.</p>\n");
+	else if (p->library_probes == 1)
+		buf_puts(out, "Library functions it called are rows of their own (library probes); time in "
+			      "uninstrumented code of its own module is part of it.</p>\n");
+	else
+		buf_puts(out, "Time in callees that were not instrumented (the C library, other libraries) "
+			      "is part of it.</p>\n");
+	if (!f->library && library_callees(p, f))
+		self_split(out, p, f);
+}
+
+static void callees(struct buf *out, const struct profile *p, const struct pfunc *f)
+{
 	if (f->ncallees) {
 		buf_puts(out, "<table class=\"profile sortable\" id=\"callees\">\n<thead><tr>"
 			      "<th data-sort=\"text\">Callee</th><th data-sort=\"num\">Calls</th>"
@@ -213,12 +281,32 @@ static void callees(struct buf *out, const struct profile *p, const struct pfunc
 		rest_line(out, p, p->by_caller + f->callees, f->ncallees, "callees", 6);
 		buf_puts(out, "</table>\n");
 	} else {
-		buf_puts(out, "<p class=\"muted\">It calls no instrumented function.</p>\n");
+		buf_puts(out, f->library ? "<p class=\"muted\">It called no instrumented function back.</p>\n"
+					 : "<p class=\"muted\">It calls no instrumented function.</p>\n");
 	}
-	buf_printf(out, "<p class=\"note\">Self time: %s, %s of this function's inclusive time. "
-		   "Time in callees that were not instrumented (the C library, other libraries) "
-		   "is part of it.</p>\n",
-		   fmt_ns(a, f->st.self_ns), fmt_pct(b, f->st.self_ns, f->st.incl_ns));
+	self_note(out, p, f);
+}
+
+/* library_note: for a library function, what it is and how it was probed. */
+static void library_note(struct buf *out, const struct pfunc *f)
+{
+	char a[FMT_SIZE], b[FMT_SIZE];
+
+	if (!f->library)
+		return;
+	buf_puts(out, "<ul class=\"notices\" id=\"library\"><li class=\"info\">A library function");
+	if (f->module) {
+		buf_puts(out, " of <code>");
+		html_escape(out, f->module);
+		buf_puts(out, "</code>");
+	}
+	buf_printf(out, ", probed where instrumented code called it through its GOT: %s of its %s calls "
+		   "were followed to their return", fmt_count(a, f->st.library_calls), fmt_count(b, f->st.calls));
+	if (f->st.counted_calls)
+		buf_printf(out, ", %s counted without a frame (it never returns, returns twice, or reads its "
+			   "caller's return address)", fmt_count(a, f->st.counted_calls));
+	buf_puts(out, ". The callers below are instrumented code; its calls are the callbacks it made into "
+		      "it.</li></ul>\n");
 }
 
 /* path_frames: the functions from a root down to node, root first, in *frames (grown as needed). */
@@ -329,6 +417,12 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_P
 	const struct pfunc *f = &p->funcs[fn];
 	char path[48];
 	enum { NAME, LOCATION, FIGURES, CALLERS, CALLEES, PATHS, THREADS, OVERHEAD };
+	const char *calls_heading = f->library ? "Callbacks into the program" : "Calls";
+	const char *calls_hint = f->library ? "The instrumented functions this library function called back, "
+					      "costliest first: time in each and its share of this function's "
+					      "inclusive time."
+					    : "What this function calls, costliest first: time in each callee "
+					      "and its share of this function's inclusive time.";
 
 	for (int i = 0; i < FN_PARTS; i++)
 		buf_reset(&parts[i]);
@@ -340,6 +434,7 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_P
 	paths(&parts[PATHS], p, f);
 	per_thread(&parts[THREADS], p, f);
 	overhead(&parts[OVERHEAD], p, f);
+	library_note(&parts[OVERHEAD], f);
 
 	struct tmpl_var vars[] = {
 		{ "name", parts[NAME].data },
@@ -350,6 +445,8 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_P
 		{ "paths", parts[PATHS].data },
 		{ "threads", parts[THREADS].data },
 		{ "overhead", parts[OVERHEAD].data },
+		{ "calls_heading", calls_heading },
+		{ "calls_hint", calls_hint },
 	};
 	snprintf(path, sizeof(path), "fn/%u.html", fn);
 	return layout_page(ctx, path, "../", "functions", f->name, "function.html", vars,

@@ -41,10 +41,16 @@ static void put_right(struct buf *out, const char *s, size_t width)
 	buf_puts(out, "  ");
 }
 
-/* put_name: the function's name, and its file when another function has the same name. */
+/* put_name: the function's name, its module for a library function, and its file when
+ * another function has the same name. */
 static void put_name(struct buf *out, const struct pfunc *f)
 {
 	buf_put_printable(out, f->name[0] ? f->name : "(anonymous)");
+	if (f->library) {
+		buf_puts(out, " [");
+		buf_put_printable(out, f->module ? f->module : "library");
+		buf_putc(out, ']');
+	}
 	if (f->same_name && f->file) {
 		buf_puts(out, " (");
 		buf_put_printable(out, pfunc_file_base(f));
