@@ -215,11 +215,12 @@ static bool resolve_library(struct dump_ctx *d, uintptr_t key, struct sym_functi
 
 	if (!e)
 		return false;
+	/* Its module and offset only: no source line, so the library's debug information
+	 * (libc's is large) is never read; once unloaded, from its entry alone. */
+	memset(f, 0, sizeof(*f));
 	if (!cct_key_is_retired(key)) {
-		symbols_resolve(d->syms, e->label, f);
-		free(f->name);
-	} else { /* its library was unloaded: named by its entry alone */
-		memset(f, 0, sizeof(*f));
+		f->module = symbols_locate(d->syms, e->label, &f->offset);
+	} else {
 		f->module = e->module[0] ? symbols_module_of(d->syms, e->module, e->module_base) : -1;
 		f->offset = e->label - e->module_base;
 	}
@@ -386,7 +387,8 @@ static void write_call_site(struct dump_ctx *d, uint32_t caller, uintptr_t site)
 	int line;
 
 	write_hex_member(&d->w, "call_site", site);
-	if (caller != SNAP_NO_FN)
+	/* Not for a library function's callbacks: their call sites are in the library. */
+	if (caller != SNAP_NO_FN && !d->library[caller])
 		symbols_call_line(d->syms, site, cct_key_address(d->snap->fn_key[caller]), &file, &line);
 	if (file) {
 		write_string_member(&d->w, "call_file", file);
