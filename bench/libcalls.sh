@@ -71,8 +71,9 @@ on-work	CALLPROF_OUTPUT=$D/cost-onw.json $W/libcost $N w
 EOF
 say "library call cost: $N calls, $ROUNDS rounds"
 timed cost "$W/cost.cmds"
-# A dump of the probed run counts the library calls it made (every one must be probed).
-probed=$(jq '[.threads[].functions[] | .library_calls // 0] | add' "$D/cost-on.json" 2>/dev/null || echo '?')
+# The probed run's dump counts every call of lc_nop as a library call.
+probed=$(jq '. as $d | [.threads[].functions[] | select($d.functions[.fn].name == "lc_nop") | .library_calls] | add' \
+	"$D/cost-on.json" 2>/dev/null || echo '?')
 per_call() { awk -v a="$1" -v b="$2" -v n="$N" 'BEGIN { printf "%.1f", (a - b) / n }'; }
 T=$W/cost.tsv
 lib_ns=$(per_call "$(col on "$T" 7)" "$(col off "$T" 7)")
@@ -161,7 +162,7 @@ PLT; with an argument it then calls an instrumented function of its own as often
 | added by a -finstrument-functions probe, for comparison | $cyg_ns |
 | calibrated cost the dump subtracts | $calib |
 
-Library calls the probed run's dump counts: $probed of $N.
+Calls of lc_nop the probed run's dump counts as library calls: $probed of $N.
 
 ### A library-heavy workload
 bench/libheavy.c: $HEAVY rounds of snprintf, strlen, strdup, malloc, memcpy, realloc, strcmp, free,
