@@ -36,36 +36,63 @@ ifneq ($(SAN),)
 SAN_FLAGS := -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
 
+# ---- build flags tracked ------------------------------------------------------
+# Each kind of object writes the command lines that build it, FLAGS_<kind> (its
+# compiler first), and that compiler's version into $(B)/flags/<kind>, and depends
+# on that file.  The file is rewritten only when they change, so `make SAN=address`
+# or `make CC=clang` after a plain `make`, or a compiler upgrade, rebuilds exactly
+# what the change touches, and nothing otherwise.
+flags = $(B)/flags/$(1)
+shquote = '$(subst ','\'',$(1))'
+version_of = $(shell $(1) --version 2>/dev/null | head -n 1)
+
+$(B)/flags/%: FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' $(call shquote,$(FLAGS_$*)) \
+	    $(call shquote,$(call version_of,$(firstword $(FLAGS_$*)))) >$@.tmp.$$$$ && \
+	if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; else mv -f $@.tmp.$$$$ $@; fi
+FORCE:
+.PRECIOUS: $(B)/flags/%
+
 # ---- runtime: libcallprof.so / libcallprof.a -------------------------------
 # The runtime itself is never instrumented, except calib_target.c: the private
 # function calibration drives through the real probes.
-RT_SRC   := $(filter-out runtime/calib_target.c,$(wildcard runtime/*.c))
+RT_TARGETS := runtime/calib_target.c runtime/calib_target_fentry.c
+RT_SRC   := $(filter-out $(RT_TARGETS),$(wildcard runtime/*.c))
 RT_ASM   := $(wildcard runtime/*.S)
-RT_OBJ   := $(RT_SRC:%.c=$(B)/%.o) $(RT_ASM:%.S=$(B)/%.o) $(B)/runtime/calib_target.o
+RT_OBJ   := $(RT_SRC:%.c=$(B)/%.o) $(RT_ASM:%.S=$(B)/%.o) $(RT_TARGETS:%.c=$(B)/%.o)
 RT_CFLAGS:= $(BASE_CFLAGS) -D_GNU_SOURCE -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
             -ftls-model=initial-exec $(DW_CFLAGS)
 RT_LIBS  := $(DW_LIBS) -lelf -ldl -lpthread
+RT_TARGET_CFLAGS := -finstrument-functions -O2 -fno-inline -fno-optimize-sibling-calls
+RT_FENTRY_TARGET_CFLAGS := -pg -mfentry -O2 -fno-inline -fno-optimize-sibling-calls
+RT_LDFLAGS := -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,libcallprof.so
 # The hot paths the -pg -mfentry and library-call front-ends run before a
 # function's prologue and at its return leave every vector register alone (hijack.h).
+RT_GPR_CFLAGS := -mgeneral-regs-only
 RT_GPR_OBJ := $(B)/runtime/fentry.o $(B)/runtime/hijack_fast.o $(B)/runtime/libcall.o
-$(RT_GPR_OBJ): RT_ONLY_FLAGS := -mgeneral-regs-only
+$(RT_GPR_OBJ): RT_ONLY_FLAGS := $(RT_GPR_CFLAGS)
+FLAGS_runtime = $(CC) $(RT_CFLAGS) | $(RT_TARGET_CFLAGS) | $(RT_FENTRY_TARGET_CFLAGS) | $(RT_GPR_CFLAGS) | $(RT_LDFLAGS) $(RT_LIBS)
 
-$(B)/runtime/%.o: runtime/%.c | $(B)/runtime
+$(B)/runtime/%.o: runtime/%.c $(call flags,runtime) | $(B)/runtime
 	@echo "  CC      $@" $(if $(Q),,)
 	$(Q)$(CC) $(RT_CFLAGS) $(RT_ONLY_FLAGS) -c $< -o $@
 
-$(B)/runtime/%.o: runtime/%.S | $(B)/runtime
+$(B)/runtime/%.o: runtime/%.S $(call flags,runtime) | $(B)/runtime
 	@echo "  AS      $@"
 	$(Q)$(CC) -fPIC -MMD -MP -c $< -o $@
 
-$(B)/runtime/calib_target.o: runtime/calib_target.c | $(B)/runtime
+$(B)/runtime/calib_target.o: runtime/calib_target.c $(call flags,runtime) | $(B)/runtime
 	@echo "  CC      $@"
-	$(Q)$(CC) $(RT_CFLAGS) -finstrument-functions -O2 -fno-inline -fno-optimize-sibling-calls -c $< -o $@
+	$(Q)$(CC) $(RT_CFLAGS) $(RT_TARGET_CFLAGS) -c $< -o $@
 
-$(B)/libcallprof.so: $(RT_OBJ) runtime/libcallprof.map
+$(B)/runtime/calib_target_fentry.o: runtime/calib_target_fentry.c $(call flags,runtime) | $(B)/runtime
+	@echo "  CC      $@"
+	$(Q)$(CC) $(RT_CFLAGS) $(RT_FENTRY_TARGET_CFLAGS) -c $< -o $@
+
+$(B)/libcallprof.so: $(RT_OBJ) runtime/libcallprof.map $(call flags,runtime)
 	@echo "  LD      $@"
-	$(Q)$(CC) -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,libcallprof.so \
-	    -o $@ $(RT_OBJ) $(RT_LIBS)
+	$(Q)$(CC) $(RT_LDFLAGS) -o $@ $(RT_OBJ) $(RT_LIBS)
 
 # The static archive holds the runtime as one object whose only global symbols
 # are those the shared library exports (libcallprof.map is the one list): a
@@ -92,8 +119,9 @@ TOOL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) -Ireport -Iruntime $(JSON_CFLAGS) $(C
                -DCALLPROF_VERSION='"$(VERSION)"' -DCALLPROF_LIBDIR='"$(PREFIX)/lib"'
 TOOL_LIBS   := $(JSON_LIBS) $(CMARK_LIBS) -lm
 ASSETS      := $(sort $(wildcard templates/* static/*))
+FLAGS_tool   = $(CC) $(TOOL_CFLAGS) | $(SAN_FLAGS) $(TOOL_LIBS)
 
-$(B)/report/%.o: report/%.c | $(B)/report
+$(B)/report/%.o: report/%.c $(call flags,tool) | $(B)/report
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -c $< -o $@
 
@@ -101,11 +129,11 @@ $(B)/gen/assets.S: $(ASSETS) report/gen-assets.sh | $(B)/gen
 	@echo "  GEN     $@"
 	$(Q)sh report/gen-assets.sh $(ASSETS) > $@
 
-$(B)/gen/assets.o: $(B)/gen/assets.S
+$(B)/gen/assets.o: $(B)/gen/assets.S $(call flags,tool)
 	@echo "  AS      $@"
 	$(Q)$(CC) -c -I. $< -o $@
 
-$(B)/callprof: $(TOOL_OBJ)
+$(B)/callprof: $(TOOL_OBJ) $(call flags,tool)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(SAN_FLAGS) -o $@ $(TOOL_OBJ) $(TOOL_LIBS)
 
@@ -113,7 +141,7 @@ $(B)/runtime $(B)/report $(B)/gen $(B)/tests:
 	$(Q)mkdir -p $@
 
 # ---- top-level targets -------------------------------------------------------
-.PHONY: all deps test-deps check demo bench fuzz install uninstall clean format help
+.PHONY: all deps test-deps check demo bench fuzz install uninstall clean format format-check help FORCE
 all: $(B)/libcallprof.so $(B)/libcallprof.a $(B)/callprof
 
 help:
@@ -123,9 +151,14 @@ help:
 	@echo "make bench      overhead, accuracy and scale benchmarks -> bench/RESULTS.md"
 	@echo "make fuzz       fuzz the dump reader for FUZZ_SECONDS (default 300) with libFuzzer"
 	@echo "make install    install into \$$DESTDIR\$$PREFIX (PREFIX=$(PREFIX)); make uninstall"
+	@echo "make format     clang-format the sources that differ from .clang-format; make format-check"
 	@echo "knobs: V=1, SAN=address,undefined, CC=clang"
 
 # Build dependencies: installed with apt-get when run as root, else the command is printed.
+# check, demo and bench install them first and then build in a new make, which asks
+# pkg-config for the flags only after the install: on a fresh machine this make's own
+# answers (read when it parsed this file) are empty.  So nothing they build may be a
+# prerequisite here.
 deps:
 	$(Q)sh tests/deps.sh build
 
@@ -133,7 +166,7 @@ test-deps:
 	$(Q)sh tests/deps.sh test
 
 check: test-deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all tests-build
 	$(Q)$(MAKE) --no-print-directory SAN=address,undefined B=$(B)/san $(B)/san/callprof
 	$(Q)sh tests/run.sh
 
@@ -162,8 +195,25 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/bin/callprof $(DESTDIR)$(PREFIX)/include/callprof.h \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/callprof.pc $(DESTDIR)$(PREFIX)/share/man/man1/callprof.1
 
+# .clang-format is the style.  format rewrites the files of FORMAT_FILES that differ from
+# it, and names them; format-check names them and fails.  For the files a branch changed:
+#   make format FORMAT_FILES="$(git diff --name-only main -- '*.c' '*.h')"
+# The test programs are left out: their expectations name source lines.
+FORMAT_FILES := $(wildcard runtime/*.[ch] report/*.[ch] tests/unit/*.[ch] tests/unit/*/*.[ch] tests/dumpcheck/*.c \
+                tests/fuzz/*.c)
+CLANG_FORMAT ?= clang-format
+
 format:
-	clang-format -i runtime/*.[ch] report/*.[ch] tests/unit/*.[ch]
+	$(Q)for f in $(strip $(FORMAT_FILES)); do \
+	    $(CLANG_FORMAT) "$$f" | cmp -s - "$$f" && continue; \
+	    echo "  FORMAT  $$f"; $(CLANG_FORMAT) -i "$$f" || exit 1; \
+	done
+
+format-check:
+	$(Q)n=0; t=0; for f in $(strip $(FORMAT_FILES)); do t=$$((t + 1)); \
+	    $(CLANG_FORMAT) "$$f" | cmp -s - "$$f" || { echo "$$f"; n=$$((n + 1)); }; \
+	done; \
+	[ $$n -eq 0 ] || { echo "$$n of $$t files differ from .clang-format: make format rewrites them" >&2; exit 1; }
 
 clean:
 	rm -rf $(B)

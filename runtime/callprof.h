@@ -24,6 +24,9 @@
  *   CALLPROF_EXCLUDE=GLOBS   do not profile those: their time stays with their caller, and
  *                            their instrumented callees attach to the nearest profiled frame
  *   CALLPROF_MAX_DEPTH=N     calls deeper than N frames are not recorded, likewise
+ *   CALLPROF_ARGS=GLOBS      functions (demangled names) whose arguments and return values
+ *                            are profiled: code built with -pg -mfentry and -g only
+ *   CALLPROF_ARGS_ENTRIES=N  argument tuples, and return values, kept per function (64)
  *
  * Setuid, setgid and file-capability programs (AT_SECURE) are not profiled:
  * every CALLPROF_* variable is ignored, no dump is written anywhere,

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "cct.h"
 #include "compat.h"
 #include "filter.h"
@@ -289,7 +290,7 @@ void *dlopen(const char *file, int mode)
 		*(void **)&real_dlopen = dlsym(RTLD_NEXT, "dlopen");
 		*(void **)&real_dlclose = dlsym(RTLD_NEXT, "dlclose");
 	}
-	if (!verdict_on && !libcall_on)
+	if (!verdict_on && !args_on && !libcall_on)
 		return real_dlopen(file, mode);
 	/* Reached through a library probe, our return is hijacked: the caller is in its record. */
 	return open_deciding(file, mode,

@@ -40,11 +40,35 @@ static inline __attribute__((always_inline)) uintptr_t fentry_fn(uintptr_t after
 	return after - 5;
 }
 
+/*
+ * GCC's nested functions (their static chain comes in r10) call __fentry__
+ * between `push %r10` and `pop %r10`: the word __fentry__ finds above its own
+ * return address is the saved r10, the return slot the next one, and the
+ * function starts at the push, 2 bytes before the call.
+ */
+#define POP_R10 0x5a41 /* 41 5a, little-endian */
+#define PUSH_R10_BYTES 2
+/* -fcf-protection puts endbr64 (f3 0f 1e fa) before the call: the function starts there. */
+#define ENDBR64 0xfa1e0ff3u
+#define ENDBR64_BYTES 4
+
 void fentry_enter(uintptr_t *slot, uintptr_t after, const uintptr_t *regs)
 {
 	uintptr_t fn = fentry_fn(after);
+	uint16_t next;
+	uint32_t before;
+
+	memcpy(&next, (const void *)after, sizeof(next));
+	if (unlikely(next == POP_R10)) {
+		slot++;
+		fn -= PUSH_R10_BYTES;
+	}
+	memcpy(&before, (const void *)(fn - ENDBR64_BYTES), sizeof(before));
+	if (unlikely(before == ENDBR64))
+		fn -= ENDBR64_BYTES;
 
 	if (likely(hijack_enter_fast(tstate_self, fn, slot, PROBE_FENTRY, FENTRY_WORD_PLAIN)))
 		return;
-	hijack_call_saved(fentry_enter_cold, fn, (uintptr_t)slot, (uintptr_t)regs);
+	if (hijack_call_saved(fentry_enter_cold, fn, (uintptr_t)slot, (uintptr_t)regs))
+		hijack_restamp(tstate_self, fn, slot);
 }

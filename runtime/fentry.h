@@ -20,6 +20,14 @@
 extern const char fentry_entry[];
 
 /*
+ * The address just after the call of __fentry__ that the function at `fn`
+ * starts with (after endbr64, and GCC's push of a nested function's static
+ * chain), or 0 when it does not start with one: it is not -pg -mfentry code.
+ * Reads the function's first bytes: for code that is loaded.
+ */
+uintptr_t fentry_call_end(uintptr_t fn);
+
+/*
  * The cold enter of a call of `fn` returning through the word at `slot`, with
  * the argument registers `regs` as fentry_entry.S saved them (rdi rsi rdx rcx r8
  * r9 rax r10) and the vector state saved in `state` (hijack_call_saved).

@@ -149,16 +149,26 @@ static bool grow(struct hijack_stack *h)
 /* Where a slot lies. */
 enum region { ON_THREAD_STACK, ON_ALT_STACK, ELSEWHERE };
 
-static enum region region_of(const struct hijack_stack *h, const uintptr_t *slot)
+/* True if `slot` lies on the thread's alternate signal stack (a system call). */
+static bool on_alt_stack(const uintptr_t *slot)
 {
-	uintptr_t a = (uintptr_t)slot;
 	stack_t ss;
 
-	if (a - h->stack_lo < h->stack_hi - h->stack_lo)
+	return sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE) &&
+	       (uintptr_t)slot - (uintptr_t)ss.ss_sp < ss.ss_size;
+}
+
+/* Where `slot` lies.  An alternate stack may be carved out of a frame of the
+ * thread's own: `precise` looks for it there too, at the price of a system call. */
+static enum region region_of(const struct hijack_stack *h, const uintptr_t *slot, bool precise)
+{
+	bool on_thread = (uintptr_t)slot - h->stack_lo < h->stack_hi - h->stack_lo;
+
+	if (on_thread && !precise)
 		return ON_THREAD_STACK;
-	if (sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE) && a - (uintptr_t)ss.ss_sp < ss.ss_size)
+	if (on_alt_stack(slot))
 		return ON_ALT_STACK;
-	return ELSEWHERE;
+	return on_thread ? ON_THREAD_STACK : ELSEWHERE;
 }
 
 /*
@@ -181,7 +191,9 @@ static bool settle_records(struct hijack_stack *h, uintptr_t *slot, enum region 
 		}
 		if (r->slot >= slot)
 			return true; /* a caller, or the call that jumped here (the same slot) */
-		theirs = region_of(h, r->slot);
+		if (where == ON_THREAD_STACK)
+			where = region_of(h, slot, true);
+		theirs = region_of(h, r->slot, true);
 		if (theirs == ON_ALT_STACK && where == ON_ALT_STACK) {
 			h->depth--;
 			continue;
@@ -204,7 +216,7 @@ static bool may_hijack(struct hijack_stack *h, uintptr_t *slot)
 		if (!find_stack(here, &h->stack_lo, &h->stack_hi))
 			h->stack_lo = h->stack_hi = 1; /* unknown: nothing is on it */
 	}
-	where = region_of(h, slot);
+	where = region_of(h, slot, false);
 	if (where == ELSEWHERE || !settle_records(h, slot, where))
 		return false;
 	return h->depth < h->cap || grow(h);
@@ -237,16 +249,13 @@ uintptr_t hijack_return_address(const uintptr_t *slot)
 	return v;
 }
 
-bool hijack_enter_slow(uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uintptr_t word, uintptr_t aux)
+bool hijack_enter_held(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uintptr_t word,
+		       uintptr_t aux)
 {
-	struct tstate *t = probe_hold_enter();
-	struct hijack_stack *h;
+	struct hijack_stack *h = &t->ret;
 	struct frame *top;
 	bool hijack;
 
-	if (!t)
-		return false;
-	h = &t->ret;
 	hijack = may_hijack(h, slot);
 	if (hijack)
 		hijack_push(h, slot, fn, aux); /* before the core reads the entry time */
@@ -259,8 +268,19 @@ bool hijack_enter_slow(uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uint
 		if (!frame_is_marked(top) && !top->node->fe_word)
 			top->node->fe_word = word;
 	}
-	probe_release(t);
 	return hijack;
+}
+
+bool hijack_enter_slow(uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uintptr_t word, uintptr_t aux)
+{
+	struct tstate *t = probe_hold_enter();
+	bool hijacked;
+
+	if (!t)
+		return false;
+	hijacked = hijack_enter_held(t, fn, slot, kind, word, aux);
+	probe_release(t);
+	return hijacked;
 }
 
 /* ---- exits ------------------------------------------------------------------- */
@@ -325,10 +345,10 @@ uintptr_t hijack_exit_slow(uintptr_t slot_addr, uintptr_t regs, uintptr_t now, c
 /* Pops the records of calls below `sp` (where a jump or a catch resumes) on its stack. */
 static void pop_below(struct hijack_stack *h, uintptr_t sp)
 {
-	enum region where = region_of(h, (const uintptr_t *)sp);
+	enum region where = region_of(h, (const uintptr_t *)sp, true);
 
 	while (h->depth && (uintptr_t)h->base[h->depth - 1].slot < sp &&
-	       region_of(h, h->base[h->depth - 1].slot) == where)
+	       region_of(h, h->base[h->depth - 1].slot, true) == where)
 		h->depth--;
 }
 
@@ -440,6 +460,25 @@ static void rehook(struct tstate *t)
 	probe_release(t);
 }
 
+/* The real backtrace into `buffer`, without the interposer's own frame. */
+static int backtrace_unhooked(void **buffer, int size)
+{
+	void **all = size > 0 ? malloc(((size_t)size + 1) * sizeof(*all)) : NULL;
+	int n;
+
+	if (!all) { /* no room for the extra frame: the deepest one is lost */
+		n = real_backtrace(buffer, size);
+		if (n > 0)
+			memmove(buffer, buffer + 1, (size_t)--n * sizeof(*buffer));
+		return n;
+	}
+	n = real_backtrace(all, size + 1) - 1;
+	if (n > 0)
+		memcpy(buffer, all + 1, (size_t)n * sizeof(*buffer));
+	free(all);
+	return n > 0 ? n : 0;
+}
+
 CP_EXPORT int backtrace(void **buffer, int size);
 int backtrace(void **buffer, int size)
 {
@@ -451,14 +490,33 @@ int backtrace(void **buffer, int size)
 	if (!real_backtrace)
 		return 0;
 	t = unhook();
-	n = real_backtrace(buffer, size);
+	n = backtrace_unhooked(buffer, size);
 	rehook(t);
 	return n;
+}
+
+/* The caller's trace function, shown every frame but the interposer's own. */
+struct trace_shim {
+	_Unwind_Trace_Fn trace;
+	void *arg;
+	bool skipped;
+};
+
+static _Unwind_Reason_Code trace_shim(struct _Unwind_Context *ctx, void *arg)
+{
+	struct trace_shim *s = arg;
+
+	if (!s->skipped) {
+		s->skipped = true;
+		return _URC_NO_REASON;
+	}
+	return s->trace(ctx, s->arg);
 }
 
 CP_EXPORT _Unwind_Reason_Code _Unwind_Backtrace(_Unwind_Trace_Fn trace, void *arg);
 _Unwind_Reason_Code _Unwind_Backtrace(_Unwind_Trace_Fn trace, void *arg)
 {
+	struct trace_shim shim = { trace, arg, false };
 	struct tstate *t;
 	_Unwind_Reason_Code rc;
 
@@ -467,7 +525,7 @@ _Unwind_Reason_Code _Unwind_Backtrace(_Unwind_Trace_Fn trace, void *arg)
 	if (!real_unwind_backtrace)
 		return _URC_FATAL_PHASE1_ERROR;
 	t = unhook();
-	rc = real_unwind_backtrace(trace, arg);
+	rc = real_unwind_backtrace(trace_shim, &shim);
 	rehook(t);
 	return rc;
 }

@@ -63,6 +63,7 @@
 #include "hijack_stack.h"
 #include "kind.h"
 #include "probe.h"
+#include "stamp.h"
 #include "tstate.h"
 
 /* The exit trampoline; its exported alias callprof_return_trampoline names it
@@ -148,14 +149,36 @@ hijack_enter_fast(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_ki
 }
 
 /*
+ * After hijack_call_saved(hijack_enter_slow...) returned true: its restoring of
+ * the vector state came after the call's entry time was read, so it is read
+ * again (from the fast path's C: nothing saved).  The probe free, the call's
+ * frame on top.
+ */
+static inline __attribute__((always_inline)) CP_NOINSTR void hijack_restamp(struct tstate *t, uintptr_t fn,
+									     uintptr_t *slot)
+{
+	struct frame *top;
+
+	if (unlikely(!probe_hold(t)))
+		return;
+	top = &t->stack.base[t->stack.depth - 1];
+	if (top->fn == fn && (top->sp & ~(uintptr_t)7) == HIJACK_SP(slot))
+		top->t_enter_ticks = stamp_enter_again(top);
+	probe_release(t);
+}
+
+/*
  * Every case of an enter (the vector state saved): the thread's first probe,
  * records to map or grow or found dead, a return that cannot be hijacked
  * (counted without a frame), a new call path.  A node the call opens that is
  * not marked yet gets `word`; the record gets `aux` (0: no exit hook).
- * Returns true when the return was hijacked.  `call_site` is the return
- * address, for the core.
+ * Returns true when the return was hijacked.  hijack_enter_held is the same
+ * with the probe held already (probe_hold_enter: a front-end that records more
+ * of the call in the same probe), which it leaves held.
  */
 bool hijack_enter_slow(uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uintptr_t word, uintptr_t aux);
+bool hijack_enter_held(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uintptr_t word,
+		       uintptr_t aux);
 
 /*
  * The exit hook: called, the probe held and the vector state saved, for a

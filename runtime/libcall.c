@@ -39,6 +39,7 @@ uintptr_t libcall_enter(const struct libstub_entry *e, uintptr_t *slot)
 	} else if (count_fast(t, e->key, slot)) {
 		return e->target;
 	}
-	hijack_call_saved(libcall_enter_cold, (uintptr_t)e, (uintptr_t)slot, 0);
+	if (hijack_call_saved(libcall_enter_cold, (uintptr_t)e, (uintptr_t)slot, 0))
+		hijack_restamp(t, e->key, slot); /* the entry time, after the vector state's restoring */
 	return e->target;
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "calib.h"
 #include "callprof.h"
 #include "clock.h"
@@ -60,13 +61,15 @@ static void fork_child(void)
 	got_unlock();
 	process_forked();
 	tstate_fork_child(tstate_self, stamp_new_node_state(), process.start_ticks);
+	args_thread_clear(tstate_self);
 }
 
 static void start(void)
 {
 	nonlocal_setup();
 	hijack_setup();
-	if (options.filtered) {
+	args_setup(options.args, options.args_entries);
+	if (options.filtered || args_on) {
 		filter_setup(options.include, options.exclude);
 		filter_load_modules();
 	}
@@ -188,8 +191,10 @@ CP_EXPORT void callprof_reset(void)
 
 	if (!lifecycle_start())
 		return;
-	for (struct tstate *t = tstate_lock_all(); t; t = t->next)
+	for (struct tstate *t = tstate_lock_all(); t; t = t->next) {
 		tstate_clear(t, now);
+		args_thread_clear(t);
+	}
 	tstate_unlock_all();
 	process_restart(now);
 }

@@ -106,6 +106,17 @@ static bool unrecorded(struct tstate *t, uintptr_t fn)
 	return true;
 }
 
+/*
+ * True for the -finstrument-functions probe of a function built with
+ * -pg -mfentry too: it comes right after the -pg -mfentry probe opened the
+ * call (the top frame, of the same function, from that front-end), which
+ * counts it; this one is a transparent frame, so the call counts once.
+ */
+static bool probed_twice(const struct frame *top, uintptr_t fn)
+{
+	return top->fn == fn && (top->node->fe_word & CCT_FE_MASK) == CCT_FE_FENTRY;
+}
+
 /* The body of probe_enter_slow, with busy set; clears it. */
 static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
 {
@@ -119,7 +130,7 @@ static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uint
 	if ((s->depth == s->cap || t->dropped_depth) && enter_no_room(t, sp))
 		goto out;
 	top = &s->base[s->depth - 1];
-	if (unrecorded(t, fn)) {
+	if (unrecorded(t, fn) || probed_twice(top, fn)) {
 		node = top->node; /* a transparent frame: see shadow.h */
 		mark = FRAME_TRANSPARENT;
 	} else if ((node = cct_child_get(&t->tree, top->node, fn, call_site))) {

@@ -90,6 +90,13 @@ static inline CP_NOINSTR void stamp_enter(struct frame *f, struct cct_node *n)
 	}
 }
 
+/* The entry time of frame `f` read again, the same way: its enter's cold path
+ * went on after stamp_enter (restoring the vector state: hijack.h). */
+static inline CP_NOINSTR uint64_t stamp_enter_again(const struct frame *f)
+{
+	return f->sp & FRAME_FENCED ? clock_tsc_read_fenced() : stamp_enter_read();
+}
+
 /*
  * Closes the top frame `top` at the exit probe's fast path, with `now` from
  * stamp_exit_first: true when done, false when the frame must be closed out

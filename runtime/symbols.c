@@ -630,15 +630,15 @@ static bool is_symbol(const char *s, const char *name, size_t len)
 	return !strncmp(s, name, len) && (s[len] == '\0' || s[len] == '@');
 }
 
-/* True if the symbol tables of the file of `mod` have a symbol `name`,
- * defined or not.  The file's own tables only: no search for separate debug
- * information, so it costs little for the many modules that say no. */
-static bool file_has_symbol(Dwfl_Module *mod, const char *name)
+/* True if the symbol tables of the file of `mod` have a symbol of one of
+ * `names` (NULL-terminated), defined or not.  The file's own tables only: no
+ * search for separate debug information, so it costs little for the many
+ * modules that say no. */
+static bool file_has_symbol(Dwfl_Module *mod, const char *const *names)
 {
 	GElf_Addr bias;
 	Elf *elf = dwfl_module_getelf(mod, &bias);
 	Elf_Scn *scn = NULL;
-	size_t len = strlen(name);
 
 	while (elf && (scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr shdr;
@@ -649,15 +649,17 @@ static bool file_has_symbol(Dwfl_Module *mod, const char *name)
 		for (size_t i = 1; i < shdr.sh_size / shdr.sh_entsize; i++) {
 			GElf_Sym sym;
 			const char *s;
-			if (gelf_getsym(data, (int)i, &sym) && (s = elf_strptr(elf, shdr.sh_link, sym.st_name)) &&
-			    is_symbol(s, name, len))
-				return true;
+			if (!gelf_getsym(data, (int)i, &sym) || !(s = elf_strptr(elf, shdr.sh_link, sym.st_name)))
+				continue;
+			for (const char *const *n = names; *n; n++)
+				if (is_symbol(s, *n, strlen(*n)))
+					return true;
 		}
 	}
 	return false;
 }
 
-int symbols_module_functions(const char *path, uintptr_t base, const char *marker,
+int symbols_module_functions(const char *path, uintptr_t base, const char *const *markers,
 			     void (*visit)(uintptr_t addr, const char *name, void *arg), void *arg)
 {
 	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
@@ -673,7 +675,7 @@ int symbols_module_functions(const char *path, uintptr_t base, const char *marke
 	if (!mod)
 		goto out_end;
 	rc = 0;
-	if (marker && !file_has_symbol(mod, marker))
+	if (markers && !file_has_symbol(mod, markers))
 		goto out_end;
 	index_symbols(&ix, mod);
 	/* Of the names at one address, the last in the sorted index: the one

@@ -21,6 +21,8 @@
 #include "hijack_stack.h"
 #include "shadow.h"
 
+struct args_thread;
+
 struct tstate {
 	struct shadow stack;
 	volatile sig_atomic_t busy; /* a probe is running: see probe.h for who sets and clears it */
@@ -36,6 +38,7 @@ struct tstate {
 	uint64_t undecided_calls;   /* calls not recorded: their module's filter verdicts were not made yet */
 	struct cct tree;
 	struct hijack_stack ret;    /* hijacked return addresses (hijack.h) */
+	struct args_thread *args;   /* value profiles of the functions CALLPROF_ARGS selects (args.h) */
 	uint64_t t_start_ticks;     /* first probe on the thread */
 	uint64_t t_end_ticks;       /* thread end, when finished */
 	int tid;

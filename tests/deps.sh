@@ -7,7 +7,8 @@ set -eu
 what=${1:-build}
 
 missing=""
-need_pkg() { # need_pkg PACKAGE: when dpkg does not have it
+need_pkg() { # need_pkg PACKAGE: when dpkg does not have it (and it is not listed yet)
+	case " $missing " in *" $1 "*) return ;; esac
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed" || missing="$missing $1"
 }
 need_cmd() { # need_cmd COMMAND PACKAGE: when COMMAND is not on PATH
@@ -27,6 +28,7 @@ if [ "$what" = test ]; then
 	need_cmd node nodejs
 	need_cmd npm npm
 	need_cmd jq jq
+	need_cmd clang-format clang-format
 	[ -x /usr/bin/chromium ] || missing="$missing chromium"
 	[ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.a ] ||
 		[ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.asan-x86_64.a 2>/dev/null)" ] ||

@@ -4,17 +4,11 @@
 # profiles itself; `make uninstall` removes it all.
 . "$TOP/tests/lib.sh"
 set -u
-W="$B/tests/install"
-rm -rf "$W"
-mkdir -p "$W"
+workdir install
 D="$W/root"
 P=/opt/callprof
 
-if make -s -C "$TOP" install DESTDIR="$D" PREFIX="$P" >"$W/install.log" 2>&1; then
-	ok "make install DESTDIR"
-else
-	fail "make install DESTDIR" "$(tail -n 2 "$W/install.log" | tr '\n' ' ')"
-fi
+build "make install DESTDIR" "$W/install.log" install DESTDIR="$D" PREFIX="$P" && ok "make install DESTDIR"
 for f in bin/callprof lib/libcallprof.so lib/libcallprof.a include/callprof.h \
 	lib/pkgconfig/callprof.pc share/man/man1/callprof.1; do
 	if [ -f "$D$P/$f" ]; then ok "installed $f"; else fail "installed $f" "missing"; fi
@@ -44,7 +38,7 @@ calls main 1
 calls twice 7
 edge main twice 7
 X
-check "profile of the installed build is exact" "$B/tests/dumpcheck" "$W/prog.json" "$W/prog.expect"
+check "profile of the installed build is exact" "$DC" "$W/prog.json" "$W/prog.expect"
 check "installed tool runs" "$D$P/bin/callprof" --version
 if "$D$P/bin/callprof" record -o "$W/rec.json" -- "$W/prog" >/dev/null && [ -s "$W/rec.json" ]; then
 	ok "installed tool finds its runtime for record"
@@ -55,6 +49,6 @@ if command -v man >/dev/null 2>&1; then
 	check "man page renders" sh -c "MANWIDTH=80 man -l '$D$P/share/man/man1/callprof.1' >/dev/null"
 fi
 
-make -s -C "$TOP" uninstall DESTDIR="$D" PREFIX="$P" >/dev/null 2>&1
+build "make uninstall" "$W/install.log" uninstall DESTDIR="$D" PREFIX="$P"
 left=$(find "$D" -type f | wc -l)
 if [ "$left" -eq 0 ]; then ok "make uninstall removes every file"; else fail "make uninstall removes every file" "$left left"; fi
