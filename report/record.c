@@ -32,8 +32,8 @@ static const struct opts_cmd record_cmd = {
 		 "and writes its profile.  The exit status is PROGRAM's.  Forked children\n"
 		 "write profiles of their own; the CALLPROF_* settings (filters, clock, limits)\n"
 		 "pass through from the environment, see callprof(1).  Unless\n"
-		 "CALLPROF_LIBCALLS=0, LD_BIND_NOW=1 binds every library call at start-up, so\n"
-		 "that library probes see them all.  Options end at PROGRAM.\n",
+		 "CALLPROF_LIBCALLS=0 or LD_BIND_NOW is set, LD_BIND_NOW=1 binds every library\n"
+		 "call at start-up, so that library probes see them all.  Options end at PROGRAM.\n",
 	.opts = record_options,
 	.nopts = sizeof(record_options) / sizeof(record_options[0]),
 	.in_order = 1,
@@ -144,12 +144,12 @@ static bool env_off(const char *name)
 /*
  * Library probes take over the jump slots ld.so has bound (the runtime never
  * looks symbols up itself), so with them on, every slot is bound at start-up.
+ * LD_BIND_NOW set already, even empty (a program that needs lazy binding), is
+ * left as it is.
  */
 static int set_bind_now(void)
 {
-	const char *now = getenv("LD_BIND_NOW");
-
-	if (env_off("CALLPROF_LIBCALLS") || (now && *now))
+	if (env_off("CALLPROF_LIBCALLS") || getenv("LD_BIND_NOW"))
 		return 0;
 	return setenv("LD_BIND_NOW", "1", 1);
 }

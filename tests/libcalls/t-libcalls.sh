@@ -5,9 +5,9 @@
 # record`); each hazard (functions that never return or return twice, C++ exceptions
 # thrown inside library functions, threads calling through a slot while it is patched,
 # signal handlers calling library functions, fork, vfork and exec, dlclose of a patched
-# module, a library calling another, vector arguments); address equality and what goes
-# unprobed (PIE or not, lazy or immediate binding); filters on library functions and
-# modules; CALLPROF_LIBCALLS=0 and the static archive.
+# module, a library calling another, vector arguments, a library that needs lazy binding);
+# address equality and what goes unprobed (PIE or not, lazy or immediate binding); filters
+# on library functions and modules; CALLPROF_LIBCALLS=0 and the static archive.
 . "$TOP/tests/lib.sh"
 set -u
 T=$TOP/tests/libcalls
@@ -45,6 +45,9 @@ lc_build liblcu.so gcc -O2 -g -fPIC -shared "$T/liblcu.c" -o "$W/liblcu.so"
 lc_build liblcvec.so gcc -O2 -g -fPIC -shared -mavx "$T/liblcvec.c" -o "$W/liblcvec.so"
 lc_build liblcplug.so gcc -O2 -fPIC -shared $CFLAGS "$T/liblcplug.c" -o "$W/liblcplug.so" -llcu $LIBS
 lc_build liblcracer.so gcc -O2 -fPIC -shared $CFLAGS "$T/liblcracer.c" -o "$W/liblcracer.so" -lpthread
+lc_build liblcmiss.so gcc -O2 -fPIC -shared $CFLAGS "$T/liblcmiss.c" -o "$W/liblcmiss.so" -Wl,-z,lazy
+lc_build dlmiss gcc -O2 $CFLAGS "$T/dlmiss.c" -o "$W/dlmiss" $LINK -ldl
+lc_build dlmiss.pre gcc -O2 $CFLAGS "$T/dlmiss.c" -o "$W/dlmiss.pre" -ldl
 
 # Each program in each variant: P-V linked with the runtime, P-V.pre without it.
 for v in $VARIANTS; do
@@ -305,6 +308,22 @@ for v in gcc-O2 clang-O0; do
 		lc_dump "$(lc_expect vec-$v-$m "calls vsum 2" "calls vtwice 2" "library vsum liblcvec.so")"
 		lc_verdict
 	done
+done
+
+# ---- a library that needs lazy binding -------------------------------------------------------------
+# Linked, the runtime's dlopen falls back to RTLD_LAZY: its slots stay lazy and are listed.
+# Under `callprof record`, LD_BIND_NOW set empty keeps lazy binding possible (record leaves it).
+for m in link pre; do
+	lc_begin "dlopen(RTLD_LAZY) of a library with a symbol nothing defines, $m"
+	if [ $m = link ]; then
+		lc_run link dlmiss dlmiss-link -- "$W/liblcmiss.so"
+	else
+		lc_run pre dlmiss dlmiss-pre LD_BIND_NOW= -- "$W/liblcmiss.so"
+	fi
+	lc_status 0
+	lc_dump "$(lc_expect dlmiss-$m "calls miss_present 1" "calls strlen 0" "calls miss_absent 0" \
+		"unprobed liblcmiss.so lazy lc_defined_nowhere" "unprobed liblcmiss.so lazy strlen")"
+	lc_verdict
 done
 
 # ---- address equality; what goes unprobed: PIE, lazy binding -------------------------------------
