@@ -6,6 +6,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "cct.h"
+
 #define TABLE_SLOTS (2 * LIBSTUB_MAX) /* the index by target: at most half full */
 #define STUB_PAGE_BYTES 4096u
 /* The stubs of one page; its last 8 bytes hold the common entry's address. */
@@ -142,7 +144,7 @@ struct libstub_entry *libstub_get(uintptr_t target, const char *name, uintptr_t 
 const struct libstub_entry *libstub_find(uintptr_t key)
 {
 	struct libstub_entry **t = __atomic_load_n(&table, __ATOMIC_ACQUIRE);
-	uintptr_t target = key & ((uintptr_t)1 << 63) ? key & (((uintptr_t)1 << 47) - 1) : key;
+	uintptr_t target = cct_key_address(key);
 
 	for (size_t i = t ? slot_of(target) : 0; t; i = (i + 1) & (TABLE_SLOTS - 1)) {
 		const struct libstub_entry *e = __atomic_load_n(&t[i], __ATOMIC_ACQUIRE);
@@ -152,14 +154,6 @@ const struct libstub_entry *libstub_find(uintptr_t key)
 			return e;
 	}
 	return NULL;
-}
-
-bool libstub_holds(uintptr_t addr)
-{
-	for (uint32_t i = 0; i < nentries; i++)
-		if (addr >= entries[i].stub && addr < entries[i].stub + LIBSTUB_BYTES)
-			return true;
-	return false;
 }
 
 void libstub_retire(uintptr_t key, uintptr_t retired)

@@ -64,9 +64,6 @@ void libstub_publish(void);
 /* The entry whose nodes have key `key` (an address or a retired key), or NULL. */
 const struct libstub_entry *libstub_find(uintptr_t key);
 
-/* True when `addr` is inside a stub: the call is already a probed one. */
-bool libstub_holds(uintptr_t addr);
-
 /* Gives the live entry whose key is `key` the retired key `retired`: its
  * library was unloaded (dlwatch.c), and a future library at the same place
  * gets entries of its own.  No thread calls it any more. */
