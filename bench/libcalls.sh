@@ -102,6 +102,7 @@ heavy_share=$(jq -r '. as $d | [.threads[].functions[] | select($d.functions[.fn
 # ms NS, ratio A B: figures for the tables.
 ms() { awk -v v="$1" 'BEGIN { printf "%.1f ms", v / 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
+secs() { awk -v v="$1" 'BEGIN { printf "%.3f s", v / 1e9 }'; }
 heavy_row() {
 	printf '| %s | %s | %s | %s | %s | %s |\n' "$2" "$(ms "$(col "$1" "$H" 2)")" \
 		"$(ratio "$(col "$1" "$H" 2)" "$(col plain "$H" 2)")" "$(ms "$(col "$1" "$H" 8)")" \
@@ -117,6 +118,7 @@ real_section() {
 			B="$B" sh "$S/real.sh" build "$p" "$v" >&2 || return 1
 		done
 		B="$B" sh "$S/real.sh" input "$p" >&2 || return 1
+		mkdir -p "$B/bench/real/run/$p" # where the profiled runs' dumps go
 		for r in callprof-nolib callprof record-nolib record; do
 			B="$B" sh "$S/real.sh" cmd "$p" "$r" | sed "s/^/$p-/" >> "$W/real.cmds"
 		done
@@ -124,17 +126,21 @@ real_section() {
 	say "real programs ($progs): $REAL_ROUNDS rounds"
 	(cd "$B/bench/real/run" 2>/dev/null || cd "$W/run"
 		"$W/timeit" -w 0 -r "$REAL_ROUNDS" -o "$W/real.raw" "$W/real.cmds" > "$W/real.tsv")
-	echo "| program: workload | mode | library probes off | on | on / off (wall) | on / off (CPU) |"
-	echo "|---|---|---:|---:|---:|---:|"
+	echo "| program: workload | mode | wall, probes off | on | on / off | CPU, probes off | on | on / off | calls probed: all, of them library calls |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
 	cut -f1 "$W/real.cmds" | sed 's/:.*//' | sort -u | while read -r pw; do
+		p=${pw%%-*} w=${pw#*-}
 		for m in callprof record; do
 			off=$pw:$m-nolib on=$pw:$m
-			printf '| %s | %s | %s | %s | %s | %s |\n' "$(echo "$pw" | sed 's/-/: /')" \
+			dump=$(ls "$B/bench/real/run/$p/$w.$m".[0-9]*.json 2>/dev/null | tail -n 1)
+			calls=$(jq -r '[.threads[].functions[] | .calls] | add as $a |
+				[.threads[].functions[] | .library_calls // 0] | add as $l | "\($a), \($l)"' "$dump" 2>/dev/null || echo '?')
+			printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$p: $w" \
 				"$([ $m = record ] && echo "callprof record" || echo "linked")" \
-				"$(awk -v v="$(col "$off" "$W/real.tsv" 2)" 'BEGIN { printf "%.3f s", v / 1e9 }')" \
-				"$(awk -v v="$(col "$on" "$W/real.tsv" 2)" 'BEGIN { printf "%.3f s", v / 1e9 }')" \
+				"$(secs "$(col "$off" "$W/real.tsv" 2)")" "$(secs "$(col "$on" "$W/real.tsv" 2)")" \
 				"$(ratio "$(col "$on" "$W/real.tsv" 2)" "$(col "$off" "$W/real.tsv" 2)")" \
-				"$(ratio "$(col "$on" "$W/real.tsv" 8)" "$(col "$off" "$W/real.tsv" 8)")"
+				"$(secs "$(col "$off" "$W/real.tsv" 8)")" "$(secs "$(col "$on" "$W/real.tsv" 8)")" \
+				"$(ratio "$(col "$on" "$W/real.tsv" 8)" "$(col "$off" "$W/real.tsv" 8)")" "$calls"
 		done
 	done
 }
