@@ -30,6 +30,7 @@ void run_release(struct run *r)
 		for (size_t k = 0; k < r->modules[i].nuncalled; k++) {
 			free(r->modules[i].uncalled[k].name);
 			free(r->modules[i].uncalled[k].file);
+			free(r->modules[i].uncalled[k].offset);
 		}
 		free(r->modules[i].uncalled);
 		free_strings(r->modules[i].libcalls.lazy, r->modules[i].libcalls.nlazy);

@@ -8,7 +8,7 @@ what=${1:-build}
 
 missing=""
 need_pkg() { # need_pkg PACKAGE: when dpkg does not have it (and it is not listed yet)
-	case " $missing " in *" $1 "*) return ;; esac
+	case " $missing " in *" $1 "*) return 0 ;; esac
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed" || missing="$missing $1"
 }
 need_cmd() { # need_cmd COMMAND PACKAGE: when COMMAND is not on PATH
@@ -22,6 +22,10 @@ pkg-config --exists libdw 2>/dev/null || missing="$missing libdw-dev"
 [ -e /usr/include/libelf.h ] || missing="$missing libelf-dev"
 pkg-config --exists json-c 2>/dev/null || missing="$missing libjson-c-dev"
 pkg-config --exists libcmark 2>/dev/null || missing="$missing libcmark-dev"
+# callprof export --format pprof: protobuf-c (its compiler generates the C from report/profile.proto) and zlib.
+pkg-config --exists libprotobuf-c 2>/dev/null || missing="$missing libprotobuf-c-dev"
+need_cmd protoc-c protobuf-c-compiler
+pkg-config --exists zlib 2>/dev/null || missing="$missing zlib1g-dev"
 if [ "$what" = test ]; then
 	need_cmd clang clang
 	need_cmd g++ g++
@@ -29,6 +33,8 @@ if [ "$what" = test ]; then
 	need_cmd npm npm
 	need_cmd jq jq
 	need_cmd clang-format clang-format
+	# tests/export: callgrind_annotate reads the callgrind export back.
+	need_cmd callgrind_annotate valgrind
 	[ -x /usr/bin/chromium ] || missing="$missing chromium"
 	[ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.a ] ||
 		[ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.asan-x86_64.a 2>/dev/null)" ] ||
