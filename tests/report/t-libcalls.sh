@@ -4,7 +4,8 @@
 # page listing its callers and the callbacks it made, the index's time per module and its
 # notices of calls not probed, a caller's page splitting what was its self time between its
 # own code and each library function, the coverage page leaving library functions out; an
-# older dump reads as before; the loader's checks of the new keys.  Runs the sanitizer build.
+# older dump reads as before; the loader's checks of the new keys; `callprof merge` keeps them.
+# Runs the sanitizer build.
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TOP"
@@ -119,3 +120,19 @@ rejected "loader: library and counted calls within calls" \
 	'library_calls and counted_calls add up to more than calls 1'
 rejected "loader: lazy names are strings" 's/"lazy": \[/"lazy": [3, /' 'modules[0].library_calls.lazy[0]'
 rejected "loader: no more slots probed than there are" 's/"probed": 4/"probed": 9/' 'probed 9 is more than slots 5'
+
+# ---- callprof merge keeps what the library probes said ------------------------------------------------
+if "$CP" merge -o "$W/merged.json" "$FIX/c-libcalls.json" "$FIX/c-libcalls.json" >"$W/merge.out" 2>&1; then
+	check "merge: the merged dump meets every invariant" "$B/tests/dumpcheck" "$W/merged.json"
+	if [ "$(jq -c '[.library_probes, ([.functions[] | select(.library) | .name] | sort),
+		(.modules[0].library_calls | .probed, .lazy), (.modules[1] | has("uncalled")),
+		([.threads[].functions[] | .library_calls // 0] | add), .calibration.library_o_in_ns]' "$W/merged.json")" = \
+		'["on",["exit","qsort","strlen"],4,["puts"],false,202,9.5]' ]; then
+		ok "merge: library functions, the modules' library calls and the library probes' cost kept"
+	else
+		fail "merge: library functions, the modules' library calls and the library probes' cost kept" \
+			"$(jq -c '[.library_probes, [.functions[] | select(.library) | .name], .modules]' "$W/merged.json" | head -c 300)"
+	fi
+else
+	fail "merge of dumps with library functions" "$(head -n 3 "$W/merge.out")"
+fi
