@@ -96,8 +96,8 @@ timed heavy "$W/heavy.cmds"
 H=$W/heavy.tsv
 heavy_lib=$(jq '[.threads[].functions[] | .library_calls // 0] | add' "$D/heavy-on.json" 2>/dev/null || echo '?')
 heavy_calls=$(jq '[.threads[].functions[] | .calls] | add' "$D/heavy-on.json" 2>/dev/null || echo '?')
-heavy_share=$(jq -r '. as $d | [.threads[].functions[] | select($d.functions[.fn].library) | .self_ns] | add as $l |
-	[.threads[].functions[] | .self_ns] | add as $all | ($l * 1000 / $all | round / 10)' "$D/heavy-on.json" 2>/dev/null || echo '?')
+heavy_share=$(jq -r '. as $d | ([$d.threads[].functions[] | select($d.functions[.fn].library) | .self_ns] | add) as $l |
+	([$d.threads[].functions[] | .self_ns] | add) as $all | ($l * 1000 / $all | round / 10)' "$D/heavy-on.json" 2>/dev/null || echo '?')
 
 # ms NS, ratio A B: figures for the tables.
 ms() { awk -v v="$1" 'BEGIN { printf "%.1f ms", v / 1e6 }'; }
@@ -133,8 +133,8 @@ real_section() {
 		for m in callprof record; do
 			off=$pw:$m-nolib on=$pw:$m
 			dump=$(ls "$B/bench/real/run/$p/$w.$m".[0-9]*.json 2>/dev/null | tail -n 1)
-			calls=$(jq -r '[.threads[].functions[] | .calls] | add as $a |
-				[.threads[].functions[] | .library_calls // 0] | add as $l | "\($a), \($l)"' "$dump" 2>/dev/null || echo '?')
+			calls=$(jq -r '[([.threads[].functions[] | .calls] | add), ([.threads[].functions[] | .library_calls // 0] | add)] |
+				map(tostring) | join(", ")' "$dump" 2>/dev/null || echo '?')
 			printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$p: $w" \
 				"$([ $m = record ] && echo "callprof record" || echo "linked")" \
 				"$(secs "$(col "$off" "$W/real.tsv" 2)")" "$(secs "$(col "$on" "$W/real.tsv" 2)")" \
@@ -184,11 +184,19 @@ $(heavy_row on "**callprof, linked, library probes on**" off)
 $(heavy_row record-off "callprof record, library probes off" record-off)
 $(heavy_row record-on "**callprof record, library probes on**" record-off)
 
+Why library probes are on by default: a probed library call costs about what an instrumented
+call does (the first table), and real programs make few library calls beside their
+instrumented ones, so turning them on changes a profiled run's CPU time little (the last
+table); a program that is mostly library calls, as libheavy is, pays the most, and
+\`CALLPROF_LIBCALLS=0\` is there for it. What they buy: library time, which would otherwise sit
+unexplained in its callers' self time, is named, counted and timed.
+
 $(if [ "$REAL" = 1 ]; then
 	echo "### Real programs"
 	echo "bench/real.sh's programs and workloads (section 5), with library probes on and off, linked"
 	echo "(-z now, as pkg-config links) and under \`callprof record\`: whole-process medians over"
-	echo "$REAL_ROUNDS interleaved rounds."
+	echo "$REAL_ROUNDS interleaved rounds. (Wall times move with the load of the shared machine; CPU times are the"
+	echo "steadier figure.)"
 	echo
 	cat "$W/real.md"
 fi)
