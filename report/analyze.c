@@ -146,6 +146,8 @@ static void map_functions(struct profile *p, const struct dump *dumps, uint32_t 
 				pf->line = f->line;
 				pf->library = f->library;
 			}
+			if (!p->funcs[idx].front_end)
+				p->funcs[idx].front_end = f->front_end;
 		}
 		fnkey_free(keys, dump->nfunctions);
 	}
@@ -524,19 +526,21 @@ static void order_functions(struct profile *p)
 	qsort_r(p->by_incl, p->nfuncs, sizeof(*p->by_incl), cmp_fn_incl, p->funcs);
 }
 
-/* How many of a dump's calls read the clock with fences (tsc-adaptive), and how many a
- * library probe followed. */
-static uint64_t dump_fenced_calls(const struct dump *dump, uint64_t *library)
+/* How many of a dump's calls read the clock with fences (tsc-adaptive), were
+ * the -pg -mfentry front-end's, were followed by a library probe, or were
+ * counted without a time of their own. */
+static void dump_kind_calls(const struct dump *dump, uint64_t *fenced, uint64_t *fentry, uint64_t *library,
+			    uint64_t *counted)
 {
-	uint64_t fenced = 0;
-
-	*library = 0;
+	*fenced = *fentry = *library = *counted = 0;
 	for (size_t i = 0; i < dump->nthreads; i++)
 		for (size_t k = 0; k < dump->threads[i].nfuncs; k++) {
-			fenced = u64_add(fenced, dump->threads[i].funcs[k].st.fenced_calls);
-			*library = u64_add(*library, dump->threads[i].funcs[k].st.library_calls);
+			const struct pstat *st = &dump->threads[i].funcs[k].st;
+			*fenced = u64_add(*fenced, st->fenced_calls);
+			*fentry = u64_add(*fentry, st->fentry_calls);
+			*library = u64_add(*library, st->library_calls);
+			*counted = u64_add(*counted, st->counted_calls);
 		}
-	return fenced;
 }
 
 static int cmp_modules(const void *a, const void *b)
@@ -582,12 +586,13 @@ static void totals(struct profile *p, const struct dump *dumps)
 	size_t t = 0;
 	double o_in = 0, calls_with_cost = 0, plain_ns = 0, fenced_ns = 0, fenced_calls = 0;
 	double library_ns = 0, library_calls = 0;
+	double fentry_ns = 0, fentry_calls = 0, fentry_o_in = 0;
 
 	p->library_probes = -1;
 	for (size_t d = 0; d < p->nruns; d++) {
 		const struct dump *dump = &dumps[d];
 		const struct run *run = &dump->run;
-		uint64_t calls = 0, lib;
+		uint64_t calls = 0, fenced, fentry, lib, counted;
 
 		if (run->library_probes)
 			p->library_probes = !strcmp(run->library_probes, "on") || p->library_probes == 1;
@@ -617,18 +622,27 @@ static void totals(struct profile *p, const struct dump *dumps)
 		plain_ns += (double)calls * cost;
 		if (run->has_o_in)
 			o_in += (double)calls * run->o_in_ns;
-		double n = (double)dump_fenced_calls(dump, &lib);
+		dump_kind_calls(dump, &fenced, &fentry, &lib, &counted);
 		if (run->has_fenced_o_in && run->has_fenced_o_out) {
 			/* tsc-adaptive: its fenced calls cost their own figure, not the plain one */
-			fenced_calls += n;
-			fenced_ns += n * (run->fenced_o_in_ns + run->fenced_o_out_ns - cost);
+			fenced_calls += (double)fenced;
+			fenced_ns += (double)fenced * (run->fenced_o_in_ns + run->fenced_o_out_ns - cost);
+		}
+		if (run->has_fentry_o_in && run->has_fentry_o_out) {
+			/* -pg -mfentry: its calls cost their own figure too */
+			fentry_calls += (double)fentry;
+			fentry_ns += (double)fentry * (run->fentry_o_in_ns + run->fentry_o_out_ns - cost);
+			fentry_o_in += (double)fentry * run->fentry_o_in_ns;
 		}
 		if (run->has_library_o_in && run->has_library_o_out) { /* the same for library calls */
 			library_calls += (double)lib;
 			library_ns += (double)lib * (run->library_o_in_ns + run->library_o_out_ns - cost);
 		}
+		plain_ns -= (double)counted * cost; /* counted without a time: nothing was subtracted */
 	}
-	p->overhead_ns = plain_ns + fenced_ns + library_ns;
+	p->overhead_ns = plain_ns + fenced_ns + fentry_ns + library_ns;
+	if (p->overhead_ns < 0)
+		p->overhead_ns = 0;
 	/* Absurd calibration figures must not overflow the conversions to whole nanoseconds. */
 	if (p->overhead_ns > PROFILE_MAX_NS)
 		p->overhead_ns = PROFILE_MAX_NS;
@@ -640,6 +654,10 @@ static void totals(struct profile *p, const struct dump *dumps)
 		p->fenced_probe_ns = p->probe_ns + fenced_ns / fenced_calls;
 	if (library_calls > 0)
 		p->library_probe_ns = p->probe_ns + library_ns / library_calls;
+	if (fentry_calls > 0) {
+		p->fentry_probe_ns = p->probe_ns + fentry_ns / fentry_calls;
+		p->fentry_o_in_ns = fentry_o_in / fentry_calls;
+	}
 }
 
 int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
@@ -681,6 +699,7 @@ int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
 	group_edges_and_nodes(p);
 	order_functions(p);
 	group_modules(p);
+	profile_args(p, dumps, map);
 	totals(p, dumps);
 	for (size_t d = 0; d < ndumps; d++)
 		free(map[d]);
@@ -691,6 +710,7 @@ int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
 
 void profile_release(struct profile *p)
 {
+	profile_args_release(p);
 	free(p->runs);
 	free(p->funcs);
 	free(p->by_self);

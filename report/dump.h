@@ -20,6 +20,27 @@
  * 0 / NULL.  All strings are owned by the dump and freed by dump_release.
  */
 
+/* One entry of a value profile (functions[].args): an argument tuple or a return value. */
+struct dump_value {
+	char **values;        /* a tuple: one text per parameter; a return value: one text */
+	uint64_t calls, error;          /* counted calls, of which at most error were other values' */
+	uint64_t timed_calls, incl_ns, min_ns, max_ns; /* a tuple's: the calls timed, their time */
+};
+
+/* functions[].args: the arguments and return values CALLPROF_ARGS captured. */
+struct dump_args {
+	char *refused;        /* why nothing was captured; NULL when captured */
+	size_t nparams;
+	char **param_names, **param_types;
+	int variadic;
+	char *returns;        /* the return type, NULL for void */
+	uint64_t entries;     /* the profile's bound */
+	uint64_t calls;       /* calls captured */
+	uint64_t returned_calls;
+	size_t ntuples, nreturned;
+	struct dump_value *tuples, *returned;
+};
+
 struct dump_function {
 	char *name;      /* demangled name, never NULL */
 	int32_t module;  /* index into dump.run.modules, -1 when unknown */
@@ -30,6 +51,8 @@ struct dump_function {
 	unsigned has_offset : 1;
 	int library;     /* entered through a library probe: a function of an uninstrumented
 			  * module called through an instrumented one's GOT ("library": true) */
+	char *front_end; /* "mfentry", "finstrument", or NULL when the dump does not say */
+	struct dump_args *args; /* NULL when CALLPROF_ARGS did not select it */
 };
 
 /* Per-function totals on one thread (threads[].functions[]). */
@@ -108,6 +131,8 @@ int dump_merge(struct dump *out, const struct dump *in, size_t n, const char *pa
  * dump_load reads back into the same structs.
  */
 void dump_write(const struct dump *d, struct buf *out);
+/* dump_args_free frees a value profile and what it holds (NULL: nothing). */
+void dump_args_free(struct dump_args *a);
 
 /* dump_release frees what d holds. */
 void dump_release(struct dump *d);

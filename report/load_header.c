@@ -64,11 +64,19 @@ static int load_program(struct load_ctx *c, struct dump *d, struct json_object *
 	return 0;
 }
 
-/* load_kind_costs: what a fenced read costs, which only tsc-adaptive dumps say, and what a
- * call a library probe followed costs, which dumps with library probes say. */
+/* load_kind_costs: what a fenced read costs, which only tsc-adaptive dumps say, a -pg
+ * -mfentry probe, which only dumps with such calls say, and a call a library probe followed,
+ * which dumps with library probes say. */
 static int load_kind_costs(struct load_ctx *c, struct dump *d, struct json_object *cal)
 {
 	int rc;
+
+	if ((rc = load_want_num(c, cal, "fentry_o_in_ns", "calibration", &d->run.fentry_o_in_ns)) < 0)
+		return -1;
+	d->run.has_fentry_o_in = rc > 0;
+	if ((rc = load_want_num(c, cal, "fentry_o_out_ns", "calibration", &d->run.fentry_o_out_ns)) < 0)
+		return -1;
+	d->run.has_fentry_o_out = rc > 0;
 
 	if ((rc = load_want_num(c, cal, "fenced_o_in_ns", "calibration", &d->run.fenced_o_in_ns)) < 0)
 		return -1;
@@ -296,7 +304,9 @@ static int load_function(struct load_ctx *c, struct dump_function *f, struct jso
 	    load_want_str(c, o, "name", where, LOAD_REQUIRED, &f->name) < 0 ||
 	    load_want_str(c, o, "file", where, LOAD_OPTIONAL, &f->file) < 0 ||
 	    load_want_str(c, o, "address", where, LOAD_OPTIONAL, &f->address) < 0 ||
-	    load_want_u64(c, o, "line", where, LOAD_OPTIONAL, &f->line) < 0 || load_offset(c, f, o, where) < 0)
+	    load_want_u64(c, o, "line", where, LOAD_OPTIONAL, &f->line) < 0 || load_offset(c, f, o, where) < 0 ||
+	    load_want_str(c, o, "front_end", where, LOAD_OPTIONAL, &f->front_end) < 0 ||
+	    load_args(c, o, where, &f->args) < 0)
 		return -1;
 	if (load_get(o, "library")) {
 		int bad = 0;

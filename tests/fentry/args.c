@@ -24,9 +24,11 @@ struct big { long v[4]; };            /* returned in memory */
 
 static volatile long sink;
 
+
 NOINLINE long widths(signed char sc, unsigned char uc, short s, unsigned short us, int i, unsigned u, long l,
 		     unsigned long long ull)
 {
+	sink++; /* not pure: both calls happen */
 	return sc + uc + s + us + i + (long)u + l + (long)ull;
 }
 

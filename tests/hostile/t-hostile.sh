@@ -10,22 +10,21 @@
 . "$TOP/tests/lib.sh"
 H=$TOP/tests/hostile
 P_ALL=$B/tests/hostile
-JOBS=$(nproc 2>/dev/null || echo 2)
 LC_ALL=C # ls and sort agree on the order of file names
 export LC_ALL
 workdir hostile-work
 W_ALL=$W
-mkdir -p "$W/jobs" "$P_ALL"
+mkdir -p "$P_ALL"
 
 build "build the runtime, callprof and dumpcheck" "$W/make.log" "$DC" "$B/libcallprof.so" "$REC"
 command -v jq >/dev/null || { fail "jq" "jq reads the per-thread keys: install it"; exit 1; }
 [ -x "$DC" ] && [ -f "$B/libcallprof.so" ] || exit 1
 
 # ---- building ----------------------------------------------------------------
-# Programs are built by parallel jobs, one per front-end, variant and program,
-# into $P_ALL/FRONTEND/VARIANT: P is the program linked to the runtime, P.pre
-# the same objects without it (for `callprof record`).  A job whose outputs
-# are newer than its inputs is skipped.
+# Programs are built by parallel jobs (job, run_jobs: tests/lib.sh), one per
+# front-end, variant and program, into $P_ALL/FRONTEND/VARIANT: P is the
+# program linked to the runtime, P.pre the same objects without it (for
+# `callprof record`).
 C_PROGS="jmp sig threads fork spawn dl exit deep budget coro selftime"
 CXX_PROGS="exc tls"
 CFLAGS="-std=c11 -D_GNU_SOURCE -g -Wall -Wextra -I$TOP/tests/e2e"
@@ -33,25 +32,6 @@ CXXFLAGS="-std=c++17 -g -Wall -Wextra -I$TOP/tests/e2e"
 RT="-L$B -Wl,-z,now -lcallprof -Wl,-rpath,$B" # -z now: library probes on, linked as preloaded
 LIBS="-lpthread -ldl"
 COMMON_INPUTS="$TOP/tests/e2e/e2e.h $H/t-hostile.sh $TOP/tests/lib.sh $TOP/tests/matrix.mk"
-
-# fresh OUT... -- IN...: true if every OUT exists and is newer than every IN.
-fresh() {
-	_outs=
-	while [ "$1" != -- ]; do _outs="$_outs $1"; shift; done
-	shift
-	for _o in $_outs; do
-		[ -e "$_o" ] || return 1
-		for _i in "$@"; do [ "$_o" -nt "$_i" ] || return 1; done
-	done
-}
-
-# job NAME OUTS INS COMMANDS: queues COMMANDS (a shell script) unless OUTS are fresh.
-njobs=0
-job() {
-	fresh $2 -- $3 && return
-	njobs=$((njobs + 1))
-	printf 'set -e\n%s\n' "$4" >"$W/jobs/$1.sh"
-}
 
 for fe in $FRONTENDS; do
 	fl=$(frontend_flags $fe)
@@ -92,16 +72,7 @@ $cxx -o $d/$p.pre $d/$p.o $LIBS"
 done
 job renames "$P_ALL/librenames.so" "$H/renames.c" "gcc -O2 -fPIC -shared $H/renames.c -o $P_ALL/librenames.so -ldl"
 
-if [ $njobs -gt 0 ]; then
-	for j in "$W"/jobs/*.sh; do echo "$j"; done |
-		xargs -P "$JOBS" -n 1 sh -c 'sh "$0" >"${0%.sh}.log" 2>&1 || echo "${0%.sh}" >>"'"$W"'/jobs/failed"'
-	if [ -f "$W/jobs/failed" ]; then
-		for j in $(cat "$W/jobs/failed"); do
-			fail "build $(basename "$j")" "$(grep -m 2 -i error "$j.log" | tr '\n' ' ')"
-		done
-	fi
-fi
-echo "built $njobs jobs"
+run_jobs
 
 # ---- running and checking ------------------------------------------------------
 # begin, run, checked, verdict and the dump queries come from tests/lib.sh.
