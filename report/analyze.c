@@ -604,7 +604,7 @@ static void totals(struct profile *p, const struct dump *dumps)
 			p->raw_run_ns = u64_add(p->raw_run_ns, p->threads[t].raw_run_ns);
 		}
 		p->calls = u64_add(p->calls, calls);
-		dump_fenced_calls(dump, &lib);
+		dump_kind_calls(dump, &fenced, &fentry, &lib, &counted);
 		p->library_calls = u64_add(p->library_calls, lib);
 		p->clamped = u64_add(p->clamped, run->clamped_figures);
 		if (run->compensated > 0)
