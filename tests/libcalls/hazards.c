@@ -7,7 +7,7 @@
  *   abort        c calls abort(), whose SIGABRT handler jumps back to main
  *   quick_exit   c calls quick_exit(0); its handler dumps the profile
  *   pthread_exit b calls pthread_exit on a thread
- *   exec         c calls execl and execvp on a missing file: both return -1
+ *   exec         c calls execl, execvp, execve and execv on a missing file: each returns -1
  *   context      getcontext returns twice (setcontext), swapcontext and makecontext
  *   jump         a qsort comparator longjmps out of qsort, 10 times, then qsort runs once more
  *   vfork        vfork and execl of /bin/true in the child, which is not profiled
@@ -75,6 +75,8 @@ NOINLINE static void c(void)
 		char *argv[] = { "lc-missing", NULL };
 		execl("/nonexistent/lc-missing", "lc-missing", (char *)NULL);
 		execvp("/nonexistent/lc-missing", argv);
+		execve("/nonexistent/lc-missing", argv, environ);
+		execv("/nonexistent/lc-missing", argv);
 	}
 	sink++;
 }

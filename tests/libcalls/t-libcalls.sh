@@ -170,11 +170,12 @@ for v in $VARIANTS; do
 done
 
 # ---- functions that never return, return twice, or read their return address --------------
-# hazard NAME VARIANT MODE EXPECTATIONS...
+# hazard NAME VARIANT MODE EXPECTATIONS...: one run of hazards.c and its dump's checks; the
+# caller may add checks, then reports with lc_verdict.
 hazard() {
 	_h=$1 _v=$2 _m=$3
 	shift 3
-	lc_begin "$_h, $_v $_m"
+	lc_begin "hazard $_h, $_v $_m"
 	if [ "$_h" = _exit ]; then
 		lc_run $_m hazards-$_v hz-$_h-$_v-$_m LD_PRELOAD="$W/liblcexit.so" -- "$_h"
 	else
@@ -188,28 +189,39 @@ for v in gcc-O2 clang-O0; do
 	for m in link pre; do
 		hazard exit $v $m "calls exit 1" "kind exit counted 1" "edge c exit 1" "library exit libc.so.6" \
 			"path main a b c exit 1"
+		lc_verdict
 		hazard _exit $v $m "calls _exit 1" "kind _exit counted 1" "edge c _exit 1" \
 			"library _exit liblcexit.so"
+		lc_verdict
 		hazard abort $v $m "calls abort 1" "kind abort counted 1" "edge c abort 1" "edge c on_abort 1" \
 			"calls siglongjmp 1" "edge on_abort siglongjmp 1" "calls __sigsetjmp 1" "kind __sigsetjmp counted 1"
+		lc_verdict
 		hazard quick_exit $v $m "calls quick_exit 1" "kind quick_exit counted 1" "edge c quick_exit 1" \
 			"path main a b c at_quick dump_now dlsym 1"
+		lc_verdict
 		hazard pthread_exit $v $m "threads 2" "calls pthread_exit 1" "kind pthread_exit counted 1" \
 			"edge b pthread_exit 1" "path thread_a a b pthread_exit 1" "calls c 0"
-		hazard exec $v $m "calls execl 1" "calls execvp 1" "kind execl counted 1" "kind execvp counted 1" \
-			"edge c execl 1" "edge c execvp 1"
+		lc_verdict
+		hazard exec $v $m "calls execl 1" "calls execvp 1" "calls execve 1" "calls execv 1" \
+			"kind execl counted 1" "kind execvp counted 1" "kind execve counted 1" "kind execv counted 1" \
+			"edge c execl 1" "edge c execvp 1" "edge c execve 1" "edge c execv 1" "library execve libc.so.6"
+		lc_verdict
 		hazard context $v $m "calls getcontext 2" "kind getcontext counted 2" "calls setcontext 1" \
 			"calls makecontext 1" "calls swapcontext 2" "kind swapcontext counted 2" "calls coroutine 1" \
 			"edge contexts getcontext 2"
+		lc_verdict
 		hazard jump $v $m "calls qsort 11" "kind qsort library 11" "calls cmp_jump 10" "edge qsort cmp_jump 10" \
 			"calls longjmp 10" "edge cmp_jump longjmp 10" "calls _setjmp 10" "edge jumps _setjmp 10" \
 			"path main jumps qsort cmp_int 17"
 		lc_want "resynced_frames (the qsort and cmp_jump frames the jumps left), unmatched_exits" \
 			"$(lc_key '[.threads[0] | .resynced_frames, .unmatched_exits]')" '[20,0]'
+		lc_verdict
 		hazard vfork $v $m "calls vfork 1" "kind vfork counted 1" "edge vforked vfork 1" "calls execl 0" \
 			"calls waitpid 1"
+		lc_verdict
 		hazard dlsym $v $m "calls dlsym 2" "kind dlsym counted 2" "edge finder dlsym 2"
 		lc_want "dlsym(RTLD_NEXT) from the program" "$(cat "$out")" "next is the first"
+		lc_verdict
 
 		# fork: the child returns through the hijacked fork and writes its own dump.
 		lc_begin "fork from a library probe, the child's dump beside the parent's, $v $m"
@@ -262,7 +274,8 @@ for v in $VARIANTS; do
 			"calls $range 20" "kind $range counted 20" "calls index() 20" \
 			"calls __cxa_throw 40" "kind __cxa_throw counted 40" "edge thrower() __cxa_throw 40" \
 			"calls __cxa_rethrow 40" "kind __cxa_rethrow counted 40" "edge rethrower() __cxa_rethrow 40" \
-			"calls rethrow() 40" "calls rethrower() 40" "calls thrower() 40")"
+			"calls rethrow() 40" "calls rethrower() 40" "calls thrower() 40" \
+			"edge rethrower() _Unwind_Resume 40")"
 		lc_want unmatched_exits "$(lc_key '.threads[0].unmatched_exits')" 0
 		lc_want "_Unwind_Resume all counted" \
 			"$(lc_key '. as $d | [.threads[0].functions[] | select($d.functions[.fn].name == "_Unwind_Resume") | .calls == .counted_calls] | unique')" \
