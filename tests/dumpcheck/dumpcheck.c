@@ -1334,6 +1334,35 @@ static void check_threads(json_object *root, struct dump *d)
 }
 
 /*
+ * Library calls were compensated with their own kind's cost: a compensated
+ * dump with library calls gives library_o_in_ns and library_o_out_ns in its
+ * calibration, numbers above zero.
+ */
+static void check_library_calibration(const struct dump *d)
+{
+	json_object *calib, *v, *on;
+	uint64_t calls = 0;
+	bool ok;
+
+	if (!json_object_object_get_ex(d->root, "calibration", &calib) || !type_ok(calib, W_OBJ) ||
+	    !json_object_object_get_ex(calib, "compensated", &on) || !json_object_get_boolean(on))
+		return;
+	for (size_t i = 0; i < d->nthreads; i++)
+		for (size_t f = 0; f < d->nfns; f++)
+			if (d->threads[i].fns && d->threads[i].fns[f].listed)
+				calls += d->threads[i].fns[f].k.kinds[KIND_LIBRARY];
+	if (!calls)
+		return;
+	for (int k = 0; k < 2; k++) {
+		const char *key = k ? "library_o_out_ns" : "library_o_in_ns";
+		v = member(calib, "calibration", key, W_NUM, &ok);
+		if (ok && !(json_object_get_double(v) > 0))
+			problem("calibration.%s: %g, expected above 0 (compensated library calls: %" PRIu64 ")",
+				key, json_object_get_double(v), calls);
+	}
+}
+
+/*
  * library_probes says whether there are library functions at all; a library
  * function is named (not an address); a module that holds only library
  * functions lists no coverage (its thousands of functions are no one's to call).
@@ -1364,6 +1393,7 @@ static void check_library(struct dump *d)
 				d->mods[m].base);
 	free(own);
 	free(lib);
+	check_library_calibration(d);
 }
 
 static void check_dump(struct dump *d)

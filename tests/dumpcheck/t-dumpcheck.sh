@@ -86,6 +86,10 @@ broken "a library's coverage listed" 's|"path": "/lib/x86_64-linux-gnu/libc.so.6
 	'holds only library functions, yet lists uncalled ones'
 broken "more slots probed than there are" 's/"slots": 3, "probed": 2/"slots": 3, "probed": 5/' 'probed 5 of 3 slots'
 broken "unprobed names not strings" 's/"lazy": \["puts"\]/"lazy": [7]/' 'library_calls.lazy[0]: expected a string'
+broken "library calls compensated without their kind's cost" 's/, "library_o_in_ns": 9.5//' \
+	"calibration: missing key 'library_o_in_ns'"
+broken "library calls compensated with a cost of zero" 's/"library_o_out_ns": 8.5/"library_o_out_ns": 0/' \
+	'calibration.library_o_out_ns: 0, expected above 0 (compensated library calls: 1)'
 GOOD=
 out=$("$DC" "$D/libcalls.json" "$D/libcalls-bad.expect" 2>&1)
 rc=$?

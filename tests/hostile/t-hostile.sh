@@ -457,6 +457,19 @@ for fe in $FRONTENDS; do
 	verdict
 done
 
+# Library probes (issue 13) were on in every run but the CALLPROF_LIBCALLS=0 ones (selftime-0-*),
+# and most dumps hold library functions (budget and fork-depth make no library call they keep).
+off=$(find "$W_ALL" -name '*.json' ! -name 'selftime-0-*' -exec jq -r \
+	'select(.library_probes != "on") | input_filename' {} + 2>&1 | sed "s|$W_ALL/||" | head -n 3)
+with=$(find "$W_ALL" -name '*.json' ! -name 'selftime-0-*' -exec jq -r \
+	'select([.functions[] | select(.library)] | length > 0) | input_filename' {} + | wc -l)
+all=$(find "$W_ALL" -name '*.json' ! -name 'selftime-0-*' | wc -l)
+if [ -z "$off" ] && [ "$with" -gt $((all / 2)) ]; then
+	ok "library probes on in every dump of the suite, $with of $all with library functions"
+else
+	fail "library probes on in every dump of the suite" "off in: $off; $with of $all with library functions"
+fi
+
 leftover=$(find "$W_ALL" -name '*.tmp*' | head -n 3)
 if [ -z "$leftover" ]; then
 	ok "no temporary dump files left behind"
