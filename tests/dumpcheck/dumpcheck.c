@@ -1357,7 +1357,7 @@ static void check_library_calibration(const struct dump *d)
 		const char *key = k ? "library_o_out_ns" : "library_o_in_ns";
 		v = member(calib, "calibration", key, W_NUM, &ok);
 		if (ok && !(json_object_get_double(v) > 0))
-			problem("calibration.%s: %g, expected above 0 (compensated library calls: %" PRIu64 ")",
+			problem("calibration.%s: %g, expected above 0 (library calls: %" PRIu64 ")",
 				key, json_object_get_double(v), calls);
 	}
 }

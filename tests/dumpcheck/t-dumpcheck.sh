@@ -89,7 +89,7 @@ broken "unprobed names not strings" 's/"lazy": \["puts"\]/"lazy": [7]/' 'library
 broken "library calls compensated without their kind's cost" 's/, "library_o_in_ns": 9.5//' \
 	"calibration: missing key 'library_o_in_ns'"
 broken "library calls compensated with a cost of zero" 's/"library_o_out_ns": 8.5/"library_o_out_ns": 0/' \
-	'calibration.library_o_out_ns: 0, expected above 0 (compensated library calls: 1)'
+	'calibration.library_o_out_ns: 0, expected above 0 (library calls: 1)'
 GOOD=
 out=$("$DC" "$D/libcalls.json" "$D/libcalls-bad.expect" 2>&1)
 rc=$?
