@@ -1,8 +1,8 @@
 #!/bin/sh
 # tests/libcalls: calls into libraries through patched jump slots (issue 13), with exact
 # counts checked by dumpcheck: memcpy, qsort and its comparator, stdio, mutexes from four
-# threads (every compiler and level, linked with -z now and preloaded by `callprof
-# record`); each hazard (functions that never return or return twice, C++ exceptions
+# threads, the jump slots patched inside RELRO pages that are read-only again (every
+# compiler and level, linked with -z now and preloaded by `callprof record`); each hazard (functions that never return or return twice, C++ exceptions
 # thrown inside library functions, threads calling through a slot while it is patched,
 # signal handlers calling library functions, fork, vfork and exec, dlclose of a patched
 # module, a library calling another, vector arguments, a library that needs lazy binding);
@@ -161,6 +161,11 @@ for v in $VARIANTS; do
 		lc_want library_probes "$(lc_key .library_probes)" '"on"'
 		lc_want "the program's slots, none lazy" \
 			"$(lc_key '[.modules[] | select(.library_calls) | .library_calls | .probed == .slots, .lazy]')" '[true,[]]'
+		# Linked with -z now, every jump slot lies in RELRO, read-only again once patched;
+		# the preloaded program is linked lazily: its slots lie outside RELRO.
+		all=$(cut -d' ' -f5 "$out")
+		lc_want "the program's jump slots in its RELRO region, of all, its pages" "$(cut -d' ' -f3- "$out")" \
+			"relro $([ $m = link ] && echo "$all" || echo 0) $all ro"
 		lc_want "unmatched_exits, resynced_frames" \
 			"$(lc_key '[.threads[] | .unmatched_exits, .resynced_frames] | unique')" '[0]'
 		lc_want "libc's coverage not listed" \
