@@ -2,10 +2,11 @@
 # tests/libcalls: calls into libraries through patched jump slots (issue 13), with exact
 # counts checked by dumpcheck: memcpy, qsort and its comparator, stdio, mutexes from four
 # threads, the jump slots patched inside RELRO pages that are read-only again (every
-# compiler and level, linked with -z now and preloaded by `callprof record`); each hazard (functions that never return or return twice, C++ exceptions
-# thrown inside library functions, threads calling through a slot while it is patched,
-# signal handlers calling library functions, fork, vfork and exec, dlclose of a patched
-# module, a library calling another, vector arguments, a library that needs lazy binding);
+# compiler and level, linked with -z now and preloaded by `callprof record`); each
+# hazard (functions that never return or return twice, C++ exceptions thrown inside
+# library functions, threads calling through a slot while it is patched, signal handlers
+# calling library functions, fork, vfork and exec, dlclose of a patched module, a library
+# calling another, vector arguments, a library that needs lazy binding);
 # address equality and what goes unprobed (PIE or not, lazy or immediate binding); filters
 # on library functions and modules; CALLPROF_LIBCALLS=0 and the static archive.
 . "$TOP/tests/lib.sh"
