@@ -51,8 +51,7 @@ EOF
 
 # Builds: name, the tree it is compiled in (builds of one tree share their objects and differ
 # in what they are linked with), the compiler, compile flags, link flags ('-': none).
-# The -pg -mfentry front-end of callprof (issue 12) will be the line
-#   fentry	pg	gcc	-pg -mfentry	-L$LIB -Wl,-rpath,$LIB -lcallprof
+# fentry is callprof's -pg -mfentry front-end: gprof's objects linked with the runtime.
 builds() {
 	cat <<EOF
 plain	plain	gcc	-	-
@@ -60,6 +59,7 @@ fi	fi	gcc	-finstrument-functions	-
 empty	fi	gcc	-finstrument-functions	$R/hooks_empty.o
 callprof	fi	gcc	-finstrument-functions	-L$LIB -Wl,-rpath,$LIB -Wl,-z,now -lcallprof
 pg	pg	gcc	-pg -mfentry	-pg
+fentry	pg	gcc	-pg -mfentry	-L$LIB -Wl,-rpath,$LIB -lcallprof
 clang	clang	clang	-	-
 clang-callprof	clang-fi	clang	-finstrument-functions	-L$LIB -Wl,-rpath,$LIB -Wl,-z,now -lcallprof
 clang-real	clang-ai	clang	-finstrument-functions-after-inlining	-L$LIB -Wl,-rpath,$LIB -Wl,-z,now -lcallprof

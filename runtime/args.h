@@ -91,6 +91,7 @@ struct args_value {
 struct args_plan {
 	uint32_t id;         /* its value profiles' index in each thread's */
 	uintptr_t fn;        /* where it was loaded */
+	uintptr_t key;       /* its calls' key in the probe core (fentry.h), fn for other code */
 	char *name;          /* the function's demangled name */
 	const char *refused; /* NULL when its calls are captured, else why not */
 	bool variadic;       /* its fixed parameters only are captured */
@@ -130,8 +131,9 @@ void args_module(const char *path, uintptr_t base, struct args_pick *picks, size
 /* The module whose code spans [lo[i], hi[i]) was unloaded: its plans no longer apply. */
 void args_module_unloaded(const uintptr_t *lo, const uintptr_t *hi, size_t n);
 
-/* The plan of the function at `fn`, or NULL.  Lock-free: for the probes. */
-const struct args_plan *args_plan_of(uintptr_t fn);
+/* The plan of the function whose calls have the probe core's key `key`
+ * (fentry.h), or NULL.  Lock-free: for the probes. */
+const struct args_plan *args_plan_of(uintptr_t key);
 
 /*
  * A call of the function of `plan`, its return at `slot`: reads its arguments
@@ -150,8 +152,8 @@ void args_exit(struct tstate *t, const struct hijack_rec *rec, const uintptr_t r
 void args_thread_clear(struct tstate *t);
 
 /*
- * Writes the "args" member of the dump's entry for the function at code
- * address `address` (`retired`: of a library unloaded since), merged over the
+ * Writes the "args" member of the dump's entry for the function whose nodes
+ * have key `address` (`retired`: of a library unloaded since), merged over the
  * `nthreads` states `threads`, if a plan selected it; `ns` turns ticks into
  * nanoseconds.
  */

@@ -370,14 +370,14 @@ static void write_returned(struct jsonw *w, const struct args_plan *p, const str
 	jsonw_array_end(w);
 }
 
-/* The plan that selected the function at `address` (retired: of a library unloaded since). */
+/* The plan that selected the function of key `address` (retired: of a library unloaded since). */
 static const struct args_plan *plan_for(uintptr_t address, bool retired)
 {
 	uint32_t n;
 	struct args_plan *const *all = args_plans(&n);
 
 	for (uint32_t i = n; i > 0; i--)
-		if (all[i - 1]->fn == address && all[i - 1]->unloaded == retired)
+		if (all[i - 1]->key == address && all[i - 1]->unloaded == retired)
 			return all[i - 1];
 	return NULL;
 }

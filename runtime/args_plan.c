@@ -26,7 +26,7 @@
 #define DW_REG_XMM0 17        /* DWARF's number of xmm0 on x86-64 */
 #define STRING_VALUE_BYTES (8 + 2 + ARGS_STRING_BYTES) /* pointer, status, length, bytes */
 
-/* The plans by function address, read lock-free (a table published whole, the
+/* The plans by key (args.h), read lock-free (a table published whole, the
  * old one left mapped for readers still in it), and every plan ever made. */
 struct plan_slot {
 	uintptr_t fn;   /* 0: empty */
@@ -108,10 +108,10 @@ static bool publish(struct args_plan *p)
 		return false;
 	p->id = nplans;
 	plans[nplans++] = p;
-	s = slot_of(table, p->fn);
+	s = slot_of(table, p->key);
 	__atomic_store_n(&s->plan, p, __ATOMIC_RELEASE);
 	if (!s->fn) {
-		__atomic_store_n(&s->fn, p->fn, __ATOMIC_RELEASE);
+		__atomic_store_n(&s->fn, p->key, __ATOMIC_RELEASE);
 		table->used++;
 	}
 	return true;
@@ -125,8 +125,8 @@ void args_module_unloaded(const uintptr_t *lo, const uintptr_t *hi, size_t n)
 			if (p->fn < lo[i] || p->fn >= hi[i])
 				continue;
 			p->unloaded = true;
-			if (table && args_plan_of(p->fn) == p)
-				__atomic_store_n(&slot_of(table, p->fn)->plan, NULL, __ATOMIC_RELEASE);
+			if (table && args_plan_of(p->key) == p)
+				__atomic_store_n(&slot_of(table, p->key)->plan, NULL, __ATOMIC_RELEASE);
 		}
 	}
 }
@@ -1063,6 +1063,7 @@ static struct args_plan *make_plan(Dwfl_Module *mod, struct args_pick *pick)
 	if (!p)
 		return NULL;
 	p->fn = pick->fn;
+	p->key = after ? after : pick->fn;
 	p->name = pick->demangled;
 	pick->demangled = NULL;
 	memset(&b, 0, sizeof(b));

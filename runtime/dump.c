@@ -184,11 +184,15 @@ static void visit_uncalled(uintptr_t addr, const char *name, void *arg)
 {
 	struct uncalled_ctx *u = arg;
 	struct sym_function f;
+	uintptr_t key;
 
 	if (is_startup_code(name))
 		return;
 	u->total++;
-	if (snapshot_fn_id(u->d->snap, addr) >= 0)
+	if (snapshot_fn_id(u->d->snap, addr) >= 0) /* called, and keyed by its address */
+		return;
+	key = fentry_call_end(addr);
+	if (key && snapshot_fn_id(u->d->snap, key) >= 0) /* called, -pg -mfentry code (fentry.h) */
 		return;
 	symbols_resolve(u->d->syms, addr, &f);
 	jsonw_object_begin(&u->d->w);
@@ -288,12 +292,13 @@ static bool has_own_functions(const struct dump_ctx *d, const struct sym_functio
 }
 
 /*
- * What the dump says of the function with node key `key` beyond its name: the
- * front-end that probed it (a library function's probe, its code starts with
- * a call of __fentry__, or not; unknown once its library is unloaded), and the value profile of its
+ * What the dump says of the function with node key `key`, which starts at
+ * `start`, beyond its name: the front-end that probed it (a library
+ * function's probe, its code starts with a call of __fentry__, or not;
+ * unknown once its library is unloaded), and the value profile of its
  * arguments when CALLPROF_ARGS selected it.
  */
-static void write_function_probes(struct dump_ctx *d, uintptr_t key, bool library,
+static void write_function_probes(struct dump_ctx *d, uintptr_t key, uintptr_t start, bool library,
 				  const struct tstate *const *threads)
 {
 	uintptr_t address = cct_key_address(key);
@@ -301,7 +306,7 @@ static void write_function_probes(struct dump_ctx *d, uintptr_t key, bool librar
 
 	if (!retired) {
 		jsonw_key(&d->w, "front_end");
-		jsonw_string(&d->w, library ? "library" : fentry_call_end(address) ? "mfentry" : "finstrument");
+		jsonw_string(&d->w, library ? "library" : fentry_call_end(start) ? "mfentry" : "finstrument");
 	}
 	args_dump_function(&d->w, address, retired, threads, d->snap->nthreads, ns_of, d);
 }
@@ -346,7 +351,8 @@ static void write_symbols(struct dump_ctx *d)
 			jsonw_uint(w, (uint64_t)f[i].module);
 		else
 			jsonw_null(w);
-		write_hex_member(w, "address", cct_key_address(d->snap->fn_key[i]));
+		/* The function's first byte: a -pg -mfentry key lies a few bytes in (fentry.h). */
+		write_hex_member(w, "address", f && f[i].start ? f[i].start : cct_key_address(d->snap->fn_key[i]));
 		write_hex_member(w, "offset", f ? f[i].offset : 0);
 		write_string_member(w, "file", f ? f[i].file : NULL);
 		jsonw_key(w, "line");
@@ -359,7 +365,9 @@ static void write_symbols(struct dump_ctx *d)
 			jsonw_bool(w, true);
 		}
 		if (threads)
-			write_function_probes(d, d->snap->fn_key[i], d->library[i], threads);
+			write_function_probes(d, d->snap->fn_key[i],
+					      f && f[i].start ? f[i].start : cct_key_address(d->snap->fn_key[i]),
+					      d->library[i], threads);
 		jsonw_object_end(w);
 		if (f)
 			sym_function_release(&f[i]);

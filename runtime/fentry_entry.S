@@ -13,11 +13,8 @@
 	.text
 	.globl	__fentry__
 	.type	__fentry__, @function
-	.globl	fentry_entry
-	.hidden	fentry_entry
 	.p2align 4
 __fentry__:
-fentry_entry:					/* the same, never interposed: fentry.c */
 	.cfi_startproc
 	pushq	%rbp
 	.cfi_def_cfa_offset 16

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "fentry.h"
 #include "symbols.h"
 #include "verdict.h"
 
@@ -239,8 +240,13 @@ static void decide_function(uintptr_t addr, const char *name, void *arg)
 	char *demangled = symbols_demangle(name);
 	const char *shown = demangled ? demangled : name;
 
-	if (d->id >= 0)
+	uintptr_t key = fentry_call_end(addr); /* a -pg -mfentry function's probes give this */
+
+	if (d->id >= 0) {
 		verdict_set(d->id, addr, admits(shown, d->file_base));
+		if (key)
+			verdict_set(d->id, key, admits(shown, d->file_base));
+	}
 	if (args_on && args_selects(shown) && (demangled || (demangled = strdup(name)))) {
 		pick(d, addr, name, demangled);
 		return;

@@ -31,10 +31,10 @@ static unwind_backtrace_fn real_unwind_backtrace;
 /* The exit hook (hijack_set_exit_hook). */
 static hijack_exit_hook exit_hook;
 
-/* Called by hijack_tramp.S and hijack_fast.c. */
-_Unwind_Reason_Code hijack_personality(int version, _Unwind_Action actions, _Unwind_Exception_Class cls,
+/* What the hot half (hijack_fast.c) reaches through pointers (hijack.h). */
+static _Unwind_Reason_Code personality(int version, _Unwind_Action actions, _Unwind_Exception_Class cls,
 				       struct _Unwind_Exception *exc, struct _Unwind_Context *ctx);
-uintptr_t hijack_exit_slow(uintptr_t slot, uintptr_t regs, uintptr_t now, const void *state);
+static uintptr_t exit_slow(uintptr_t slot, uintptr_t regs, uintptr_t now, const void *state);
 
 void hijack_setup(void)
 {
@@ -132,6 +132,9 @@ static bool grow(struct hijack_stack *h)
 		cap = h->max_cap;
 	if (cap <= h->cap)
 		return false;
+	/* Before the first hijack: the hot half reaches the cold one through these. */
+	hijack_exit_slow = exit_slow;
+	hijack_personality_fn = (void *)personality;
 	p = mmap(NULL, (size_t)cap * sizeof(*p), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return false;
@@ -253,20 +256,16 @@ bool hijack_enter_held(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum pro
 		       uintptr_t aux)
 {
 	struct hijack_stack *h = &t->ret;
-	struct frame *top;
 	bool hijack;
 
 	hijack = may_hijack(h, slot);
 	if (hijack)
 		hijack_push(h, slot, fn, aux); /* before the core reads the entry time */
-	if (probe_open_held(t, fn, real_return(h, slot), HIJACK_SP(slot), kind, hijack) != PROBE_FRAMED) {
+	if (probe_open_marked_held(t, fn, real_return(h, slot), HIJACK_SP(slot), kind, word, hijack) !=
+	    PROBE_FRAMED) {
 		if (hijack)
 			*slot = h->base[--h->depth].orig; /* dropped for want of memory: undone */
 		hijack = false;
-	} else {
-		top = &t->stack.base[t->stack.depth - 1];
-		if (!frame_is_marked(top) && !top->node->fe_word)
-			top->node->fe_word = word;
 	}
 	return hijack;
 }
@@ -313,7 +312,7 @@ static uint32_t record_of(const struct hijack_stack *h, const uintptr_t *slot)
  * that is not the top one, a probe already running (the record is popped
  * all the same, since the return must go on).
  */
-uintptr_t hijack_exit_slow(uintptr_t slot_addr, uintptr_t regs, uintptr_t now, const void *state)
+static uintptr_t exit_slow(uintptr_t slot_addr, uintptr_t regs, uintptr_t now, const void *state)
 {
 	uintptr_t *slot = (uintptr_t *)slot_addr;
 	struct tstate *t = tstate_self;
@@ -388,7 +387,7 @@ void hijack_unwind_alt(uintptr_t lo, uintptr_t hi, uintptr_t target)
  * the trampoline) once the frames are gone.  Only frames the unwinder really
  * leaves are restored: it stops at the frame that catches.
  */
-_Unwind_Reason_Code hijack_personality(int version, _Unwind_Action actions, _Unwind_Exception_Class cls,
+static _Unwind_Reason_Code personality(int version, _Unwind_Action actions, _Unwind_Exception_Class cls,
 				       struct _Unwind_Exception *exc, struct _Unwind_Context *ctx)
 {
 	uintptr_t *slot = (uintptr_t *)(_Unwind_GetCFA(ctx) - 8);

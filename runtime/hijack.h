@@ -8,7 +8,7 @@
  * function has not run a single instruction of its own yet).  The call is
  * opened through the probe core, {slot, *slot, fn} is pushed on the thread's
  * records (hijack_stack.h) and *slot becomes hijack_trampoline.  The call's
- * `ret` lands there (hijack_tramp.S): the trampoline saves the return
+ * `ret` lands there (hijack_fast.c): the trampoline saves the return
  * registers, hijack_exit finds the innermost record of the slot, closes the
  * call through the core, writes the real address back and the trampoline
  * jumps to it.  A call reached by a tail jump from a hijacked one finds its
@@ -68,7 +68,7 @@
 
 /* The exit trampoline; its exported alias callprof_return_trampoline names it
  * to debuggers and dladdr. */
-extern const char hijack_trampoline[];
+extern const char hijack_trampoline[] __attribute__((visibility("hidden")));
 #define HIJACK_TRAMPOLINE ((uintptr_t)hijack_trampoline)
 
 /* The core's sp (probe.h) of a call whose return address is at `slot`. */
@@ -143,7 +143,9 @@ hijack_enter_fast(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_ki
 		return false;
 	}
 	hijack_push(&t->ret, slot, fn, 0);
-	probe_push_held(t, node, fn, sp, kind); /* reads the entry time last */
+	/* The kind of `word` is the node's own (cct.h): not counted apart.  Both
+	 * are constants where this is inlined, so the test costs nothing. */
+	probe_push_held(t, node, fn, sp, kind == cct_word_kind(word) ? PROBE_PLAIN : kind);
 	probe_release(t);
 	return true;
 }
@@ -191,9 +193,16 @@ typedef void (*hijack_exit_hook)(struct tstate *t, const struct hijack_rec *rec,
 				 const void *state, uint64_t now);
 void hijack_set_exit_hook(hijack_exit_hook hook);
 
-/* Called by the trampoline (hijack_tramp.S) with the slot its call returned
- * through and its saved rax and rdx: closes the call, returns where to go. */
+/* Called by the trampoline with the slot its call returned through and its
+ * saved rax and rdx: closes the call, returns where to go (hijack_fast.c). */
 uintptr_t hijack_exit(uintptr_t *slot, const uintptr_t regs[2]);
+
+/* The slow exit and the personality routine (hijack.c), which hijack_fast.c
+ * reaches through these pointers: hijack.c sets them before the first hijack,
+ * so the hot half names nothing of the cold one. */
+typedef uintptr_t (*hijack_exit_slow_fn)(uintptr_t slot, uintptr_t regs, uintptr_t now, const void *state);
+extern hijack_exit_slow_fn hijack_exit_slow;
+extern void *hijack_personality_fn;
 
 /*
  * For the interposers of non-local exits (nonlocal.c), on this thread: the

@@ -109,12 +109,14 @@ static bool unrecorded(struct tstate *t, uintptr_t fn)
 /*
  * True for the -finstrument-functions probe of a function built with
  * -pg -mfentry too: it comes right after the -pg -mfentry probe opened the
- * call (the top frame, of the same function, from that front-end), which
- * counts it; this one is a transparent frame, so the call counts once.
+ * call (the top frame, of the same function, from that front-end, whose key
+ * lies a few bytes into the function: cct.h), which counts it; this one is a
+ * transparent frame, so the call counts once.
  */
 static bool probed_twice(const struct frame *top, uintptr_t fn)
 {
-	return top->fn == fn && (top->node->fe_word & CCT_FE_MASK) == CCT_FE_FENTRY;
+	return (top->node->fe_word & CCT_FE_MASK) == CCT_FE_FENTRY && top->fn > fn &&
+	       top->fn - fn <= CCT_FE_FENTRY_KEY_SPAN;
 }
 
 /* The body of probe_enter_slow, with busy set; clears it. */
@@ -281,7 +283,7 @@ static void kind_seen(enum probe_kind kind)
 }
 
 /* Counts a call of `fn` that gets no frame, under the top frame's node. */
-static void count_frameless(struct tstate *t, uintptr_t fn, uintptr_t call_site)
+static void count_frameless(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t word)
 {
 	struct frame *top = &t->stack.base[t->stack.depth - 1];
 	struct cct_node *node;
@@ -295,12 +297,14 @@ static void count_frameless(struct tstate *t, uintptr_t fn, uintptr_t call_site)
 	}
 	node->calls++;
 	node->kind_calls[PROBE_COUNTED - 1]++;
+	if (!node->fe_word)
+		node->fe_word = word;
 	kind_seen(PROBE_COUNTED);
 }
 
 /* The body of probe_open_held. */
 static enum probe_opened open_held(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
-				   enum probe_kind kind, bool framed)
+				   enum probe_kind kind, uintptr_t word, bool framed)
 {
 	struct shadow *s = &t->stack;
 	struct frame *top;
@@ -314,7 +318,7 @@ static enum probe_opened open_held(struct tstate *t, uintptr_t fn, uintptr_t cal
 	if (framed && (t->dropped_depth || (s->depth == s->cap && shadow_grow(s) < 0)))
 		framed = false;
 	if (!framed) {
-		count_frameless(t, fn, call_site);
+		count_frameless(t, fn, call_site, word);
 		return PROBE_FRAMELESS;
 	}
 	top = &s->base[s->depth - 1];
@@ -325,8 +329,11 @@ static enum probe_opened open_held(struct tstate *t, uintptr_t fn, uintptr_t cal
 		node->calls++;
 		if (node->parent != top->node && shadow_has_open(s, fn, FOLD_NESTING_LOOK))
 			mark = FRAME_UNTIMED;
-		if (kind != PROBE_PLAIN && !stamp_fences(node)) {
-			node->kind_calls[kind - 1]++;
+		if (!node->fe_word)
+			node->fe_word = word;
+		if (kind != PROBE_PLAIN) {
+			if (kind != cct_base_kind(node) && !stamp_fences(node))
+				node->kind_calls[kind - 1]++;
 			kind_seen(kind);
 		}
 	} else {
@@ -347,8 +354,14 @@ static enum probe_opened open_held(struct tstate *t, uintptr_t fn, uintptr_t cal
 enum probe_opened probe_open_held(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
 				  enum probe_kind kind, bool framed)
 {
+	return probe_open_marked_held(t, fn, call_site, sp, kind, 0, framed);
+}
+
+enum probe_opened probe_open_marked_held(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
+					 enum probe_kind kind, uintptr_t word, bool framed)
+{
 	int saved_errno = errno;
-	enum probe_opened opened = open_held(t, fn, call_site, sp, kind, framed);
+	enum probe_opened opened = open_held(t, fn, call_site, sp, kind, word, framed);
 
 	errno = saved_errno;
 	return opened;

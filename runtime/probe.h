@@ -188,8 +188,10 @@ probe_find_held(struct tstate *t, uintptr_t fn, uintptr_t sp)
 	return cct_child_find(&t->tree, top->node, fn);
 }
 
-/* Opens the call of `fn` at `node` (probe_find_held's), a call of kind `kind`
- * (PROBE_PLAIN, or its front-end's) unless its times are read with fences. */
+/* Opens the call of `fn` at `node` (probe_find_held's), a call counted apart
+ * as one of kind `kind` unless that is PROBE_PLAIN or its times are read with
+ * fences; a front-end passes PROBE_PLAIN for the kind of its word, which the
+ * node's fe_word already says (cct_word_kind). */
 static inline __attribute__((always_inline)) CP_NOINSTR void
 probe_push_held(struct tstate *t, struct cct_node *node, uintptr_t fn, uintptr_t sp, enum probe_kind kind)
 {
@@ -236,11 +238,17 @@ enum probe_opened {
  * difference.  Where probe_enter drops a call for want of room on the stack
  * (its exit then skipped), this counts it under the caller's node as a call
  * of kind PROBE_COUNTED, with no frame and no time of its own; and so when
- * `framed` is false (the front-end cannot catch this call's exit).  A frame
- * is of kind `kind` as in probe_push_held.  Saves errno.
+ * `framed` is false (the front-end cannot catch this call's exit).  `kind` is
+ * the front-end's kind of call (kind.h), made known to the dump here; a
+ * frame's node counts it apart (as probe_push_held) unless it is the kind of
+ * the node's fe_word (cct_word_kind: derived, cct.h).  Saves errno.
+ * probe_open_marked_held is the same, and a node it opens that has no fe_word
+ * yet gets `word` first.
  */
 enum probe_opened probe_open_held(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
 				  enum probe_kind kind, bool framed);
+enum probe_opened probe_open_marked_held(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
+					 enum probe_kind kind, uintptr_t word, bool framed);
 
 /*
  * Closes the call of `fn` whose enter gave `sp`, at `now` (stamp_exit_first's),

@@ -515,15 +515,17 @@ static void resolve_in_module(struct symbols *s, Dwfl_Module *mod, uintptr_t add
 			      struct sym_function *out)
 {
 	GElf_Sym sym;
-	GElf_Off off;
+	GElf_Off off = 0;
 	const char *name = indexed_name(s, mod, addr);
+	const char *holder = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
 
 	if (!name)
-		name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
-	out->offset = addr - start;
+		name = holder;
+	out->start = holder ? addr - off : addr; /* a -pg -mfentry key lies a few bytes in */
+	out->offset = out->start - start;
 	if (name)
 		out->name = symbols_demangle(name);
-	find_source(s, mod, addr, out);
+	find_source(s, mod, out->start, out);
 }
 
 static void name_unknown(uintptr_t addr, struct sym_function *out)
@@ -549,6 +551,7 @@ void symbols_resolve(struct symbols *s, uintptr_t addr, struct sym_function *out
 
 	memset(out, 0, sizeof(*out));
 	out->module = -1;
+	out->start = addr;
 	if (mod) {
 		const char *path;
 		Dwarf_Addr start;
@@ -566,6 +569,7 @@ void symbols_resolve_unloaded(struct symbols *s, uint64_t tag, uintptr_t addr, s
 
 	memset(out, 0, sizeof(*out));
 	out->module = -1;
+	out->start = addr;
 	pthread_mutex_lock(&remembered_lock);
 	r = remembered_find(tag, addr);
 	if (r) {
@@ -573,6 +577,7 @@ void symbols_resolve_unloaded(struct symbols *s, uint64_t tag, uintptr_t addr, s
 		out->file = r->fn.file ? strdup(r->fn.file) : NULL;
 		out->line = r->fn.line;
 		out->offset = r->fn.offset;
+		out->start = r->fn.start; /* where it was */
 		if (s)
 			out->module = module_index(s, r->path, r->base,
 						   r->build_id ? strdup(r->build_id) : NULL, NULL);

@@ -24,7 +24,9 @@ struct sym_function {
 	char *file;      /* source file of the function's declaration, or NULL */
 	int line;        /* its line, or 0 */
 	long module;     /* index into symbols_modules(), or -1 if no module maps it */
-	uintptr_t offset;/* address relative to the module's load address */
+	uintptr_t offset;/* the function's start relative to the module's load address */
+	uintptr_t start; /* the first byte of the function holding the address (the
+			  * address itself when no symbol covers it) */
 };
 
 /* Reports the modules mapped in this process now.  NULL if libdw fails. */
