@@ -80,6 +80,7 @@ record	fi	$LIB/callprof record -o DUMP --	**callprof record** (preloaded into th
 record-nolib	fi	CALLPROF_LIBCALLS=0 $LIB/callprof record -o DUMP --	**callprof record**, library probes off (CALLPROF_LIBCALLS=0)
 gprof	pg	-	gprof (-pg -mfentry: glibc's __fentry__ and gmon.out)
 fentry	fentry	CALLPROF_OUTPUT=DUMP	**callprof**, -pg -mfentry front-end
+fentry-args	fentry	CALLPROF_OUTPUT=DUMP CALLPROF_ARGS=$ARGS_HOT	**callprof**, -pg -mfentry front-end, CALLPROF_ARGS on a hot function ($ARGS_HOT: the program's one)
 EOF
 	# clang's rows compare with clang's uninstrumented build.  -after-inlining probes only the
 	# functions left after inlining, as -pg -mfentry does: a preview of that front-end's probes.
@@ -90,6 +91,13 @@ clang-callprof	clang-callprof	CALLPROF_OUTPUT=DUMP	**callprof**, clang -finstrum
 clang-real	clang-real	CALLPROF_OUTPUT=DUMP	**callprof**, clang -finstrument-functions-after-inlining (the functions left after inlining)
 EOF
 }
+
+# The hot function of each program whose arguments and return value the fentry-args run
+# captures (CALLPROF_ARGS): a real function (not inlined) with typed arguments, called
+# hundreds of thousands of times (lua_type: int(lua_State *, int); sqlite3VdbeAddOp3:
+# int(Vdbe *, int, int, int, int); jv_get_kind: a 16-byte struct in registers).  zstd's hot
+# functions are inlined: none of its own is named, so its row costs what the fentry row does.
+ARGS_HOT=lua_type,sqlite3VdbeAddOp3,jv_get_kind
 
 # Workload sizes: a few seconds at most uninstrumented in a full run.
 # (-finstrument-functions probes every inlined helper: jq makes about 30,000 probed calls a

@@ -306,7 +306,7 @@ function real_base(r) {
 	return r ~ /^clang/ ? "clang" : "plain"
 }
 
-function real_table(    i, r, b, t, wp, cp, probes, fl, cr, mc, mv, mr, e, ew, cw) {
+function real_table(    i, r, b, t, wp, cp, probes, fl, cr, mc, mv, mr, e, ew, cw, fw, aw) {
 	print "| variant | wall | vs plain | CPU (user + sys) | vs plain | probes | main(), compensated | vs plain wall | main(), raw |"
 	print "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for (i = 1; i <= rn; i++) {
@@ -338,6 +338,12 @@ function real_table(    i, r, b, t, wp, cp, probes, fl, cr, mc, mv, mr, e, ew, c
 	if (ew > 0 && cw > wp && wp > 0)
 		printf "Empty hooks: %s over plain, %.0f%% of callprof's slowdown (%s): the instrumented code itself (lost optimisations, calls to hooks that do nothing), which no probe can win back.\n",
 			pct(ew / wp - 1), 100 * (ew - wp) / (cw - wp), pct(cw / wp - 1)
+	fw = rwall["fentry"]; aw = rwall["fentry-args"]
+	if (fw > 0 && cw > wp && wp > 0)
+		printf "Issue 12's target, the -pg -mfentry front-end's slowdown at most half the -finstrument-functions one: %s against %s, %.2f of it (%s).\n",
+			pct(fw / wp - 1), pct(cw / wp - 1), (fw - wp) / (cw - wp), verdict(fw - wp <= 0.5 * (cw - wp))
+	if (fw > 0 && aw > 0)
+		printf "CALLPROF_ARGS on the program's hot function: %s over the -pg -mfentry run without it.\n", pct(aw / fw - 1)
 	t = ""
 	for (i = 1; i <= rn; i++) {
 		r = rrun[i]

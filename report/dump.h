@@ -115,6 +115,9 @@ int dump_load(struct dump *d, const char *path, struct buf *err);
  */
 int dump_parse(struct dump *d, const char *path, char *text, size_t len, struct buf *err);
 
+/* dump_args_free frees a value profile and what it holds (NULL: nothing). */
+void dump_args_free(struct dump_args *a);
+
 /*
  * dump_merge makes out one dump of the n dumps in (`callprof merge`), named
  * path in messages; out owns copies of everything.  Every thread of every
@@ -131,8 +134,6 @@ int dump_merge(struct dump *out, const struct dump *in, size_t n, const char *pa
  * dump_load reads back into the same structs.
  */
 void dump_write(const struct dump *d, struct buf *out);
-/* dump_args_free frees a value profile and what it holds (NULL: nothing). */
-void dump_args_free(struct dump_args *a);
 
 /* dump_release frees what d holds. */
 void dump_release(struct dump *d);

@@ -276,6 +276,40 @@ for clock in tsc-ordered tsc-adaptive monotonic none; do
 done
 CLOCK_ENV=
 
+begin "callprof merge of two -pg -mfentry dumps keeps their front-end, their fentry calls and their captured values, added up"
+for i in 1 2; do
+	RUN_ENV="CALLPROF_ARGS=misc,fact,ret_bool"
+	run link gcc-O2 args args-merge-$i
+	checked 0 /dev/null
+done
+for i in 1 2; do
+	dump=$W/args-merge-$i.json
+	values "$W/args-merge-$i.values"
+done
+"$B/callprof" merge -o "$W/args-merged.json" "$W/args-merge-1.json" "$W/args-merge-2.json" 2>"$W/merge.err"
+want "merge's exit status" $? 0
+dump=$W/args-merged.json
+dumpchecked "$dump" /dev/null
+values "$W/args-merged.values"
+# summed FILE...: value lines with the counts of equal texts added up (the unreadable pointer
+# differs from run to run: its tuples stay apart in the merge, equal once shown as ADDR)
+summed() { awk '{ n = $NF; sub(/^x/, "", n); $NF = ""; c[$0] += n } END { for (t in c) print t "x" c[t] }' "$@" | sort; }
+summed "$W/args-merge-1.values" "$W/args-merge-2.values" >"$W/args-twice.values"
+summed "$W/args-merged.values" >"$W/args-merged-summed.values"
+same_lines "merged values" "$W/args-merged-summed.values" "$W/args-twice.values"
+want "equal tuples as one: fact(3), ret_bool's false" \
+	"$(grep -c -e '^fact(3) x2$' -e '^ret_bool returned false x2$' "$W/args-merged.values")" 2
+want "front_end of misc, fact" "$(key '[.functions[] | select(.name == "misc" or .name == "fact") | .front_end]')" \
+	'["mfentry","mfentry"]'
+want "calls captured of fact, misc, ret_bool" \
+	"$(key '[.functions[] | select(.name == "misc" or .name == "fact" or .name == "ret_bool") | [.name, .args.calls]] | sort')" \
+	'[["fact",10],["misc",10],["ret_bool",6]]'
+want "fentry_calls of misc, both threads" \
+	"$(key "[.threads[].functions[] | select(.fn == $(fid misc)) | .fentry_calls]")" "[5,5]"
+want "calibration of the fentry calls kept" "$(key '.calibration | has("fentry_o_in_ns") and has("fentry_o_out_ns")')" \
+	"$(jq -c '.calibration | has("fentry_o_in_ns") and has("fentry_o_out_ns")' "$W/args-merge-1.json")"
+verdict
+
 begin "CALLPROF_EXCLUDE on a -pg -mfentry program: the excluded function's calls attach to its caller"
 RUN_ENV=CALLPROF_EXCLUDE=work
 run link gcc-O2 vf vf-exclude
