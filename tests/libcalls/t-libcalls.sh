@@ -34,9 +34,7 @@ lc_build() {
 CFLAGS="-g -finstrument-functions -D_GNU_SOURCE -I$TOP/tests/e2e"
 LINK="-L$B -Wl,-z,now -lcallprof -Wl,-rpath,$B" # as pkg-config's --libs has it
 LIBS="-L$W -Wl,-rpath,$W"
-VARIANTS="gcc-O0 gcc-O2 clang-O0 clang-O2"
-cc_of() { case $1 in gcc-*) echo gcc ;; *) echo clang ;; esac; }
-cxx_of() { case $1 in gcc-*) echo g++ ;; *) echo clang++ ;; esac; }
+# VARIANTS, cc_of, cxx_of and level_of: the matrix of tests/matrix.mk, through tests/lib.sh.
 
 # Uninstrumented libraries and the instrumented plugins, once.
 lc_build liblcaddr.so gcc -O2 -g -fPIC -shared "$T/liblcaddr.c" -o "$W/liblcaddr.so"
@@ -52,7 +50,7 @@ lc_build dlmiss.pre gcc -O2 $CFLAGS "$T/dlmiss.c" -o "$W/dlmiss.pre" -ldl
 
 # Each program in each variant: P-V linked with the runtime, P-V.pre without it.
 for v in $VARIANTS; do
-	cc=$(cc_of $v) cxx=$(cxx_of $v) o=-${v#*-}
+	cc=$(cc_of $v) cxx=$(cxx_of $v) o=$(level_of $v)
 	for p in counts hazards race dl; do
 		lc_build $p-$v $cc $o $CFLAGS "$T/$p.c" -o "$W/$p-$v" $LINK -lpthread -ldl
 		lc_build $p-$v.pre $cc $o $CFLAGS "$T/$p.c" -o "$W/$p-$v.pre" -lpthread -ldl
