@@ -74,7 +74,7 @@ runs() {
 	cat <<EOF
 plain	plain	-	no instrumentation (gcc $COMMON_CFLAGS)
 empty	empty	-	-finstrument-functions, empty hooks linked in (bench/hooks_empty.c)
-callprof	callprof	CALLPROF_OUTPUT=DUMP	**callprof**, link mode (-finstrument-functions; -z now, as pkg-config links)
+callprof	callprof	CALLPROF_OUTPUT=DUMP	**callprof**, link mode (-finstrument-functions)
 callprof-nolib	callprof	CALLPROF_LIBCALLS=0 CALLPROF_OUTPUT=DUMP	**callprof**, link mode, library probes off (CALLPROF_LIBCALLS=0)
 record	fi	$LIB/callprof record -o DUMP --	**callprof record** (preloaded into the -finstrument-functions build)
 record-nolib	fi	CALLPROF_LIBCALLS=0 $LIB/callprof record -o DUMP --	**callprof record**, library probes off (CALLPROF_LIBCALLS=0)
