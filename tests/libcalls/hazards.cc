@@ -4,8 +4,10 @@
  * libstdc++), std::stoi of a non-number (strtol, then
  * std::__throw_invalid_argument), std::vector::at out of range
  * (std::__throw_out_of_range_fmt); a throw, a rethrow and the cleanups
- * between (__cxa_throw, __cxa_rethrow, _Unwind_Resume).  Each is caught in
- * the function that called it.  Prints "caught N" (N = 100).
+ * between (__cxa_throw, __cxa_rethrow, _Unwind_Resume: rethrower's catch-all
+ * resumes through it after every one of its 40 rethrows, whatever the
+ * compiler).  Each is caught in the function that called it.  Prints
+ * "caught N" (N = 100).
  */
 #include <cstdio>
 #include <new>
