@@ -8,12 +8,14 @@ void plug_work(void);
 void u_work(char *dst, const char *src);
 
 static char *volatile kept;
+static volatile size_t len;
 
 void plug_work(void)
 {
 	char buf[32];
 
 	kept = strdup("plugin");
+	len = strlen(kept);
 	u_work(buf, kept);
 	free(kept);
 }

@@ -305,13 +305,16 @@ for v in gcc-O2 clang-O0; do
 		echo "# $tname: $n of $total calls probed"
 		lc_verdict
 
-		lc_begin "dlopen and dlclose of a patched library 100 times, a library calling another, $v $m"
+		lc_begin "dlopen and dlclose of a patched library 100 times, a library calling another, an IFUNC from both, $v $m"
 		lc_run $m dl-$v dl-$v-$m -- "$W/liblcplug.so"
 		lc_status 0
 		lc_dump "$(lc_expect dl-$v-$m "calls plug_work 100" "calls strdup 100" "calls free 100" \
 			"edge plug_work strdup 100" "library strdup libc.so.6" "calls u_work 100" \
 			"library u_work liblcu.so" "edge plug_work u_work 100" "calls memcpy 0" "calls dlopen 100" \
-			"calls dlclose 100" "library dlopen libc.so.6")"
+			"calls dlclose 100" "library dlopen libc.so.6" "calls strlen 200" "edge main strlen 100" \
+			"edge plug_work strlen 100" "library strlen libc.so.6")"
+		lc_want "functions named strlen (the program's and the plugin's calls share one)" \
+			"$(lc_key '[.functions[] | select(.name == "strlen")] | length')" 1
 		lc_verdict
 
 		lc_begin "__m256d arguments and results through library probes, a thread's first probe too, $v $m"
