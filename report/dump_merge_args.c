@@ -68,10 +68,11 @@ static void keep_most(struct dump_value *v, size_t *n, uint64_t keep, size_t nva
 		*n = (size_t)keep;
 }
 
-/* same_signature: the parameters' and return's types agree (a function matched by fnkey, built alike). */
+/* same_signature: the parameters' and return's types agree (a function matched by fnid.h, built alike). */
 static int same_signature(const struct dump_args *a, const struct dump_args *b)
 {
-	if (a->nparams != b->nparams || !a->returns != !b->returns || (a->returns && strcmp(a->returns, b->returns)))
+	if (a->nparams != b->nparams || !a->returns != !b->returns ||
+	    (a->returns && strcmp(a->returns, b->returns)))
 		return 0;
 	for (size_t k = 0; k < a->nparams; k++)
 		if (strcmp(a->param_types[k], b->param_types[k]))

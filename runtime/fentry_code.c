@@ -29,7 +29,8 @@ uintptr_t fentry_call_end(uintptr_t fn)
 		p += sizeof(push_r10);
 	if (p[0] == 0xe8) /* call rel32: direct, or through the PLT */
 		return (uintptr_t)p + 5;
-	if ((p[0] == 0xff && p[1] == 0x15) || (p[0] == 0x67 && p[1] == 0xe8)) /* through the GOT, or relaxed */
+	if ((p[0] == 0xff && p[1] == 0x15) ||
+	    (p[0] == 0x67 && p[1] == 0xe8)) /* through the GOT, or relaxed */
 		return (uintptr_t)p + 6;
 	return 0;
 }
