@@ -234,7 +234,7 @@ static void self_split(struct buf *out, const struct profile *p, const struct pf
 		if (!p->funcs[e->callee].library)
 			continue;
 		buf_puts(out, "<tr><td class=\"name\">");
-		link_fn(out, p, e->callee, "../");
+		link_fn(out, p, e->callee, LINK_FN_ROOT);
 		buf_puts(out, "</td>");
 		cell_time(out, e->self_ns);
 		cell_pct(out, e->self_ns, total);

@@ -32,8 +32,8 @@ check "links of a dump with library functions" node tests/report/linkcheck.js "$
 
 # ---- the index -------------------------------------------------------------------------------
 has "index: library functions labelled with their module" "$L/index.html" \
-	'fn/4.html">qsort</a> <span class="fn-lib">libc.so.6</span>'
-has "index: program functions carry no label" "$L/index.html" 'fn/5.html">cmp</a></td>'
+	'fn/0/4.html">qsort</a> <span class="fn-lib">libc.so.6</span>'
+has "index: program functions carry no label" "$L/index.html" 'fn/0/5.html">cmp</a></td>'
 has "index: library calls in the facts" "$L/index.html" \
 	'Library calls</dt><dd>probed: 101 calls to 3 library functions'
 has "index: the library probes' calibrated cost" "$L/index.html" \
@@ -49,25 +49,25 @@ has "index: calls through a GOT entry are listed as not probed" "$L/index.html" 
 	'go through a GOT entry that also holds the function.s address.*<code>memcpy</code>'
 
 # ---- function pages --------------------------------------------------------------------------
-has "library page: what it is" "$L/fn/4.html" \
+has "library page: what it is" "$L/fn/0/4.html" \
 	'A library function of <code>libc.so.6</code>, probed where instrumented code called it through its GOT: 1 of its 1 calls'
-has "library page: its callbacks into the program" "$L/fn/4.html" '<h2>Callbacks into the program</h2>'
-has "library page: the callback cmp, 50 calls" "$L/fn/4.html" \
-	'fn/5.html">cmp</a></td><td class="num" data-v="50">50</td>'
-if sed -n '/id="callers"/,/<\/table>/p' "$L/fn/4.html" | grep -q 'fn/3.html">sort_them<'; then
+has "library page: its callbacks into the program" "$L/fn/0/4.html" '<h2>Callbacks into the program</h2>'
+has "library page: the callback cmp, 50 calls" "$L/fn/0/4.html" \
+	'fn/0/5.html">cmp</a></td><td class="num" data-v="50">50</td>'
+if sed -n '/id="callers"/,/<\/table>/p' "$L/fn/0/4.html" | grep -q 'fn/0/3.html">sort_them<'; then
 	ok "library page: called by sort_them"
 else
-	fail "library page: called by sort_them" "$(sed -n '/id="callers"/,/<\/table>/p' "$L/fn/4.html" | head -n 3)"
+	fail "library page: called by sort_them" "$(sed -n '/id="callers"/,/<\/table>/p' "$L/fn/0/4.html" | head -n 3)"
 fi
-has "a function never returning: counted without a frame" "$L/fn/6.html" '1 counted without a frame'
-has "caller's page: its own code in the split of its self time" "$L/fn/1.html" \
+has "a function never returning: counted without a frame" "$L/fn/0/6.html" '1 counted without a frame'
+has "caller's page: its own code in the split of its self time" "$L/fn/0/1.html" \
 	'id="self-split".*|<td class="name">its own code</td><td class="num" data-v="1500">'
-if sed -n '/id="self-split"/,/<\/table>/p' "$L/fn/1.html" | grep -q 'fn/2.html">strlen</a> <span class="fn-lib">libc.so.6</span></td><td class="num" data-v="2500">'; then
+if sed -n '/id="self-split"/,/<\/table>/p' "$L/fn/0/1.html" | grep -q 'fn/0/2.html">strlen</a> <span class="fn-lib">libc.so.6</span></td><td class="num" data-v="2500">'; then
 	ok "caller's page: strlen's share of what was its self time"
 else
-	fail "caller's page: strlen's share of what was its self time" "$(sed -n '/id="self-split"/,/<\/table>/p' "$L/fn/1.html" | head -n 6)"
+	fail "caller's page: strlen's share of what was its self time" "$(sed -n '/id="self-split"/,/<\/table>/p' "$L/fn/0/1.html" | head -n 6)"
 fi
-has "caller's page: its heading is Calls" "$L/fn/1.html" '<h2>Calls</h2>'
+has "caller's page: its heading is Calls" "$L/fn/0/1.html" '<h2>Calls</h2>'
 
 # ---- coverage, top, diff -------------------------------------------------------------------------
 has "coverage: the program's uncalled function" "$L/coverage.html" 'unused_helper'
