@@ -71,10 +71,10 @@ RT_LIBS  := $(DW_LIBS) -lelf -ldl -lpthread
 RT_TARGET_CFLAGS := -finstrument-functions -O2 -fno-inline -fno-optimize-sibling-calls
 RT_FENTRY_TARGET_CFLAGS := -pg -mfentry -O2 -fno-inline -fno-optimize-sibling-calls
 RT_LDFLAGS := -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,libcallprof.so
-# The hot paths the -pg -mfentry front-end runs before a function's prologue and
-# at its return leave every vector register alone (hijack.h).
+# The hot paths the -pg -mfentry and library-call front-ends run before a
+# function's prologue and at its return leave every vector register alone (hijack.h).
 RT_GPR_CFLAGS := -mgeneral-regs-only
-RT_GPR_OBJ := $(B)/runtime/fentry.o $(B)/runtime/hijack_fast.o
+RT_GPR_OBJ := $(B)/runtime/fentry.o $(B)/runtime/hijack_fast.o $(B)/runtime/libcall.o
 $(RT_GPR_OBJ): RT_ONLY_FLAGS := $(RT_GPR_CFLAGS)
 FLAGS_runtime = $(CC) $(RT_CFLAGS) | $(RT_TARGET_CFLAGS) | $(RT_FENTRY_TARGET_CFLAGS) | $(RT_GPR_CFLAGS) | $(RT_LDFLAGS) $(RT_LIBS)
 # Nor do they keep a frame pointer: a register more, and no frame, on every probe.

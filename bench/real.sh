@@ -57,12 +57,12 @@ builds() {
 plain	plain	gcc	-	-
 fi	fi	gcc	-finstrument-functions	-
 empty	fi	gcc	-finstrument-functions	$R/hooks_empty.o
-callprof	fi	gcc	-finstrument-functions	-L$LIB -Wl,-rpath,$LIB -lcallprof
+callprof	fi	gcc	-finstrument-functions	-L$LIB -Wl,-rpath,$LIB -Wl,-z,now -lcallprof
 pg	pg	gcc	-pg -mfentry	-pg
 fentry	pg	gcc	-pg -mfentry	-L$LIB -Wl,-rpath,$LIB -lcallprof
 clang	clang	clang	-	-
-clang-callprof	clang-fi	clang	-finstrument-functions	-L$LIB -Wl,-rpath,$LIB -lcallprof
-clang-real	clang-ai	clang	-finstrument-functions-after-inlining	-L$LIB -Wl,-rpath,$LIB -lcallprof
+clang-callprof	clang-fi	clang	-finstrument-functions	-L$LIB -Wl,-rpath,$LIB -Wl,-z,now -lcallprof
+clang-real	clang-ai	clang	-finstrument-functions-after-inlining	-L$LIB -Wl,-rpath,$LIB -Wl,-z,now -lcallprof
 EOF
 }
 
@@ -75,7 +75,9 @@ runs() {
 plain	plain	-	no instrumentation (gcc $COMMON_CFLAGS)
 empty	empty	-	-finstrument-functions, empty hooks linked in (bench/hooks_empty.c)
 callprof	callprof	CALLPROF_OUTPUT=DUMP	**callprof**, link mode (-finstrument-functions)
+callprof-nolib	callprof	CALLPROF_LIBCALLS=0 CALLPROF_OUTPUT=DUMP	**callprof**, link mode, library probes off (CALLPROF_LIBCALLS=0)
 record	fi	$LIB/callprof record -o DUMP --	**callprof record** (preloaded into the -finstrument-functions build)
+record-nolib	fi	CALLPROF_LIBCALLS=0 $LIB/callprof record -o DUMP --	**callprof record**, library probes off (CALLPROF_LIBCALLS=0)
 gprof	pg	-	gprof (-pg -mfentry: glibc's __fentry__ and gmon.out)
 fentry	fentry	CALLPROF_OUTPUT=DUMP	**callprof**, -pg -mfentry front-end
 fentry-args	fentry	CALLPROF_OUTPUT=DUMP CALLPROF_ARGS=$ARGS_HOT	**callprof**, -pg -mfentry front-end, CALLPROF_ARGS on a hot function ($ARGS_HOT: the program's one)

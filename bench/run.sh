@@ -491,3 +491,5 @@ write_results
 B="$B" sh "$S/scale.sh" >> "$RESULTS" || say "bench/scale.sh failed: RESULTS.md lacks its section"
 B="$B" BENCH_QUICK="$QUICK" sh "$S/real.sh" bench > "$W/real.md" &&
 	cat "$W/real.md" >> "$RESULTS" || say "bench/real.sh failed: RESULTS.md lacks its section 5"
+B="$B" BENCH_QUICK="$QUICK" sh "$S/libcalls.sh" > "$W/libcalls.md" &&
+	cat "$W/libcalls.md" >> "$RESULTS" || say "bench/libcalls.sh failed: RESULTS.md lacks its section 6"

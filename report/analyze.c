@@ -128,6 +128,8 @@ static void map_functions(struct profile *p, const struct dump *dumps, uint32_t 
 				*slot = (uint32_t)p->nfuncs + 1;
 			idx = *slot - 1;
 			map[d][i] = idx;
+			if (idx < p->nfuncs && f->library)
+				p->funcs[idx].library = 1;
 			if (idx == p->nfuncs) {
 				struct pfunc *pf;
 
@@ -141,6 +143,7 @@ static void map_functions(struct profile *p, const struct dump *dumps, uint32_t 
 				pf->mod = m;
 				pf->file = f->file;
 				pf->line = f->line;
+				pf->library = f->library;
 				pf->code = fnid_code(dump, i);
 				pf->offset = f->offset;
 				pf->has_offset = f->has_offset;
@@ -552,29 +555,75 @@ static void order_functions(struct profile *p)
 }
 
 /* How many of a dump's calls read the clock with fences (tsc-adaptive), were
- * the -pg -mfentry front-end's, or were counted without a time of their own. */
-static void dump_kind_calls(const struct dump *dump, uint64_t *fenced, uint64_t *fentry, uint64_t *counted)
+ * the -pg -mfentry front-end's, were followed by a library probe, or were
+ * counted without a time of their own. */
+static void dump_kind_calls(const struct dump *dump, uint64_t *fenced, uint64_t *fentry, uint64_t *library,
+			    uint64_t *counted)
 {
-	*fenced = *fentry = *counted = 0;
+	*fenced = *fentry = *library = *counted = 0;
 	for (size_t i = 0; i < dump->nthreads; i++)
 		for (size_t k = 0; k < dump->threads[i].nfuncs; k++) {
 			const struct pstat *st = &dump->threads[i].funcs[k].st;
 			*fenced = u64_add(*fenced, st->fenced_calls);
 			*fentry = u64_add(*fentry, st->fentry_calls);
+			*library = u64_add(*library, st->library_calls);
 			*counted = u64_add(*counted, st->counted_calls);
 		}
+}
+
+static int cmp_modules(const void *a, const void *b)
+{
+	const struct pmodule *x = a, *y = b;
+
+	if (x->self_ns != y->self_ns)
+		return x->self_ns > y->self_ns ? -1 : 1;
+	if (!x->name || !y->name)
+		return !x->name - !y->name;
+	return strcmp(x->name, y->name);
+}
+
+/* The functions added up per module (base name), heaviest first. */
+static void group_modules(struct profile *p)
+{
+	struct strmap ids;
+
+	strmap_init(&ids, 16);
+	p->modules = xcalloc(p->nfuncs + 1, sizeof(*p->modules));
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		const struct pfunc *f = &p->funcs[i];
+		uint32_t *slot = strmap_slot(&ids, f->module ? f->module : "");
+		struct pmodule *m;
+
+		if (!*slot) {
+			*slot = (uint32_t)++p->nmodules;
+			p->modules[*slot - 1] = (struct pmodule){ .name = f->module, .library = 1 };
+		}
+		m = &p->modules[*slot - 1];
+		m->self_ns = u64_add(m->self_ns, f->st.self_ns);
+		m->calls = u64_add(m->calls, f->st.calls);
+		m->nfuncs++;
+		if (!f->library)
+			m->library = 0;
+	}
+	qsort(p->modules, p->nmodules, sizeof(*p->modules), cmp_modules);
+	strmap_release(&ids);
 }
 
 static void totals(struct profile *p, const struct dump *dumps)
 {
 	size_t t = 0;
 	double o_in = 0, calls_with_cost = 0, plain_ns = 0, fenced_ns = 0, fenced_calls = 0;
+	double library_ns = 0, library_calls = 0;
 	double fentry_ns = 0, fentry_calls = 0, fentry_o_in = 0;
 
+	p->library_probes = -1;
 	for (size_t d = 0; d < p->nruns; d++) {
 		const struct dump *dump = &dumps[d];
 		const struct run *run = &dump->run;
-		uint64_t calls = 0, fenced, fentry, counted;
+		uint64_t calls = 0, fenced, fentry, lib, counted;
+
+		if (run->library_probes)
+			p->library_probes = !strcmp(run->library_probes, "on") || p->library_probes == 1;
 		double cost;
 
 		for (size_t i = 0; i < dump->nthreads; i++, t++) {
@@ -583,6 +632,8 @@ static void totals(struct profile *p, const struct dump *dumps)
 			p->raw_run_ns = u64_add(p->raw_run_ns, p->threads[t].raw_run_ns);
 		}
 		p->calls = u64_add(p->calls, calls);
+		dump_kind_calls(dump, &fenced, &fentry, &lib, &counted);
+		p->library_calls = u64_add(p->library_calls, lib);
 		p->clamped = u64_add(p->clamped, run->clamped_figures);
 		if (run->compensated > 0)
 			p->compensated = 1;
@@ -599,7 +650,7 @@ static void totals(struct profile *p, const struct dump *dumps)
 		plain_ns += (double)calls * cost;
 		if (run->has_o_in)
 			o_in += (double)calls * run->o_in_ns;
-		dump_kind_calls(dump, &fenced, &fentry, &counted);
+		dump_kind_calls(dump, &fenced, &fentry, &lib, &counted);
 		if (run->has_fenced_o_in && run->has_fenced_o_out) {
 			/* tsc-adaptive: its fenced calls cost their own figure, not the plain one */
 			fenced_calls += (double)fenced;
@@ -611,9 +662,13 @@ static void totals(struct profile *p, const struct dump *dumps)
 			fentry_ns += (double)fentry * (run->fentry_o_in_ns + run->fentry_o_out_ns - cost);
 			fentry_o_in += (double)fentry * run->fentry_o_in_ns;
 		}
+		if (run->has_library_o_in && run->has_library_o_out) { /* the same for library calls */
+			library_calls += (double)lib;
+			library_ns += (double)lib * (run->library_o_in_ns + run->library_o_out_ns - cost);
+		}
 		plain_ns -= (double)counted * cost; /* counted without a time: nothing was subtracted */
 	}
-	p->overhead_ns = plain_ns + fenced_ns + fentry_ns;
+	p->overhead_ns = plain_ns + fenced_ns + fentry_ns + library_ns;
 	if (p->overhead_ns < 0)
 		p->overhead_ns = 0;
 	/* Absurd calibration figures must not overflow the conversions to whole nanoseconds. */
@@ -625,6 +680,8 @@ static void totals(struct profile *p, const struct dump *dumps)
 	}
 	if (fenced_calls > 0)
 		p->fenced_probe_ns = p->probe_ns + fenced_ns / fenced_calls;
+	if (library_calls > 0)
+		p->library_probe_ns = p->probe_ns + library_ns / library_calls;
 	if (fentry_calls > 0) {
 		p->fentry_probe_ns = p->probe_ns + fentry_ns / fentry_calls;
 		p->fentry_o_in_ns = fentry_o_in / fentry_calls;
@@ -669,6 +726,7 @@ int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
 	group_threads(p);
 	group_edges_and_nodes(p);
 	order_functions(p);
+	group_modules(p);
 	profile_args(p, dumps, map);
 	totals(p, dumps);
 	for (size_t d = 0; d < ndumps; d++)
@@ -685,6 +743,7 @@ void profile_release(struct profile *p)
 	free(p->funcs);
 	free(p->by_self);
 	free(p->by_incl);
+	free(p->modules);
 	free(p->edges);
 	free(p->by_caller);
 	free(p->by_callee);

@@ -243,10 +243,15 @@ static void default_title(struct buf *out, const struct run *d)
 }
 
 /* put_name: "callprof diff: NAME (what tells it apart): " for a line on stderr. */
-static void put_name(struct buf *line, const struct diff_func *f)
+static void put_name(struct buf *line, const struct diff *d, const struct diff_func *f)
 {
 	buf_puts(line, "callprof diff: ");
 	buf_put_printable(line, f->name[0] ? f->name : "(anonymous)");
+	if (diff_func_library(d, f)) { /* a library function: its module, strlen [libc.so.6] */
+		buf_puts(line, " [");
+		buf_put_printable(line, f->module ? f->module : "library");
+		buf_puts(line, "]");
+	}
 	diff_func_put_tell(line, f, buf_put_printable);
 	buf_puts(line, ": ");
 }
@@ -278,7 +283,7 @@ static void print_tripped(const struct diff *d)
 
 		if (f->tripped) {
 			buf_reset(&line);
-			put_name(&line, f);
+			put_name(&line, d, f);
 			buf_printf(&line, "inclusive %s -> %s (%s, %s), above %g%% and %s", fmt_ns(a, st[0].incl_ns),
 				   fmt_ns(b, st[1].incl_ns), fmt_change(c, st[0].incl_ns, st[1].incl_ns),
 				   fmt_ns_delta(e, st[0].incl_ns, st[1].incl_ns), d->fail_above_pct, fmt_ns(m, d->min_ns));
@@ -288,7 +293,7 @@ static void print_tripped(const struct diff *d)
 		}
 		if (f->tripped_calls) {
 			buf_reset(&line);
-			put_name(&line, f);
+			put_name(&line, d, f);
 			buf_printf(&line, "calls %s -> %s (%s), above %g%%", fmt_count(a, st[0].calls),
 				   fmt_count(b, st[1].calls), fmt_change(c, st[0].calls, st[1].calls), d->calls_above_pct);
 			put_noise(&line, d, f->est[0].calls, f->est[1].calls, 0);

@@ -99,6 +99,14 @@ struct diff {
 	uint32_t *tripped;        /* functions that tripped a gate, biggest growth (time, then calls) first */
 };
 
+/* diff_func_library: f is a library function on the side that has it (the new one first). */
+static inline int diff_func_library(const struct diff *d, const struct diff_func *f)
+{
+	int side = f->fn[DIFF_NEW] >= 0 ? DIFF_NEW : DIFF_BASE;
+
+	return f->fn[side] >= 0 && d->side[side].funcs[f->fn[side]].library;
+}
+
 /*
  * diff_build builds both sides from in[DIFF_BASE] and in[DIFF_NEW] and
  * matches them.  min_ns is kept for diff_gate and the summary; wall_clock

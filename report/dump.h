@@ -49,6 +49,8 @@ struct dump_function {
 	char *address;   /* "0x401136" as written, or NULL */
 	uint64_t offset; /* from its module's load address; valid when has_offset */
 	unsigned has_offset : 1;
+	int library;     /* entered through a library probe: a function of an uninstrumented
+			  * module called through an instrumented one's GOT ("library": true) */
 	unsigned name_nul : 1; /* its name held a NUL: shown as "\0", every backslash doubled (load_string) */
 	unsigned file_nul : 1; /* the same for its file */
 	char *front_end; /* "mfentry", "finstrument", or NULL when the dump does not say */

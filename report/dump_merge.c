@@ -104,6 +104,25 @@ static int cmp_seq(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static char **names_copy(char *const *v, size_t n)
+{
+	char **out = xcalloc(n + 1, sizeof(*out));
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = xstrdup(v[i]);
+	return out;
+}
+
+/* libcalls_copy: what the library probes did to the module's slots, as its first input with it says
+ * (every input ran the same module). */
+static void libcalls_copy(struct run_module *to, const struct run_module *src)
+{
+	to->has_libcalls = 1;
+	to->libcalls = src->libcalls;
+	to->libcalls.lazy = names_copy(src->libcalls.lazy, src->libcalls.nlazy);
+	to->libcalls.through_got = names_copy(src->libcalls.through_got, src->libcalls.nthrough);
+}
+
 /*
  * merge_modules maps every input module to a merged one (mods[d][m]): one per
  * path and build-id, in order of appearance.  A merged module's functions in
@@ -124,6 +143,8 @@ static void merge_modules(struct dump *out, const struct dump *in, size_t n, int
 
 			if (src->symtab_functions > out->run.modules[to].symtab_functions)
 				out->run.modules[to].symtab_functions = src->symtab_functions;
+			if (src->has_libcalls && !out->run.modules[to].has_libcalls)
+				libcalls_copy(&out->run.modules[to], src);
 			total += src->nuncalled;
 		}
 	}
@@ -193,6 +214,7 @@ static void merge_functions(struct dump *out, const struct dump *in, size_t n, i
 		to->address = dup_or_null(src->address);
 		to->offset = src->offset;
 		to->has_offset = src->has_offset;
+		to->library = src->library;
 		to->name_nul = src->name_nul;
 		to->file_nul = src->file_nul;
 		/* every member of the group maps here: the refs of one key sit together after r */
@@ -250,17 +272,19 @@ static void copy_thread(struct dump_thread *to, const struct dump_thread *t, con
 
 /* ---- the run ---- */
 
-/* dump_calls: the calls of a dump, and of those the calls read with fences and the -pg -mfentry ones. */
-static uint64_t dump_calls(const struct dump *d, uint64_t *fenced, uint64_t *fentry)
+/* dump_calls: the calls of a dump, and of those the calls read with fences, the -pg -mfentry ones
+ * and the library calls. */
+static uint64_t dump_calls(const struct dump *d, uint64_t *fenced, uint64_t *fentry, uint64_t *library)
 {
 	uint64_t calls = 0;
 
-	*fenced = *fentry = 0;
+	*fenced = *fentry = *library = 0;
 	for (size_t t = 0; t < d->nthreads; t++)
 		for (size_t i = 0; i < d->threads[t].nfuncs; i++) {
 			calls = u64_add(calls, d->threads[t].funcs[i].st.calls);
 			*fenced = u64_add(*fenced, d->threads[t].funcs[i].st.fenced_calls);
 			*fentry = u64_add(*fentry, d->threads[t].funcs[i].st.fentry_calls);
+			*library = u64_add(*library, d->threads[t].funcs[i].st.library_calls);
 		}
 	return calls;
 }
@@ -302,20 +326,21 @@ static int raw_differs(const struct dump *d)
 
 /*
  * merge_calibration: the probes' costs as the means of the inputs' costs,
- * weighted by their calls (the fenced and -pg -mfentry costs by their fenced
- * and -pg -mfentry calls), so the
+ * weighted by their calls (the fenced, -pg -mfentry and library costs by
+ * their fenced, -pg -mfentry and library calls), so the
  * cost the report estimates for the merged dump is the sum of the inputs'.
  */
 static void merge_calibration(struct run *r, const struct dump *in, size_t n)
 {
 	struct merge_mean per_call = { 0, 0 }, o_in = { 0, 0 }, o_out = { 0, 0 }, f_in = { 0, 0 }, f_out = { 0, 0 };
-	struct merge_mean e_in = { 0, 0 }, e_out = { 0, 0 };
+	struct merge_mean e_in = { 0, 0 }, e_out = { 0, 0 }, l_in = { 0, 0 }, l_out = { 0, 0 };
 	int any_per_call = 0, any_o_in = 0, any_o_out = 0, any_f_in = 0, any_f_out = 0, any_e_in = 0, any_e_out = 0;
+	int any_l_in = 0, any_l_out = 0;
 
 	r->compensated = -1;
 	for (size_t d = 0; d < n; d++) {
 		const struct run *s = &in[d].run;
-		uint64_t fenced, fentry, calls = dump_calls(&in[d], &fenced, &fentry);
+		uint64_t fenced, fentry, library, calls = dump_calls(&in[d], &fenced, &fentry, &library);
 
 		mean_add(&per_call, s->has_per_call, s->per_call_ns, calls);
 		mean_add(&o_in, s->has_o_in, s->o_in_ns, calls);
@@ -327,6 +352,14 @@ static void merge_calibration(struct run *r, const struct dump *in, size_t n)
 		mean_add(&e_in, s->has_fentry_o_in, s->fentry_o_in_ns, fentry);
 		mean_add(&e_out, s->has_fentry_o_out, s->fentry_o_out_ns, fentry);
 		any_e_in |= s->has_fentry_o_in, any_e_out |= s->has_fentry_o_out;
+		mean_add(&l_in, s->has_library_o_in, s->library_o_in_ns, library);
+		mean_add(&l_out, s->has_library_o_out, s->library_o_out_ns, library);
+		any_l_in |= s->has_library_o_in, any_l_out |= s->has_library_o_out;
+		/* library probes: on if any input had them on, else what the inputs say */
+		if (s->library_probes && (!r->library_probes || !strcmp(s->library_probes, "on"))) {
+			free(r->library_probes);
+			r->library_probes = xstrdup(s->library_probes);
+		}
 		if (s->compensated > 0 || (s->compensated < 0 && raw_differs(&in[d])))
 			r->compensated = 1;
 		else if (s->compensated == 0 && r->compensated < 0)
@@ -339,6 +372,8 @@ static void merge_calibration(struct run *r, const struct dump *in, size_t n)
 	r->has_fenced_o_out = mean_get(&f_out, any_f_out, &r->fenced_o_out_ns) & 1;
 	r->has_fentry_o_in = mean_get(&e_in, any_e_in, &r->fentry_o_in_ns) & 1;
 	r->has_fentry_o_out = mean_get(&e_out, any_e_out, &r->fentry_o_out_ns) & 1;
+	r->has_library_o_in = mean_get(&l_in, any_l_in, &r->library_o_in_ns) & 1;
+	r->has_library_o_out = mean_get(&l_out, any_l_out, &r->library_o_out_ns) & 1;
 }
 
 /*

@@ -72,7 +72,8 @@ static void put_run(const struct run *r, struct buf *out)
 	put_str(out, r->clock_source);
 	put_u64(out, "ticks_per_second", r->ticks_per_second);
 	buf_puts(out, "},\n\"calibration\":{\"method\":\"merged: each figure is the mean of the dumps' own, "
-		      "weighted by their calls (fenced and fentry figures by their fenced and fentry calls)\"");
+		      "weighted by their calls (fenced, fentry and library figures by their fenced, fentry "
+		      "and library calls)\"");
 	if (r->has_per_call)
 		put_num(out, "per_call_ns", r->per_call_ns);
 	if (r->has_o_in)
@@ -87,11 +88,20 @@ static void put_run(const struct run *r, struct buf *out)
 		put_num(out, "fentry_o_in_ns", r->fentry_o_in_ns);
 	if (r->has_fentry_o_out)
 		put_num(out, "fentry_o_out_ns", r->fentry_o_out_ns);
+	if (r->has_library_o_in)
+		put_num(out, "library_o_in_ns", r->library_o_in_ns);
+	if (r->has_library_o_out)
+		put_num(out, "library_o_out_ns", r->library_o_out_ns);
 	if (r->compensated >= 0)
 		buf_printf(out, ",\"compensated\":%s", r->compensated ? "true" : "false");
 	buf_puts(out, "},\n");
 	if (r->has_wall)
 		buf_printf(out, "\"wall_ns\":%llu,\n", (unsigned long long)r->wall_ns);
+	if (r->library_probes) {
+		buf_puts(out, "\"library_probes\":");
+		put_str(out, r->library_probes);
+		buf_puts(out, ",\n");
+	}
 	buf_printf(out, "\"clamped_figures\":%llu,\n\"threads_lost\":%llu,\n\"lost_calls\":%llu,\n\"warnings\":[",
 		   (unsigned long long)r->clamped_figures, (unsigned long long)r->threads_lost,
 		   (unsigned long long)r->lost_calls);
@@ -101,6 +111,30 @@ static void put_run(const struct run *r, struct buf *out)
 		put_str(out, r->warnings[i]);
 	}
 	buf_puts(out, "],\n");
+}
+
+static void put_names(struct buf *out, const char *key, char *const *v, size_t n)
+{
+	buf_printf(out, ",\"%s\":[", key);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			buf_putc(out, ',');
+		put_str(out, v[i]);
+	}
+	buf_putc(out, ']');
+}
+
+/* put_libcalls: modules[].library_calls, what the library probes did to its slots. */
+static void put_libcalls(const struct run_module *mod, struct buf *out)
+{
+	if (!mod->has_libcalls)
+		return;
+	buf_puts(out, ",\"library_calls\":{\"slots\":");
+	buf_printf(out, "%llu", (unsigned long long)mod->libcalls.slots);
+	put_u64(out, "probed", mod->libcalls.probed);
+	put_names(out, "lazy", mod->libcalls.lazy, mod->libcalls.nlazy);
+	put_names(out, "through_got", mod->libcalls.through_got, mod->libcalls.nthrough);
+	buf_putc(out, '}');
 }
 
 static void put_modules(const struct run *r, struct buf *out)
@@ -113,6 +147,12 @@ static void put_modules(const struct run *r, struct buf *out)
 		put_str(out, mod->path);
 		buf_puts(out, ",\"build_id\":");
 		put_str(out, mod->build_id);
+		put_libcalls(mod, out);
+		/* a library's functions are no one's to cover: it has neither (dump-format.md) */
+		if (!mod->symtab_functions && !mod->nuncalled) {
+			buf_putc(out, '}');
+			continue;
+		}
 		put_u64(out, "symtab_functions", mod->symtab_functions);
 		buf_puts(out, ",\"uncalled\":[");
 		for (size_t u = 0; u < mod->nuncalled; u++) {
@@ -223,6 +263,8 @@ static void put_functions(const struct dump *d, struct buf *out)
 			put_u64(out, "line", f->line);
 		else
 			buf_puts(out, ",\"line\":null");
+		if (f->library)
+			buf_puts(out, ",\"library\":true");
 		if (f->front_end) {
 			buf_puts(out, ",\"front_end\":");
 			put_str(out, f->front_end);
@@ -250,6 +292,8 @@ static void put_fstat(const struct dump_fstat *f, struct buf *out)
 	}
 	if (st->has_fenced)
 		put_u64(out, "fenced_calls", st->fenced_calls);
+	if (st->library_calls)
+		put_u64(out, "library_calls", st->library_calls);
 	if (st->fentry_calls)
 		put_u64(out, "fentry_calls", st->fentry_calls);
 	if (st->counted_calls)

@@ -28,6 +28,15 @@ static void put_cut(struct buf *out, const char *name)
 	buf_printf(out, "\xe2\x80\xa6 (%s bytes more)", fmt_count(more, len - cut));
 }
 
+void link_library(struct buf *out, int library, const char *module)
+{
+	if (!library)
+		return;
+	buf_puts(out, " <span class=\"fn-lib\">");
+	html_escape(out, module ? module : "library");
+	buf_puts(out, "</span>");
+}
+
 void link_name_plain(struct buf *out, const char *name)
 {
 	put_cut(out, *name ? name : "(anonymous)");
@@ -92,6 +101,7 @@ void link_fn(struct buf *out, const struct profile *p, uint32_t fn, const char *
 	link_open(out, root, href, f->name);
 	link_name(out, f->name);
 	buf_puts(out, "</a>");
+	link_library(out, f->library, f->module);
 	if (f->same_name) {
 		struct buf text = BUF_INIT;
 
@@ -110,6 +120,7 @@ void link_diff_fn(struct buf *out, const struct diff *d, uint32_t fn, const char
 	link_open(out, root, href, f->name);
 	link_name(out, f->name);
 	buf_puts(out, "</a>");
+	link_library(out, diff_func_library(d, f), f->module);
 	if (f->same_name) {
 		struct buf text = BUF_INIT;
 

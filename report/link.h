@@ -26,6 +26,12 @@ void link_name(struct buf *out, const char *name);
 void link_name_plain(struct buf *out, const char *name);
 
 /*
+ * link_library: for a library function (library set), the base name of its
+ * module as a label after its name: " <span class="fn-lib">libc.so.6</span>".
+ */
+void link_library(struct buf *out, int library, const char *module);
+
+/*
  * Function pages live in folders of at most LINK_FN_SHARD pages each,
  * fn/<i / LINK_FN_SHARD>/<i>.html, so a profile of a million functions is not
  * a million files in one folder; link_fn_path writes that path (from the site
@@ -44,6 +50,7 @@ void link_open(struct buf *out, const char *root, const char *href, const char *
 
 /*
  * link_fn: <a href="ROOTfn/K/I.html">name</a> with the name escaped (link_name),
+ * labelled with its module when it is a library function (link_library),
  * and what tells it apart when another function has the same name (its
  * file, file:line or offset: pfunc_tell), the full path on hover.
  * root is "" or "../": how to reach the site root from the page.

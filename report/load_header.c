@@ -66,8 +66,9 @@ static int load_program(struct load_ctx *c, struct dump *d, struct json_object *
 	return 0;
 }
 
-/* load_kind_costs: what a fenced read costs, which only tsc-adaptive dumps say, and a
- * -pg -mfentry probe, which only dumps with such calls say. */
+/* load_kind_costs: what a fenced read costs, which only tsc-adaptive dumps say, a -pg
+ * -mfentry probe, which only dumps with such calls say, and a call a library probe followed,
+ * which dumps with library probes say. */
 static int load_kind_costs(struct load_ctx *c, struct dump *d, struct json_object *cal)
 {
 	int rc;
@@ -85,6 +86,12 @@ static int load_kind_costs(struct load_ctx *c, struct dump *d, struct json_objec
 	if ((rc = load_want_num(c, cal, "fenced_o_out_ns", "calibration", &d->run.fenced_o_out_ns)) < 0)
 		return -1;
 	d->run.has_fenced_o_out = rc > 0;
+	if ((rc = load_want_num(c, cal, "library_o_in_ns", "calibration", &d->run.library_o_in_ns)) < 0)
+		return -1;
+	d->run.has_library_o_in = rc > 0;
+	if ((rc = load_want_num(c, cal, "library_o_out_ns", "calibration", &d->run.library_o_out_ns)) < 0)
+		return -1;
+	d->run.has_library_o_out = rc > 0;
 	return 0;
 }
 
@@ -146,10 +153,23 @@ static int load_warnings(struct load_ctx *c, struct dump *d, struct json_object 
 	return 0;
 }
 
+/* load_library_probes: whether calls into libraries were probed ("on", "off", "unavailable"). */
+static int load_library_probes(struct load_ctx *c, struct dump *d, struct json_object *root)
+{
+	const char *v;
+
+	if (load_want_str(c, root, "library_probes", LOAD_TOP, LOAD_OPTIONAL, &d->run.library_probes) < 0)
+		return -1;
+	v = d->run.library_probes;
+	if (v && strcmp(v, "on") && strcmp(v, "off") && strcmp(v, "unavailable"))
+		return load_fail(c, "expected on, off or unavailable at library_probes");
+	return 0;
+}
+
 int load_header(struct load_ctx *c, struct dump *d, struct json_object *root)
 {
 	if (load_format(c, d, root) < 0 || load_program(c, d, root) < 0 || load_clock(c, d, root) < 0 ||
-	    load_warnings(c, d, root) < 0)
+	    load_warnings(c, d, root) < 0 || load_library_probes(c, d, root) < 0)
 		return -1;
 	return 0;
 }
@@ -184,6 +204,51 @@ static int load_uncalled(struct load_ctx *c, struct run_module *mod, struct json
 	return 0;
 }
 
+/* load_names: obj.key, an array of strings, into *out (n of them); absent: none. */
+static int load_names(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,
+		      char ***out, size_t *n)
+{
+	int bad = 0;
+	struct json_object *arr = load_want(c, obj, key, where, LOAD_OPTIONAL, json_type_array, &bad);
+
+	if (!arr)
+		return bad;
+	*n = json_object_array_length(arr);
+	*out = xcalloc(*n, sizeof(**out));
+	for (size_t i = 0; i < *n; i++) {
+		struct json_object *s = json_object_array_get_idx(arr, i);
+
+		if (!s || !json_object_is_type(s, json_type_string))
+			return load_fail(c, "expected a string, not %s, at %s.%s[%zu]", load_type_name(s), where, key, i);
+		(*out)[i] = xstrdup(json_object_get_string(s));
+	}
+	return 0;
+}
+
+/* load_module_libcalls: modules[].library_calls, what the library probes did to its slots. */
+static int load_module_libcalls(struct load_ctx *c, struct run_module *mod, struct json_object *m,
+				const char *where)
+{
+	int bad = 0;
+	struct json_object *lc = load_want(c, m, "library_calls", where, LOAD_OPTIONAL, json_type_object, &bad);
+	struct run_libcalls *l = &mod->libcalls;
+	char sub[96];
+
+	if (!lc)
+		return bad;
+	snprintf(sub, sizeof(sub), "%s.library_calls", where);
+	mod->has_libcalls = 1;
+	if (load_want_u64(c, lc, "slots", sub, LOAD_OPTIONAL, &l->slots) < 0 ||
+	    load_want_u64(c, lc, "probed", sub, LOAD_OPTIONAL, &l->probed) < 0 ||
+	    load_names(c, lc, "lazy", sub, &l->lazy, &l->nlazy) < 0 ||
+	    load_names(c, lc, "through_got", sub, &l->through_got, &l->nthrough) < 0)
+		return -1;
+	if (l->probed > l->slots)
+		return load_fail(c, "probed %llu is more than slots %llu at %s", (unsigned long long)l->probed,
+				 (unsigned long long)l->slots, sub);
+	return 0;
+}
+
 int load_modules(struct load_ctx *c, struct dump *d, struct json_object *root, struct keymap *ids)
 {
 	int bad = 0;
@@ -207,7 +272,7 @@ int load_modules(struct load_ctx *c, struct dump *d, struct json_object *root, s
 		    load_want_str(c, m, "path", where, LOAD_OPTIONAL, &mod->path) < 0 ||
 		    load_want_str(c, m, "build_id", where, LOAD_OPTIONAL, &mod->build_id) < 0 ||
 		    load_want_u64(c, m, "symtab_functions", where, LOAD_OPTIONAL, &mod->symtab_functions) < 0 ||
-		    load_uncalled(c, mod, m, where) < 0)
+		    load_uncalled(c, mod, m, where) < 0 || load_module_libcalls(c, mod, m, where) < 0)
 			return -1;
 		if (keymap_put(ids, (uint64_t)id, (uint32_t)i) < 0)
 			return load_fail(c, "duplicate module id %lld at %s", (long long)id, where);
@@ -245,6 +310,14 @@ static int load_function(struct load_ctx *c, struct dump_function *f, struct jso
 	    load_want_str(c, o, "front_end", where, LOAD_OPTIONAL, &f->front_end) < 0 ||
 	    load_args(c, o, where, &f->args) < 0)
 		return -1;
+	if (load_get(o, "library")) {
+		int bad = 0;
+		struct json_object *v = load_want(c, o, "library", where, LOAD_OPTIONAL, json_type_boolean, &bad);
+
+		if (!v)
+			return -1;
+		f->library = json_object_get_boolean(v);
+	}
 	f->name_nul = name_rc == 2;
 	f->file_nul = file_rc == 2;
 	f->module = -1;

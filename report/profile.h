@@ -65,6 +65,8 @@ struct pfunc {
 	uint64_t offset;          /* from its module's load address; valid when has_offset */
 	int has_offset;
 	int same_name;            /* how it must be told from others of its name (enum pfunc_same) */
+	int library;              /* a library function: entered through a library probe (from
+				   * instrumented code, through its GOT) in some dump */
 	struct pstat st;          /* merged over every thread of every dump */
 	size_t callers, ncallers; /* profile.by_callee[callers ..]: edges into this function */
 	size_t callees, ncallees; /* profile.by_caller[callees ..]: edges out of it */
@@ -129,6 +131,15 @@ static inline uint64_t ptree_weight(const struct ptree *t, size_t i)
 	return t->by_calls ? t->sub_calls[i] : t->nodes[i].incl_ns;
 }
 
+/* The functions of one module (by base name), added up: where the run's self time went. */
+struct pmodule {
+	const char *name;  /* base name of the module, or NULL when unknown */
+	uint64_t self_ns;  /* its functions' self time: they add up to profile.run_ns */
+	uint64_t calls;
+	size_t nfuncs;
+	int library;       /* every function of it is a library function: a library, not the program's */
+};
+
 /* A function's figures on one thread. */
 struct pfstat {
 	uint32_t fn;       /* function index (in the flat lists of a thread) or thread index (in fn_threads) */
@@ -177,10 +188,16 @@ struct profile {
 	uint64_t raw_run_ns;    /* summed raw_run_ns of all threads */
 	uint64_t calls;         /* all calls */
 	uint64_t wall_ns;       /* the longest wall time of the dumps */
+	size_t nmodules;
+	struct pmodule *modules; /* by self time, heaviest first */
+	uint64_t library_calls; /* calls a library probe followed, all dumps */
+	int library_probes;     /* 1: some dump probed library calls; 0: the dumps say they did not
+				 * (off, or unavailable); -1: the dumps do not say (older runtimes) */
 	double overhead_ns;     /* estimated cost of the probes (calls x calibrated cost) */
 	double probe_ns;        /* the probes' cost per call (o_in + o_out), averaged over the calls
 				 * that read the clock plainly */
 	double fenced_probe_ns; /* the same for calls read with fences (tsc-adaptive); 0 if none */
+	double library_probe_ns; /* the same for calls a library probe followed; 0 if none */
 	double fentry_probe_ns; /* the same for calls of the -pg -mfentry front-end; 0 if none */
 	double fentry_o_in_ns;  /* of which inside the callee's own interval */
 	double o_in_ns;         /* of which inside the callee's own interval; 0 when no dump says */

@@ -31,7 +31,9 @@ static const struct opts_cmd record_cmd = {
 	.about = "Runs PROGRAM (built with -finstrument-functions -g) with libcallprof preloaded\n"
 		 "and writes its profile.  The exit status is PROGRAM's.  Forked children\n"
 		 "write profiles of their own; the CALLPROF_* settings (filters, clock, limits)\n"
-		 "pass through from the environment, see callprof(1).  Options end at PROGRAM.\n",
+		 "pass through from the environment, see callprof(1).  Unless\n"
+		 "CALLPROF_LIBCALLS=0 or LD_BIND_NOW is set, LD_BIND_NOW=1 binds every library\n"
+		 "call at start-up, so that library probes see them all.  Options end at PROGRAM.\n",
 	.opts = record_options,
 	.nopts = sizeof(record_options) / sizeof(record_options[0]),
 	.in_order = 1,
@@ -131,6 +133,27 @@ static int set_preload(const char *lib)
 	return rc;
 }
 
+/* True when the variable holds one of the runtime's words for "off" (options.c). */
+static bool env_off(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off"));
+}
+
+/*
+ * Library probes take over the jump slots ld.so has bound (the runtime never
+ * looks symbols up itself), so with them on, every slot is bound at start-up.
+ * LD_BIND_NOW set already, even empty (a program that needs lazy binding), is
+ * left as it is.
+ */
+static int set_bind_now(void)
+{
+	if (env_off("CALLPROF_LIBCALLS") || getenv("LD_BIND_NOW"))
+		return 0;
+	return setenv("LD_BIND_NOW", "1", 1);
+}
+
 static int wait_status(pid_t pid)
 {
 	int status;
@@ -156,7 +179,7 @@ static int run(const struct opts_list *args)
 			CALLPROF_LIBDIR);
 		return 1;
 	}
-	if (set_preload(lib) < 0 || (record_output && set_output(record_output) < 0)) {
+	if (set_preload(lib) < 0 || set_bind_now() < 0 || (record_output && set_output(record_output) < 0)) {
 		fprintf(stderr, "callprof record: cannot set the environment: %s\n", strerror(errno));
 		return 1;
 	}

@@ -88,7 +88,9 @@ static size_t modules_with_coverage(const struct profile *p, struct cov_module *
 	return k;
 }
 
-/* functions_of: every profiled and every uncalled function, sorted by module, file, name. */
+/* functions_of: every profiled and every uncalled function, sorted by module, file, name.
+ * Library functions are not the program's: their modules have no coverage, and they count
+ * nowhere (dumps list no uncalled functions of a library). */
 static size_t functions_of(const struct profile *p, struct cov_fn **out)
 {
 	size_t n = p->nfuncs, k = 0;
@@ -101,6 +103,8 @@ static size_t functions_of(const struct profile *p, struct cov_fn **out)
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		const struct pfunc *pf = &p->funcs[i];
 
+		if (pf->library)
+			continue;
 		f[k++] = (struct cov_fn){ pf->module ? pf->module : "", pf->file ? pf->file : "", pf->name, pf->line, 1 };
 	}
 	for (size_t d = 0; d < p->nruns; d++) {

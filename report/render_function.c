@@ -56,15 +56,16 @@ static void figures(struct buf *out, const struct profile *p, const struct pfunc
 }
 
 /* probe_cost: what the probes of f's own calls cost, in ns (calls x per-call cost, at
- * the fenced reads' cost for its fenced calls, the -pg -mfentry probes' for theirs,
- * nothing for the calls counted without a time). */
+ * the fenced reads' cost for its fenced calls, the -pg -mfentry probes' and the library
+ * probes' for theirs, nothing for the calls counted without a time). */
 static double probe_cost(const struct profile *p, const struct pfunc *f)
 {
 	uint64_t fenced = f->st.has_fenced ? f->st.fenced_calls : 0;
-	uint64_t other = u64_add(u64_add(fenced, f->st.fentry_calls), f->st.counted_calls);
+	uint64_t other = u64_add(u64_add(u64_add(fenced, f->st.fentry_calls), f->st.library_calls), f->st.counted_calls);
 	uint64_t plain = f->st.calls > other ? f->st.calls - other : 0;
 	double ns = (double)plain * p->probe_ns + (double)fenced * p->fenced_probe_ns +
-		    (double)f->st.fentry_calls * (p->fentry_probe_ns ? p->fentry_probe_ns : p->probe_ns);
+		    (double)f->st.fentry_calls * (p->fentry_probe_ns ? p->fentry_probe_ns : p->probe_ns) +
+		    (double)f->st.library_calls * (p->library_probe_ns ? p->library_probe_ns : p->probe_ns);
 
 	return ns < PROFILE_MAX_NS ? ns : PROFILE_MAX_NS;
 }
@@ -196,9 +197,76 @@ static void callers(struct buf *out, const struct profile *p, const struct pfunc
 	cell_site_legend(out, sites);
 }
 
-static void callees(struct buf *out, const struct profile *p, const struct pfunc *f)
+/* library_callees: how many of f's callees are library functions. */
+static size_t library_callees(const struct profile *p, const struct pfunc *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->ncallees; i++)
+		n += p->funcs[p->edges[p->by_caller[f->callees + i]].callee].library != 0;
+	return n;
+}
+
+/*
+ * self_split: what f's self time would be without library probes, split into
+ * its own code and each library function it called (their self time while
+ * called from f; callbacks they made are instrumented code of their own).
+ */
+static void self_split(struct buf *out, const struct profile *p, const struct pfunc *f)
+{
+	uint64_t total = f->st.self_ns;
+	size_t shown = 0;
+
+	for (size_t i = 0; i < f->ncallees; i++) {
+		const struct pedge *e = &p->edges[p->by_caller[f->callees + i]];
+		if (p->funcs[e->callee].library)
+			total = u64_add(total, e->self_ns);
+	}
+	buf_puts(out, "<table class=\"profile\" id=\"self-split\">\n<thead><tr><th>Where its own time went</th>"
+		      "<th>Time</th><th>Share</th><th>Calls</th></tr></thead>\n<tbody>\n"
+		      "<tr><td class=\"name\">its own code</td>");
+	cell_time(out, f->st.self_ns);
+	cell_pct(out, f->st.self_ns, total);
+	cell_count(out, f->st.calls);
+	buf_puts(out, "</tr>\n");
+	for (size_t i = 0; i < f->ncallees && shown < FN_MAX_ROWS; i++) {
+		const struct pedge *e = &p->edges[p->by_caller[f->callees + i]];
+		if (!p->funcs[e->callee].library)
+			continue;
+		buf_puts(out, "<tr><td class=\"name\">");
+		link_fn(out, p, e->callee, LINK_FN_ROOT);
+		buf_puts(out, "</td>");
+		cell_time(out, e->self_ns);
+		cell_pct(out, e->self_ns, total);
+		cell_count(out, e->calls);
+		buf_puts(out, "</tr>\n");
+		shown++;
+	}
+	buf_puts(out, "</tbody>\n</table>\n");
+}
+
+/* self_note: what f's self time holds, which depends on library probes. */
+static void self_note(struct buf *out, const struct profile *p, const struct pfunc *f)
 {
 	char a[FMT_SIZE], b[FMT_SIZE];
+
+	buf_printf(out, "<p class=\"note\">Self time: %s, %s of this function's inclusive time. ",
+		   fmt_ns(a, f->st.self_ns), fmt_pct(b, f->st.self_ns, f->st.incl_ns));
+	if (f->library)
+		buf_puts(out, "Its callees are the callbacks it made into instrumented code; the rest of its "
+			      "time was its own.</p>\n");
+	else if (p->library_probes == 1)
+		buf_puts(out, "Library functions it called are rows of their own (library probes); time in "
+			      "uninstrumented code of its own module is part of it.</p>\n");
+	else
+		buf_puts(out, "Time in callees that were not instrumented (the C library, other libraries) "
+			      "is part of it.</p>\n");
+	if (!f->library && library_callees(p, f))
+		self_split(out, p, f);
+}
+
+static void callees(struct buf *out, const struct profile *p, const struct pfunc *f)
+{
 	unsigned sites = 0;
 
 	if (f->ncallees) {
@@ -226,12 +294,32 @@ static void callees(struct buf *out, const struct profile *p, const struct pfunc
 		buf_puts(out, "</table>\n");
 		cell_site_legend(out, sites);
 	} else {
-		buf_puts(out, "<p class=\"muted\">It calls no instrumented function.</p>\n");
+		buf_puts(out, f->library ? "<p class=\"muted\">It called no instrumented function back.</p>\n"
+					 : "<p class=\"muted\">It calls no instrumented function.</p>\n");
 	}
-	buf_printf(out, "<p class=\"note\">Self time: %s, %s of this function's inclusive time. "
-		   "Time in callees that were not instrumented (the C library, other libraries) "
-		   "is part of it.</p>\n",
-		   fmt_ns(a, f->st.self_ns), fmt_pct(b, f->st.self_ns, f->st.incl_ns));
+	self_note(out, p, f);
+}
+
+/* library_note: for a library function, what it is and how it was probed. */
+static void library_note(struct buf *out, const struct pfunc *f)
+{
+	char a[FMT_SIZE], b[FMT_SIZE];
+
+	if (!f->library)
+		return;
+	buf_puts(out, "<ul class=\"notices\" id=\"library\"><li class=\"info\">A library function");
+	if (f->module) {
+		buf_puts(out, " of <code>");
+		html_escape(out, f->module);
+		buf_puts(out, "</code>");
+	}
+	buf_printf(out, ", probed where instrumented code called it through its GOT: %s of its %s calls "
+		   "were followed to their return", fmt_count(a, f->st.library_calls), fmt_count(b, f->st.calls));
+	if (f->st.counted_calls)
+		buf_printf(out, ", %s counted without a frame (it never returns, returns twice, or reads its "
+			   "caller's return address)", fmt_count(a, f->st.counted_calls));
+	buf_puts(out, ". The callers below are instrumented code; its calls are the callbacks it made into "
+		      "it.</li></ul>\n");
 }
 
 /* front_end: which probes counted the function, when a dump says. */
@@ -244,6 +332,8 @@ static void front_end(struct buf *out, const struct pfunc *f)
 		buf_puts(out, "<code>-pg -mfentry</code> (its first instruction calls __fentry__)");
 	else if (!strcmp(f->front_end, "finstrument"))
 		buf_puts(out, "<code>-finstrument-functions</code>");
+	else if (!strcmp(f->front_end, "library"))
+		buf_puts(out, "a library probe (where instrumented code called it through its GOT)");
 	else
 		html_escape(out, f->front_end);
 	buf_puts(out, "</span>");
@@ -462,6 +552,12 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_P
 	const struct pfunc *f = &p->funcs[fn];
 	char path[48];
 	enum { NAME, LOCATION, FIGURES, CALLERS, CALLEES, PATHS, THREADS, OVERHEAD, PROBE, VALUES };
+	const char *calls_heading = f->library ? "Callbacks into the program" : "Calls";
+	const char *calls_hint = f->library ? "The instrumented functions this library function called back, "
+					      "costliest first: time in each and its share of this function's "
+					      "inclusive time."
+					    : "What this function calls, costliest first: time in each callee "
+					      "and its share of this function's inclusive time.";
 
 	for (int i = 0; i < FN_PARTS; i++)
 		buf_reset(&parts[i]);
@@ -473,6 +569,7 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_P
 	paths(&parts[PATHS], p, f);
 	per_thread(&parts[THREADS], p, f);
 	overhead(&parts[OVERHEAD], p, f);
+	library_note(&parts[OVERHEAD], f);
 	front_end(&parts[PROBE], f);
 	values(&parts[VALUES], f);
 
@@ -486,6 +583,8 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_P
 		{ "paths", parts[PATHS].data },
 		{ "threads", parts[THREADS].data },
 		{ "overhead", parts[OVERHEAD].data },
+		{ "calls_heading", calls_heading },
+		{ "calls_hint", calls_hint },
 		{ "probe", parts[PROBE].data },
 		{ "values", parts[VALUES].data },
 	};

@@ -97,6 +97,18 @@ static void calibration_fenced(struct buf *v, const struct run *d)
 		   fmt_ns_f(c, d->fenced_o_out_ns));
 }
 
+/* calibration_library: what a call a library probe followed costs. */
+static void calibration_library(struct buf *v, const struct run *d)
+{
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+
+	if (!d->has_library_o_in || !d->has_library_o_out)
+		return;
+	buf_printf(v, "; library calls %s per call (%s inside the callee, %s outside)",
+		   fmt_ns_f(a, d->library_o_in_ns + d->library_o_out_ns), fmt_ns_f(b, d->library_o_in_ns),
+		   fmt_ns_f(c, d->library_o_out_ns));
+}
+
 static void facts_clock(struct buf *out, const struct profile *p)
 {
 	const struct run *d = p->runs[0];
@@ -127,6 +139,7 @@ static void facts_clock(struct buf *out, const struct profile *p)
 		buf_puts(&v, "not in the dump");
 	}
 	calibration_fenced(&v, d);
+	calibration_library(&v, d);
 	fact(out, "Calibration", v.data);
 	if (p->has_overhead) {
 		buf_reset(&v);
@@ -136,6 +149,27 @@ static void facts_clock(struct buf *out, const struct profile *p)
 					    : "; still included in the figures shown");
 		fact(out, "Instrumentation", v.data);
 	}
+	buf_release(&v);
+}
+
+/* facts_library: whether calls into libraries were probed (said by dumps that know). */
+static void facts_library(struct buf *out, const struct profile *p)
+{
+	char a[FMT_SIZE], b[FMT_SIZE];
+	struct buf v = BUF_INIT;
+	size_t nlib = 0;
+
+	if (p->library_probes < 0)
+		return;
+	for (size_t i = 0; i < p->nfuncs; i++)
+		nlib += p->funcs[i].library != 0;
+	if (p->library_probes)
+		buf_printf(&v, "probed: %s calls to %s library functions, each a row of its own labelled with "
+			   "its module (<a href=\"#modules\">time per module</a>)", fmt_count(a, p->library_calls),
+			   fmt_count(b, nlib));
+	else
+		buf_puts(&v, "not probed: time in library functions is in their callers' self time");
+	fact(out, "Library calls", v.data);
 	buf_release(&v);
 }
 
@@ -156,6 +190,7 @@ static void facts(struct buf *out, const struct render_ctx *ctx, const struct pr
 	buf_reset(&v);
 	buf_printf(&v, "%s calls to %s functions", fmt_count(c, p->calls), fmt_count(b, p->nfuncs));
 	fact(out, "Calls", v.data);
+	facts_library(out, p);
 	facts_clock(out, p);
 	buf_release(&v);
 }
@@ -232,6 +267,66 @@ static int thread_has_notices(const struct pthread *th)
 
 	return n[RUN_DROPPED_CALLS] || n[RUN_FOLDED_CALLS] || n[RUN_RESYNCED_FRAMES] || n[RUN_UNMATCHED_EXITS] ||
 	       n[RUN_CLOSED_AT_EXIT] || n[RUN_OPEN_FRAMES];
+}
+
+/* name_list: up to 8 names of list, escaped, then how many more. */
+static void name_list(struct buf *out, char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n && i < 8; i++) {
+		buf_puts(out, i ? ", <code>" : "<code>");
+		html_escape(out, names[i]);
+		buf_puts(out, "</code>");
+	}
+	if (n > 8)
+		buf_printf(out, " and %zu more", n - 8);
+}
+
+/*
+ * library_notices: why library calls were not probed where a dump says so:
+ * the runtime linked into the program, slots still lazily bound, functions
+ * called through a GOT entry that also holds their address.
+ */
+static void library_notices(struct buf *out, const struct profile *p)
+{
+	for (size_t d = 0; d < p->nruns; d++) {
+		const struct run *r = p->runs[d];
+
+		if (r->library_probes && !strcmp(r->library_probes, "unavailable")) {
+			notice(out, "info", p, SIZE_MAX);
+			buf_puts(out, "Library calls were not probed: the runtime was linked into the program "
+				      "(libcallprof.a), whose own calls to libraries share the program's GOT. Link "
+				      "libcallprof.so, or run under <code>callprof record</code>, to see them.</li>\n");
+		}
+		for (size_t m = 0; m < r->nmodules; m++) {
+			const struct run_module *mod = &r->modules[m];
+			const char *base = mod->path ? strrchr(mod->path, '/') : NULL;
+
+			base = base ? base + 1 : mod->path ? mod->path : "a module";
+			if (mod->has_libcalls && mod->libcalls.nlazy) {
+				notice(out, "warn", p, SIZE_MAX);
+				buf_printf(out, "Calls from <code>");
+				html_escape(out, base);
+				buf_printf(out, "</code> to %zu library function%s were not probed: their GOT slots were "
+					   "still lazily bound when the runtime started (link with <code>-Wl,-z,now</code>, "
+					   "as <code>pkg-config --libs callprof</code> does, or run under <code>callprof "
+					   "record</code>): ", mod->libcalls.nlazy, mod->libcalls.nlazy == 1 ? "" : "s");
+				name_list(out, mod->libcalls.lazy, mod->libcalls.nlazy);
+				buf_puts(out, ".</li>\n");
+			}
+			if (mod->has_libcalls && mod->libcalls.nthrough) {
+				notice(out, "info", p, SIZE_MAX);
+				buf_puts(out, "Calls from <code>");
+				html_escape(out, base);
+				buf_printf(out, "</code> to %zu library function%s go through a GOT entry that also holds "
+					   "the function's address (its address is taken in a PIE, or it was built with "
+					   "<code>-fno-plt</code>), which library probes leave alone so the address "
+					   "compares equal: time in them stays in their callers' self time: ",
+					   mod->libcalls.nthrough, mod->libcalls.nthrough == 1 ? "" : "s");
+				name_list(out, mod->libcalls.through_got, mod->libcalls.nthrough);
+				buf_puts(out, ".</li>\n");
+			}
+		}
+	}
 }
 
 /* One warning of the dumps, and which dumps left it. */
@@ -321,6 +416,7 @@ static void warnings(struct buf *out, const struct profile *p)
 			   r->threads_lost == 1 ? " was" : "s were", r->threads_lost == 1 ? "its" : "their",
 			   fmt_count(b, r->lost_calls), r->lost_calls == 1 ? "" : "s", r->lost_calls == 1 ? "is" : "are");
 	}
+	library_notices(out, p);
 	if (p->clamped) {
 		notice(out, "warn", p, SIZE_MAX);
 		buf_printf(out, "%s compensated figures would have gone below zero and were clamped to 0: "
@@ -434,6 +530,37 @@ static void thread_table(struct buf *out, const struct profile *p)
 	}
 }
 
+/* modules: time per module, the program's own and each library's (dumps with library probes). */
+static void modules(struct buf *out, const struct profile *p)
+{
+	char a[FMT_SIZE], b[FMT_SIZE];
+
+	if (p->library_probes != 1)
+		return;
+	buf_puts(out, "<section id=\"modules\">\n<h2>Time per module</h2>\n<p class=\"hint\">Self time of the "
+		      "functions of each module: the program's own code, and each library its instrumented code "
+		      "called.</p>\n<table class=\"profile sortable\" id=\"modules-table\">\n<thead><tr>"
+		      "<th data-sort=\"text\">Module</th><th data-sort=\"text\">Kind</th>"
+		      "<th data-sort=\"num\" class=\"sorted\" aria-sort=\"descending\">Self</th>"
+		      "<th data-sort=\"num\">Share of the run</th><th data-sort=\"num\">Calls</th>"
+		      "<th data-sort=\"num\">Functions</th></tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < p->nmodules; i++) {
+		const struct pmodule *m = &p->modules[i];
+
+		buf_puts(out, "<tr><td class=\"name\"><code>");
+		html_escape(out, m->name ? m->name : "(unknown)");
+		buf_printf(out, "</code></td><td>%s</td>", m->library ? "library" : "instrumented");
+		cell_time(out, m->self_ns);
+		buf_printf(out, "<td class=\"num pct\" data-v=\"%llu\">", (unsigned long long)m->self_ns);
+		cell_bar(out, m->self_ns, p->run_ns);
+		buf_printf(out, "%s</td>", fmt_pct(a, m->self_ns, p->run_ns));
+		cell_count(out, m->calls);
+		buf_printf(out, "<td class=\"num\" data-v=\"%zu\">%s</td></tr>\n", m->nfuncs,
+			   fmt_count(b, m->nfuncs));
+	}
+	buf_puts(out, "</tbody>\n</table>\n</section>\n");
+}
+
 static void flat(struct buf *out, const struct profile *p)
 {
 	struct pfstat *rows = table_flat_rows(p);
@@ -446,12 +573,16 @@ static void flat(struct buf *out, const struct profile *p)
 int render_index(struct render_ctx *ctx)
 {
 	const struct profile *p = ctx->prof;
-	struct buf parts[8];
-	enum { HEADING, FACTS, WARN, NOTES, TOP_SELF, TOP_INCL, THREADS, FLAT };
+	struct buf parts[9];
+	enum { HEADING, FACTS, WARN, NOTES, TOP_SELF, TOP_INCL, THREADS, FLAT, MODULES };
+	const char *self_hint = p->library_probes == 1 ?
+		"Self time excludes library functions, which are rows of their own labelled with their module; "
+		"it includes uninstrumented code of the program's own modules." :
+		"Self time includes time in callees that were not instrumented (the C library, other libraries).";
 	struct buf summary = BUF_INIT;
 	int rc;
 
-	for (size_t i = 0; i < 8; i++)
+	for (size_t i = 0; i < 9; i++)
 		buf_init(&parts[i]);
 	html_escape(&parts[HEADING], layout_title(ctx));
 	facts(&parts[FACTS], ctx, p);
@@ -465,6 +596,7 @@ int render_index(struct render_ctx *ctx)
 	top_list(&parts[TOP_INCL], p, p->by_incl, 0);
 	thread_table(&parts[THREADS], p);
 	flat(&parts[FLAT], p);
+	modules(&parts[MODULES], p);
 	md_render_html(&summary, ctx->summary_md.data, ctx->summary_md.len);
 	{
 		char nfuncs[FMT_SIZE];
@@ -477,13 +609,15 @@ int render_index(struct render_ctx *ctx)
 			{ "top_incl", parts[TOP_INCL].data },
 			{ "threads", parts[THREADS].data },
 			{ "flat", parts[FLAT].data },
+			{ "modules", parts[MODULES].data },
+			{ "self_hint", self_hint },
 			{ "nfuncs", fmt_count(nfuncs, p->nfuncs) },
 			{ "summary", summary.data },
 		};
 		rc = layout_page(ctx, "index.html", "", "index", "Overview", "index.html", vars,
 				 sizeof(vars) / sizeof(vars[0]));
 	}
-	for (size_t i = 0; i < 8; i++)
+	for (size_t i = 0; i < 9; i++)
 		buf_release(&parts[i]);
 	buf_release(&summary);
 	return rc;

@@ -66,7 +66,10 @@ void run_release(struct run *r)
 			free(r->modules[i].uncalled[k].offset);
 		}
 		free(r->modules[i].uncalled);
+		free_strings(r->modules[i].libcalls.lazy, r->modules[i].libcalls.nlazy);
+		free_strings(r->modules[i].libcalls.through_got, r->modules[i].libcalls.nthrough);
 	}
+	free(r->library_probes);
 	free(r->modules);
 	memset(r, 0, sizeof(*r));
 }

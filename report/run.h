@@ -24,12 +24,23 @@ struct run_uncalled {
 	unsigned name_nul : 1, file_nul : 1; /* as dump_function's (dump.h) */
 };
 
+/* What the library probes did to an instrumented module's jump slots (modules[].library_calls). */
+struct run_libcalls {
+	uint64_t slots, probed;  /* its jump slots, and those pointed at a library probe */
+	size_t nlazy;
+	char **lazy;             /* functions whose slot was still lazily bound: their calls not probed */
+	size_t nthrough;
+	char **through_got;      /* functions called through a GOT entry, not a jump slot: not probed */
+};
+
 struct run_module {
 	char *path;     /* module path; NULL when the dump has none */
 	char *build_id; /* hex build-id or NULL */
 	uint64_t symtab_functions;       /* functions in its symbol table, 0 when absent */
 	size_t nuncalled;
 	struct run_uncalled *uncalled;
+	int has_libcalls;                /* the dump has library_calls for it */
+	struct run_libcalls libcalls;
 };
 
 struct run {
@@ -45,9 +56,12 @@ struct run {
 	double o_in_ns, o_out_ns; /* calibration: the part inside / outside the callee */
 	double fenced_o_in_ns, fenced_o_out_ns; /* calibration under tsc-adaptive: the same for a fenced read */
 	double fentry_o_in_ns, fentry_o_out_ns; /* calibration of the -pg -mfentry front-end's calls */
+	double library_o_in_ns, library_o_out_ns; /* calibration: the same for a call a library probe followed */
 	uint64_t wall_ns;
 	unsigned has_pid : 1, has_per_call : 1, has_o_in : 1, has_o_out : 1, has_wall : 1;
 	unsigned has_fenced_o_in : 1, has_fenced_o_out : 1, has_fentry_o_in : 1, has_fentry_o_out : 1;
+	unsigned has_library_o_in : 1, has_library_o_out : 1;
+	char *library_probes;     /* "on", "off", "unavailable" (the static archive), or NULL: an older dump */
 	int compensated;          /* calibration.compensated: 1, 0, or -1 when absent */
 	uint64_t clamped_figures; /* compensated figures clamped at 0 */
 	uint64_t threads_lost;    /* threads the runtime could not profile (no memory for their state) */

@@ -142,6 +142,11 @@ static void put_name(struct buf *out, const struct pfunc *f)
 		name_simplify(&name, f->name);
 	buf_put_printable(out, name.data);
 	buf_release(&name);
+	if (f->library) { /* a library function: its module, strlen [libc.so.6] */
+		buf_puts(out, " [");
+		buf_put_printable(out, f->module ? f->module : "library");
+		buf_putc(out, ']');
+	}
 	pfunc_put_tell(out, f, buf_put_printable);
 	buf_putc(out, '\n');
 }

@@ -1,9 +1,13 @@
 /* calib.c: measuring the probes' own cost per kind of call, at start-up and again at the dump. */
 #include "calib.h"
 
+#include <string.h>
+
 #include "cct.h"
 #include "clock.h"
 #include "compensate.h"
+#include "got.h"
+#include "libcall.h"
 #include "probe.h"
 #include "stamp.h"
 #include "tstate.h"
@@ -48,6 +52,18 @@ uint64_t calib_loop_work_plain(uint32_t n, uint64_t x)
 	return x;
 }
 
+/* The leaf the plain twin of calib_loop_lib calls, through a pointer as the probed loop does. */
+static uint64_t (*volatile calib_lib_plain_call)(uint64_t x) = calib_leaf_plain;
+
+uint64_t calib_loop_lib_plain(uint32_t n, uint64_t x)
+{
+	uint64_t (*leaf)(uint64_t) = calib_lib_plain_call;
+
+	for (uint32_t i = 0; i < n; i++)
+		x = leaf(x);
+	return x;
+}
+
 /* Where the loops leave their results, so no work can be dropped. */
 static volatile uint64_t calib_sink;
 
@@ -67,6 +83,7 @@ struct target {
 static const struct target targets[PROBE_KINDS] = {
 	[PROBE_PLAIN] = { calib_loop, calib_loop_plain, NULL, CALIB_ROUNDS, CALIB_CALLS },
 	[PROBE_FENCED] = { calib_loop_work, calib_loop_work_plain, calib_loop_plain, 9, 1000 },
+	[PROBE_LIBRARY] = { calib_loop_lib, calib_loop_lib_plain, NULL, CALIB_ROUNDS, CALIB_CALLS },
 	[PROBE_FENTRY] = { calib_loop_fentry, calib_loop_plain, NULL, CALIB_ROUNDS, CALIB_CALLS },
 };
 
@@ -172,6 +189,15 @@ static void publish(void)
 	probe_set_costs(cost);
 }
 
+/* Points calib_lib_call at a stub of the leaf; false when there is none. */
+static bool lib_stub_ready(void)
+{
+	uintptr_t stub = got_calibration_stub((uintptr_t)calib_leaf_plain);
+
+	memcpy(&calib_lib_call, &stub, sizeof(stub)); /* an address of code, as a function pointer */
+	return stub != 0;
+}
+
 /* Measures the late kinds some call used and nothing measured yet, once. */
 static void calib_late(void)
 {
@@ -197,7 +223,9 @@ void calib_run(void)
 	calib.ran = true;
 	if (clock_source == CLOCK_SRC_NONE)
 		return;
-	calib.kinds = stamp_kinds();
+	calib.kinds = stamp_kinds() | libcall_kinds();
+	if ((calib.kinds & 1u << PROBE_LIBRARY) && !lib_stub_ready())
+		calib.kinds &= ~(1u << PROBE_LIBRARY);
 	for (unsigned k = 0; k < PROBE_KINDS; k++) {
 		struct calib_cost *c = &calib.kind[k];
 		uint32_t rounds;

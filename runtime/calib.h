@@ -72,4 +72,11 @@ uint64_t calib_loop_plain(uint32_t n, uint64_t x);
 uint64_t calib_loop_work(uint32_t n, uint64_t x);
 uint64_t calib_loop_work_plain(uint32_t n, uint64_t x);
 
+/* The library calls' cost (kind.h): calib_loop_lib calls the uninstrumented
+ * leaf through the stub calib_lib_call points at (a library probe), the plain
+ * twin calls it through a plain pointer. */
+extern uint64_t (*calib_lib_call)(uint64_t x);
+uint64_t calib_loop_lib(uint32_t n, uint64_t x);
+uint64_t calib_loop_lib_plain(uint32_t n, uint64_t x);
+
 #endif

@@ -35,3 +35,14 @@ uint64_t calib_loop_work(uint32_t n, uint64_t x)
 		x = calib_leaf_work(x);
 	return x;
 }
+
+/* The library probes' cost: a call through a stub (calib_lib_call points at
+ * one), as an instrumented module calls a library function through its GOT. */
+uint64_t (*calib_lib_call)(uint64_t x);
+
+uint64_t calib_loop_lib(uint32_t n, uint64_t x)
+{
+	for (uint32_t i = 0; i < n; i++)
+		x = calib_lib_call(x);
+	return x;
+}

@@ -73,6 +73,7 @@ struct cct_node {
 #define CCT_FE_MASK ((uintptr_t)3)
 #define CCT_FE_FINSTRUMENT ((uintptr_t)0)
 #define CCT_FE_FENTRY ((uintptr_t)1)
+#define CCT_FE_LIBRARY ((uintptr_t)2)
 
 /* The kind (kind.h) of a node's calls that were counted as no other: the
  * kind of its front-end's word (fe_word), PROBE_FENTRY for -pg -mfentry

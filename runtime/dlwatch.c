@@ -1,8 +1,10 @@
 /*
  * dlwatch.c: libraries loaded and unloaded while the program runs.  An
  * interposed dlopen decides the filters' verdicts on a new library's
- * functions; an interposed dlclose names the profiled functions of the
- * libraries it unloads, retires their nodes, and drops their verdicts.
+ * functions and points its jump slots at the library probes (got.h), binding
+ * it up front for them; an interposed dlclose names the profiled functions of
+ * the libraries it unloads, retires their nodes, drops their verdicts, and
+ * retires the keys of the library functions that went with them.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -19,6 +21,10 @@
 #include "cct.h"
 #include "compat.h"
 #include "filter.h"
+#include "got.h"
+#include "hijack.h"
+#include "libcall.h"
+#include "libstub.h"
 #include "process.h"
 #include "symbols.h"
 #include "tstate.h"
@@ -107,6 +113,14 @@ static bool still_loaded(const struct loaded *now, const struct module_span *m)
 /* Bumped at each unload, so a library loaded again at the same place gets new keys. */
 static uint64_t unload_generation;
 
+/* True for a live key of a function of `m` probed as itself: the nodes of a
+ * library function (keyed by its address, probed from a caller's jump slot)
+ * are retired with its entry, by retire_library_functions. */
+static bool own_function(const struct module_span *m, uintptr_t key)
+{
+	return !cct_key_is_retired(key) && in_span(m, key) && !libstub_find(key);
+}
+
 static int cmp_addr(const void *a, const void *b)
 {
 	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
@@ -124,7 +138,7 @@ static uintptr_t *span_functions(const struct module_span *m, struct tstate *thr
 
 	for (struct tstate *t = threads; t; t = t->next)
 		for (struct cct_node *c = cct_first(&t->tree); c; c = cct_next(&t->tree, c)) {
-			if (cct_key_is_retired(c->fn) || !in_span(m, c->fn))
+			if (!own_function(m, c->fn))
 				continue;
 			if (used == cap) {
 				uintptr_t *more = realloc(addrs, (cap = cap ? cap * 2 : 64) * sizeof(*more));
@@ -168,13 +182,40 @@ static void retire_library(const struct module_span *m, int fd)
 	}
 	for (struct tstate *t = threads; t; t = t->next)
 		for (struct cct_node *c = cct_first(&t->tree); c; c = cct_next(&t->tree, c))
-			if (!cct_key_is_retired(c->fn) && in_span(m, c->fn))
+			if (own_function(m, c->fn))
 				cct_node_rekey(&t->tree, c, cct_retired_key(c->fn, generation));
 	symbols_remember_lock();
 	tstate_unlock_all();
 	symbols_remember(m->name, m->base, cct_key_generation(cct_retired_key(0, generation)), addrs, n, fd);
 	symbols_remember_unlock();
 	free(addrs);
+}
+
+/*
+ * Retires the keys of library functions whose module was unloaded (they were
+ * called through the slots of an instrumented module that went with it): on
+ * every thread's tree and in their entries, which keep naming them.
+ */
+static void retire_library_functions(void)
+{
+	size_t n;
+	uintptr_t *keys = got_unloaded(&n);
+	uint64_t generation;
+
+	if (!n)
+		goto out;
+	generation = __atomic_add_fetch(&unload_generation, 1, __ATOMIC_RELAXED);
+	for (struct tstate *t = tstate_lock_all(); t; t = t->next)
+		for (struct cct_node *c = cct_next_preorder(&t->tree.root, &t->tree.root); c;
+		     c = cct_next_preorder(c, &t->tree.root))
+			for (size_t i = 0; i < n; i++)
+				if (c->fn == keys[i])
+					cct_node_rekey(&t->tree, c, cct_retired_key(c->fn, generation));
+	for (size_t i = 0; i < n; i++)
+		libstub_retire(keys[i], cct_retired_key(keys[i], generation));
+	tstate_unlock_all();
+out:
+	free(keys);
 }
 
 /* The real dlclose. */
@@ -217,7 +258,9 @@ int dlclose(void *handle)
 		fd = open_library(handle, &handle_base);
 	}
 	errno = saved_errno;
+	got_lock(); /* no slot is read while its module goes */
 	rc = real_dlclose(handle);
+	got_unlock();
 	saved_errno = errno;
 	if (watch) {
 		dl_iterate_phdr(list_module, &after);
@@ -236,6 +279,7 @@ int dlclose(void *handle)
 		loaded_release(&after);
 	}
 	filter_unload_modules();
+	retire_library_functions();
 	errno = saved_errno;
 	return rc;
 }
@@ -318,20 +362,31 @@ static void *open_as(const char *file, int mode, const void *caller)
 	return real_dlopen(caller_search(file, caller, path) ? path : file, mode);
 }
 
+/* `mode` binding every symbol now, so that ld.so binds the jump slots the
+ * library probes take over (got.h). */
+static int binding_now(int mode)
+{
+	return libcall_on ? (mode & ~RTLD_BINDING_MASK) | RTLD_NOW : mode;
+}
+
 static __attribute__((noinline)) void *open_deciding(const char *file, int mode, const void *caller)
 {
-	void *h = open_as(file, mode, caller);
-	int saved_errno = errno;
+	void *h = open_as(file, binding_now(mode), caller);
+	int saved_errno;
 
+	if (!h && binding_now(mode) != mode) /* a symbol it never calls is missing: bind lazily after all */
+		h = open_as(file, mode, caller);
+	saved_errno = errno;
 	if (h) {
 		filter_load_modules();
+		got_patch_loaded();
 		dlerror(); /* the program's dlopen succeeded: no error of our lookups' is left to it */
 	}
 	errno = saved_errno;
 	return h;
 }
 
-/* Without filters, a tail call: the real dlopen sees our caller as its own. */
+/* Without filters or library probes, a tail call: the real dlopen sees our caller as its own. */
 CP_EXPORT void *dlopen(const char *file, int mode);
 void *dlopen(const char *file, int mode)
 {
@@ -339,7 +394,9 @@ void *dlopen(const char *file, int mode)
 		*(void **)&real_dlopen = dlsym(RTLD_NEXT, "dlopen");
 		*(void **)&real_dlclose = dlsym(RTLD_NEXT, "dlclose");
 	}
-	if (!verdict_on && !args_on)
+	if (!verdict_on && !args_on && !libcall_on)
 		return real_dlopen(file, mode);
-	return open_deciding(file, mode, __builtin_return_address(0));
+	/* Reached through a library probe, our return is hijacked: the caller is in its record. */
+	return open_deciding(file, mode,
+			     (const void *)hijack_return_address((const uintptr_t *)__builtin_frame_address(0) + 1));
 }

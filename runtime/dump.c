@@ -17,7 +17,10 @@
 #include "cct.h"
 #include "clock.h"
 #include "fentry.h"
+#include "got.h"
 #include "jsonw.h"
+#include "libcall.h"
+#include "libstub.h"
 #include "symbols.h"
 
 /* The dump of one process. */
@@ -28,6 +31,7 @@ struct dump_ctx {
 	struct comp_cost cost[PROBE_KINDS]; /* what compensation subtracts (zeros: nothing) */
 	uint64_t clamped;                   /* compensated figures clamped at zero */
 	struct symbols *syms;               /* the process's modules, for names and call lines */
+	bool *library;                      /* by function id: a library function (libcall.h) */
 };
 
 static const char *const kind_names[PROBE_KINDS] = PROBE_KIND_NAMES;
@@ -218,18 +222,81 @@ static void write_uncalled(struct dump_ctx *d, long module)
 	write_uint_member(&d->w, "symtab_functions", u.total);
 }
 
+/* Names the library function whose nodes have key `key` from its entry
+ * (the relocation's name, never an IFUNC's choice or an alias); false when
+ * `key` is no library function's. */
+static bool resolve_library(struct dump_ctx *d, uintptr_t key, struct sym_function *f)
+{
+	const struct libstub_entry *e = libstub_find(key);
+
+	if (!e)
+		return false;
+	/* Its module and offset only: no source line, so the library's debug information
+	 * (libc's is large) is never read; once unloaded, from its entry alone. */
+	memset(f, 0, sizeof(*f));
+	if (!cct_key_is_retired(key)) {
+		f->module = symbols_locate(d->syms, e->label, &f->offset);
+	} else {
+		f->module = e->module[0] ? symbols_module_of(d->syms, e->module, e->module_base) : -1;
+		f->offset = e->label - e->module_base;
+	}
+	f->name = symbols_demangle(e->name);
+	return true;
+}
+
 /* Names the function whose nodes have key `key`: an address, or a retired
- * one of a library unloaded since (cct.h). */
-static void resolve_key(struct dump_ctx *d, uintptr_t key, struct sym_function *f)
+ * one of a library unloaded since (cct.h); true for a library function. */
+static bool resolve_key(struct dump_ctx *d, uintptr_t key, struct sym_function *f)
 {
 	if (key == SNAP_SIGNAL_KEY) {
 		memset(f, 0, sizeof(*f));
 		f->name = strdup("<signal>");
 		f->module = -1;
-	} else if (cct_key_is_retired(key))
+		return false;
+	}
+	if (resolve_library(d, key, f))
+		return true;
+	if (cct_key_is_retired(key))
 		symbols_resolve_unloaded(d->syms, cct_key_generation(key), cct_key_address(key), f);
 	else
 		symbols_resolve(d->syms, key, f);
+	return false;
+}
+
+static void write_name_list(struct jsonw *w, const char *key, char *const *names, size_t n)
+{
+	jsonw_key(w, key);
+	jsonw_array_begin(w);
+	for (size_t i = 0; i < n; i++)
+		jsonw_string(w, names[i]);
+	jsonw_array_end(w);
+}
+
+/* What the library probes did to the jump slots of an instrumented module. */
+static void write_module_libcalls(struct dump_ctx *d, const struct sym_module *m)
+{
+	const struct got_module *g = libcall_on ? got_report(m->path, m->base) : NULL;
+	struct jsonw *w = &d->w;
+
+	if (!g)
+		return;
+	jsonw_key(w, "library_calls");
+	jsonw_object_begin(w);
+	write_uint_member(w, "slots", g->slots);
+	write_uint_member(w, "probed", g->probed);
+	write_name_list(w, "lazy", g->lazy, g->nlazy);
+	write_name_list(w, "through_got", g->through_got, g->nthrough);
+	jsonw_object_end(w);
+}
+
+/* True for a module that holds some function other than library functions:
+ * its coverage is listed (a library's thousands of functions are not). */
+static bool has_own_functions(const struct dump_ctx *d, const struct sym_function *f, long module)
+{
+	for (size_t i = 0; i < d->snap->nfns; i++)
+		if (f[i].module == module && !d->library[i])
+			return true;
+	return false;
 }
 
 /* warnings: why the dump is short of something (names: symbols_warnings). */
@@ -249,11 +316,12 @@ static void write_warnings(struct dump_ctx *d)
 
 /*
  * What the dump says of the function with node key `key`, which starts at
- * `start`, beyond its name: the front-end that probed it (its code starts with
- * a call of __fentry__, or not; unknown once its library is unloaded), and the
- * value profile of its arguments when CALLPROF_ARGS selected it.
+ * `start`, beyond its name: the front-end that probed it (a library
+ * function's probe, its code starts with a call of __fentry__, or not;
+ * unknown once its library is unloaded), and the value profile of its
+ * arguments when CALLPROF_ARGS selected it.
  */
-static void write_function_probes(struct dump_ctx *d, uintptr_t key, uintptr_t start,
+static void write_function_probes(struct dump_ctx *d, uintptr_t key, uintptr_t start, bool library,
 				  const struct tstate *const *threads)
 {
 	uintptr_t address = cct_key_address(key);
@@ -261,7 +329,7 @@ static void write_function_probes(struct dump_ctx *d, uintptr_t key, uintptr_t s
 
 	if (!retired) {
 		jsonw_key(&d->w, "front_end");
-		jsonw_string(&d->w, fentry_call_end(start) ? "mfentry" : "finstrument");
+		jsonw_string(&d->w, library ? "library" : fentry_call_end(start) ? "mfentry" : "finstrument");
 	}
 	args_dump_function(&d->w, address, retired, threads, d->snap->nthreads, ns_of, d);
 }
@@ -279,7 +347,7 @@ static void write_symbols(struct dump_ctx *d)
 	for (size_t i = 0; threads && i < d->snap->nthreads; i++)
 		threads[i] = d->snap->threads[i].t;
 	for (size_t i = 0; f && i < nfns; i++)
-		resolve_key(d, d->snap->fn_key[i], &f[i]);
+		d->library[i] = resolve_key(d, d->snap->fn_key[i], &f[i]);
 	mods = symbols_modules(d->syms, &nmods);
 	jsonw_key(w, "modules");
 	jsonw_array_begin(w);
@@ -289,7 +357,9 @@ static void write_symbols(struct dump_ctx *d)
 		write_string_member(w, "path", mods[i].path);
 		write_string_member(w, "build_id", mods[i].build_id);
 		write_hex_member(w, "base", mods[i].base);
-		write_uncalled(d, (long)i);
+		if (!f || has_own_functions(d, f, (long)i))
+			write_uncalled(d, (long)i);
+		write_module_libcalls(d, &mods[i]);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
@@ -314,10 +384,14 @@ static void write_symbols(struct dump_ctx *d)
 			jsonw_uint(w, (uint64_t)f[i].line);
 		else
 			jsonw_null(w);
+		if (d->library[i]) {
+			jsonw_key(w, "library");
+			jsonw_bool(w, true);
+		}
 		if (threads && d->snap->fn_key[i] != SNAP_SIGNAL_KEY)
 			write_function_probes(d, d->snap->fn_key[i],
 					      f && f[i].start ? f[i].start : cct_key_address(d->snap->fn_key[i]),
-					      threads);
+					      d->library[i], threads);
 		jsonw_object_end(w);
 		if (f)
 			sym_function_release(&f[i]);
@@ -388,7 +462,8 @@ static void write_call_site(struct dump_ctx *d, uint32_t caller, const struct cc
 	bool own = true;
 
 	write_hex_member(&d->w, "call_site", first->call_site);
-	if (caller != SNAP_NO_FN)
+	/* Not for a library function's callbacks: their call sites are in the library. */
+	if (caller != SNAP_NO_FN && !d->library[caller])
 		own = symbols_call_line(d->syms, first->call_site, cct_key_address(d->snap->fn_key[caller]), &file,
 					&line);
 	if (!own)
@@ -424,6 +499,7 @@ static void write_thread_edges(struct dump_ctx *d, const struct snap_totals *tot
 			jsonw_uint(&d->w, e->caller);
 		write_uint_member(&d->w, "callee", e->callee);
 		write_times(d, e);
+		write_kind_calls(d, e);
 		if (e->site)
 			write_call_site(d, e->caller, e->site);
 		jsonw_object_end(&d->w);
@@ -437,6 +513,7 @@ static void write_thread_tree(struct dump_ctx *d, const struct snap_totals *tot)
 					       "raw_inclusive_ns", "raw_self_ns", "nested_ns" };
 	size_t ncolumns = sizeof(columns) / sizeof(columns[0]) - !tot->has_nested;
 	struct jsonw *w = &d->w;
+	char key[64];
 
 	jsonw_key(w, "tree");
 	jsonw_object_begin(w);
@@ -444,6 +521,12 @@ static void write_thread_tree(struct dump_ctx *d, const struct snap_totals *tot)
 	jsonw_array_begin(w);
 	for (size_t i = 0; i < ncolumns; i++)
 		jsonw_string(w, columns[i]);
+	for (unsigned k = 1; k < PROBE_KINDS; k++) { /* then <name>_calls per kind but plain */
+		if (!(d->info->kinds & 1u << k))
+			continue;
+		snprintf(key, sizeof(key), "%s_calls", kind_names[k]);
+		jsonw_string(w, key);
+	}
 	jsonw_array_end(w);
 	jsonw_key(w, "rows");
 	jsonw_array_begin(w);
@@ -463,6 +546,9 @@ static void write_thread_tree(struct dump_ctx *d, const struct snap_totals *tot)
 		jsonw_uint(w, ns(d, snap_raw_self(x)));
 		if (tot->has_nested)
 			jsonw_uint(w, ns(d, x->nested));
+		for (unsigned k = 1; k < PROBE_KINDS; k++)
+			if (d->info->kinds & 1u << k)
+				jsonw_uint(w, snap_kind_calls(x, k - 1));
 		jsonw_array_end(w);
 	}
 	jsonw_array_end(w);
@@ -553,31 +639,47 @@ static void pick_costs(struct dump_ctx *d)
 				     (struct comp_cost){ 0, 0 };
 }
 
-/* The addresses of the functions still loaded, for symbols_open_for. */
+/* The addresses of the functions still loaded, for symbols_open_for (a
+ * library function's: where it is named from). */
 static uintptr_t *live_addresses(const struct snapshot *snap, size_t *n)
 {
 	uintptr_t *a = malloc((snap->nfns ? snap->nfns : 1) * sizeof(*a));
+	const struct libstub_entry *e;
 
 	*n = 0;
 	for (size_t i = 0; a && i < snap->nfns; i++)
 		if (!cct_key_is_retired(snap->fn_key[i]) && snap->fn_key[i] != SNAP_SIGNAL_KEY)
-			a[(*n)++] = snap->fn_key[i];
+			a[(*n)++] = (e = libstub_find(snap->fn_key[i])) ? e->label : snap->fn_key[i];
 	return a;
+}
+
+/* Whether calls into libraries were probed, and why not. */
+static void write_library_probes(struct dump_ctx *d)
+{
+	jsonw_key(&d->w, "library_probes");
+	jsonw_string(&d->w, libcall_on ? "on" : got_static_runtime ? "unavailable" : "off");
 }
 
 int dump_json(FILE *f, struct snapshot *snap, const struct dump_info *info)
 {
 	struct dump_ctx d = { .snap = snap, .info = info };
+	bool *library = calloc(snap->nfns ? snap->nfns : 1, sizeof(*library));
 	size_t naddrs;
 	uintptr_t *addrs = live_addresses(snap, &naddrs);
 	int rc = 0;
 
+	if (!library) {
+		free(addrs);
+		return -1;
+	}
+	d.library = library;
 	pick_costs(&d);
 	jsonw_init(&d.w, f);
 	d.syms = addrs ? symbols_open_for(addrs, naddrs) : NULL;
 	free(addrs);
 	jsonw_object_begin(&d.w);
 	write_header(&d);
+	write_library_probes(&d);
 	write_symbols(&d);
 	jsonw_key(&d.w, "threads");
 	jsonw_array_begin(&d.w);
@@ -591,6 +693,7 @@ int dump_json(FILE *f, struct snapshot *snap, const struct dump_info *info)
 		jsonw_object_end(&d.w);
 	}
 	symbols_free(d.syms);
+	free(library);
 	putc('\n', f);
 	return rc;
 }

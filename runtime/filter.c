@@ -105,6 +105,11 @@ static bool admits(const char *name, const char *module_base)
 	       !globs_match(&excludes, name, module_base);
 }
 
+bool filter_admits(const char *name, const char *module_base)
+{
+	return admits(name, module_base);
+}
+
 static int collect(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct loaded_list *all = arg;

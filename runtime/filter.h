@@ -11,9 +11,16 @@
 #ifndef CALLPROF_FILTER_H
 #define CALLPROF_FILTER_H
 
+#include <stdbool.h>
+
 /* Reads the globs.  Once, from the lifecycle's start-up, when options.filtered
  * or CALLPROF_ARGS selects functions. */
 void filter_setup(const char *include, const char *exclude);
+
+/* The filters' verdict on a function called `name` (demangled) of the module
+ * whose file is called `module_base` (last component); after filter_setup.
+ * For library functions, decided when a slot is patched (got.h). */
+bool filter_admits(const char *name, const char *module_base);
 
 /* Decides the functions of every loaded module not decided yet.  Only the
  * modules that call the probes are decided (their symbol tables name

@@ -237,6 +237,21 @@ static uintptr_t real_return(const struct hijack_stack *h, const uintptr_t *slot
 	return v;
 }
 
+uintptr_t hijack_return_address(const uintptr_t *slot)
+{
+	struct tstate *t = tstate_self;
+	uintptr_t v;
+	bool held;
+
+	if (*slot != HIJACK_TRAMPOLINE || !t)
+		return *slot;
+	held = probe_hold(t);
+	v = real_return(&t->ret, slot);
+	if (held)
+		probe_release(t);
+	return v;
+}
+
 bool hijack_enter_held(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uintptr_t word,
 		       uintptr_t aux)
 {

@@ -214,6 +214,12 @@ extern void *hijack_personality_fn;
 void hijack_unwind(uintptr_t sp);
 void hijack_unwind_alt(uintptr_t lo, uintptr_t hi, uintptr_t target);
 
+/* The real return address of a call returning through `slot` on this thread:
+ * *slot, or the one its record keeps while the slot holds the trampoline (for
+ * the runtime's own interposers reached through a hijacked call, which need
+ * their caller: dlwatch.c). */
+uintptr_t hijack_return_address(const uintptr_t *slot);
+
 /* Looks up the real backtrace and _Unwind_Backtrace; at start-up. */
 void hijack_setup(void);
 

@@ -17,6 +17,8 @@ enum probe_kind {
 	PROBE_FENCED,  /* tsc-adaptive's fenced reads (stamp.h) */
 	PROBE_FENTRY,  /* plain reads by the -pg -mfentry front-end, whose exit is a
 			* hijacked return (fentry.c, hijack.h) */
+	PROBE_LIBRARY, /* a call into a library through a patched GOT slot (libcall.h):
+			* its stub's and the return trampoline's work cost more */
 	PROBE_COUNTED, /* counted without a frame, so with no time of their own (a
 			* call whose return could not be hijacked): never calibrated,
 			* their probes' cost stays in the caller's time */
@@ -24,8 +26,7 @@ enum probe_kind {
 };
 
 /* The dump's name of each kind, in enum order. */
-#define PROBE_KIND_NAMES { "plain", "fenced", "fentry", "counted" }
-
+#define PROBE_KIND_NAMES { "plain", "fenced", "fentry", "library", "counted" }
 
 /* A set of kinds, as bits (1u << kind). */
 typedef unsigned probe_kind_set;

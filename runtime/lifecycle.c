@@ -19,8 +19,10 @@
 #include "dump.h"
 #include "dumpfile.h"
 #include "filter.h"
+#include "got.h"
 #include "hijack.h"
 #include "kind.h"
+#include "libcall.h"
 #include "nonlocal.h"
 #include "options.h"
 #include "process.h"
@@ -38,18 +40,21 @@ static int final_dump_done;
 
 /* Around a fork, the locks of those who rewrite shared state are held, so the
  * child gets them free.  Order: the registry, the unloaded libraries' names
- * (a dlclose names them after the registry), then the filters (a dump holds
- * the first while libdw may dlopen, which takes the last). */
+ * (a dlclose names them after the registry), the patcher, then the filters
+ * (a dump holds the first while libdw may dlopen, which takes the others; a
+ * library's destructor may dlopen inside the patcher's dlclose). */
 static void fork_prepare(void)
 {
 	tstate_lock_all();
 	symbols_remember_lock();
+	got_lock();
 	filter_lock();
 }
 
 static void fork_parent(void)
 {
 	filter_unlock();
+	got_unlock();
 	symbols_remember_unlock();
 	tstate_unlock_all();
 }
@@ -57,6 +62,7 @@ static void fork_parent(void)
 static void fork_child(void)
 {
 	filter_unlock();
+	got_unlock();
 	symbols_remember_unlock();
 	process_forked();
 	tstate_fork_child(tstate_self, stamp_new_node_state(), process.start_ticks);
@@ -72,6 +78,7 @@ static void start(void)
 		filter_setup(options.include, options.exclude);
 		filter_load_modules();
 	}
+	got_setup();
 	calib_run();
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
@@ -110,7 +117,7 @@ static void dump_info_now(struct dump_info *info)
 	info->start_realtime_ns = process.start_realtime_ns;
 	info->clock_name = clock_source_name();
 	info->ticks_per_second = clock_ticks_per_second();
-	info->kinds = stamp_kinds() | __atomic_load_n(&probe_kinds_seen, __ATOMIC_RELAXED);
+	info->kinds = stamp_kinds() | libcall_kinds() | __atomic_load_n(&probe_kinds_seen, __ATOMIC_RELAXED);
 	info->calib = &calib;
 	info->compensate = options.compensate;
 	info->threads_lost = __atomic_load_n(&process.threads_lost, __ATOMIC_RELAXED);

@@ -213,6 +213,7 @@ void options_read(void)
 	options.disabled = read_flag("CALLPROF_DISABLE", false);
 	options.compensate = read_flag("CALLPROF_COMPENSATE", true);
 	options.debuginfod = read_flag("CALLPROF_DEBUGINFOD", false);
+	options.libcalls = read_flag("CALLPROF_LIBCALLS", true);
 	read_output();
 	read_clock();
 	v = 2000000;

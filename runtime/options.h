@@ -20,6 +20,7 @@ struct options {
 	char *include;            /* CALLPROF_INCLUDE globs, or NULL */
 	char *exclude;            /* CALLPROF_EXCLUDE globs, or NULL */
 	bool filtered;            /* either holds a glob: calls are filtered (verdict.h) */
+	bool libcalls;            /* CALLPROF_LIBCALLS: calls into libraries are probed (got.h) */
 	char *args;               /* CALLPROF_ARGS globs: functions whose arguments and return
 				     values are profiled (args.h), or NULL */
 	uint32_t args_entries;    /* CALLPROF_ARGS_ENTRIES: argument tuples (and return values)

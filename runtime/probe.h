@@ -216,6 +216,24 @@ probe_push_held(struct tstate *t, struct cct_node *node, uintptr_t fn, uintptr_t
 	stamp_enter(f, node); /* last, so the probe's own work falls outside */
 }
 
+/*
+ * The fast path of counting a call of `fn` without a frame (probe_open_held
+ * with `framed` false), the probe held: its node under the top frame gets
+ * the call, of kind PROBE_COUNTED.  False, having changed nothing, when
+ * anything rare stands in the way (as probe_find_held).
+ */
+static inline __attribute__((always_inline)) CP_NOINSTR bool probe_count_fast_held(struct tstate *t, uintptr_t fn,
+										   uintptr_t sp)
+{
+	struct cct_node *node = probe_find_held(t, fn, sp);
+
+	if (unlikely(!node))
+		return false;
+	node->calls++;
+	node->kind_calls[PROBE_COUNTED - 1]++;
+	return true;
+}
+
 /* What probe_open_held did with a call. */
 enum probe_opened {
 	PROBE_FRAMED,    /* a frame was pushed: its exit must come (probe_close_held) */

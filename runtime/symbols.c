@@ -950,6 +950,25 @@ void sym_function_release(struct sym_function *f)
 	f->name = f->file = NULL;
 }
 
+long symbols_locate(struct symbols *s, uintptr_t addr, uintptr_t *offset)
+{
+	Dwfl_Module *mod = s ? dwfl_addrmodule(s->dwfl, addr) : NULL;
+	const char *path;
+	Dwarf_Addr start;
+
+	*offset = 0;
+	if (!mod)
+		return -1;
+	path = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+	*offset = addr - (uintptr_t)start;
+	return module_index(s, path ? path : "?", (uintptr_t)start, hex_build_id(mod), mod);
+}
+
+long symbols_module_of(struct symbols *s, const char *path, uintptr_t base)
+{
+	return s ? module_index(s, path, base, NULL, NULL) : -1;
+}
+
 const struct sym_module *symbols_modules(const struct symbols *s, size_t *count)
 {
 	*count = s ? s->nmods : 0;

@@ -68,6 +68,17 @@ bool symbols_call_line(struct symbols *s, uintptr_t ret_addr, uintptr_t caller, 
 void symbols_each_function(struct symbols *s, long module,
 			   void (*visit)(uintptr_t addr, const char *name, void *arg), void *arg);
 
+/* The index of the module mapping `addr` (-1 if none) and the offset of `addr`
+ * in it: what naming a function costs without its symbol or source (a library
+ * function named by the runtime's own table, whose library's debug
+ * information need not be read). */
+long symbols_locate(struct symbols *s, uintptr_t addr, uintptr_t *offset);
+
+/* The index of the module of file `path` loaded at `base`, added when it is
+ * not known yet (a library unloaded since, named by its path only); -1
+ * without memory. */
+long symbols_module_of(struct symbols *s, const char *path, uintptr_t base);
+
 /* The modules seen by symbols_resolve so far, in first-seen order. */
 const struct sym_module *symbols_modules(const struct symbols *s, size_t *count);
 

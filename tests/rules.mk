@@ -50,7 +50,8 @@ $(T)/unit/unit: $(UNIT_OBJ) $(call flags,unit)
 # ---- end-to-end programs -----------------------------------------------------
 # Every program tests/e2e/P.c (or P.cc, plus its parts P_*.c) is built by each
 # compiler at each level, with -finstrument-functions -g, twice: P links the
-# runtime (-lcallprof), P.pre does not (for `callprof record`, LD_PRELOAD).
+# runtime (-lcallprof, and -z now as pkg-config's line has it, so the library
+# probes find every slot bound), P.pre does not (for `callprof record`, LD_PRELOAD).
 # build/tests/e2e/static/P links build/libcallprof.a instead.
 # The programs, variants and compilers come from tests/matrix.mk.
 include tests/matrix.mk
@@ -89,7 +90,7 @@ define e2e_program_rules
 $(E2E)/$(1)/$(2): $(call e2e_objs,$(1),$(2)) $(B)/libcallprof.so $(call flags,e2e-$(1))
 	@echo "  LD      $$@"
 	$(Q)$(call e2e_linker,$(1),$(2)) -o $$@ $(call e2e_objs,$(1),$(2)) \
-	    -L$(E2E_LIBDIR) -lcallprof -Wl,-rpath,$(E2E_LIBDIR) -lpthread
+	    -L$(E2E_LIBDIR) -Wl,-z,now -lcallprof -Wl,-rpath,$(E2E_LIBDIR) -lpthread
 
 $(E2E)/$(1)/$(2).pre: $(call e2e_objs,$(1),$(2))
 	@echo "  LD      $$@"

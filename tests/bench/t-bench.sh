@@ -34,6 +34,11 @@ section "overlap" "## 2b."
 section "dump and report cost" "## 3. Dump and report cost"
 section "scale" "## 4. Scale"
 section "exact commands" "## Exact commands"
+section "library calls" "## 6. Library calls (issue 13)"
+section "library calls: a library-heavy workload" "### A library-heavy workload"
+grep -qF "Calls of lc_nop the probed run's dump counts as library calls: 200000 of 200000." "$R" &&
+	ok "library calls: every call of lc_nop probed" ||
+	fail "library calls: every call of lc_nop probed" "$(grep -m 1 'Calls of lc_nop' "$R")"
 
 # The call counts the per-call figures divide by are the programs' own, as callprof,
 # gprof and the clang build count them.

@@ -37,7 +37,13 @@ static const char usage[] =
 	"  timed NAME              NAME was timed: its raw inclusive time is above zero\n"
 	"                          (compensated time may be clamped to zero by design)\n"
 	"  zero-times              every time of every thread is zero (CALLPROF_CLOCK=none)\n"
-	"  pid N                   program.pid is N\n";
+	"  pid N                   program.pid is N\n"
+	"  library NAME MODULE     every entry named NAME is a library function (entered\n"
+	"                          through a library probe) of the module whose file is MODULE\n"
+	"  kind NAME KIND N        N of NAME's calls were of kind KIND (fenced, fentry,\n"
+	"                          library, counted: the dump's KIND_calls)\n"
+	"  unprobed MODULE LIST NAME  the module whose file is MODULE lists NAME in its\n"
+	"                          library_calls.LIST (lazy, through_got): calls not probed\n";
 
 /*
  * The wall-clock slack allowed when comparing inclusive times with a thread's
@@ -178,15 +184,29 @@ struct times {
 	int64_t raw_incl_ns, raw_self_ns; /* NO_TIME where the record has none */
 };
 
+/* The kinds of call a record may count apart (<kind>_calls), the plain ones aside. */
+static const char *const kind_names[] = { "fenced", "fentry", "library", "counted" };
+#define NKINDS (sizeof(kind_names) / sizeof(kind_names[0]))
+enum { KIND_FENCED, KIND_FENTRY, KIND_LIBRARY, KIND_COUNTED };
+
+/* A record's calls of each kind: kinds[k] where bit k of `has` says the record has it. */
+struct kind_calls {
+	uint64_t kinds[NKINDS];
+	unsigned has;
+};
+
 struct fn_rec {
 	const char *name;
 	const char *file_base; /* basename of `file`, or NULL */
+	int64_t module;        /* module index, -1 for none */
+	bool library;          /* "library": true (entered through a library probe) */
 };
 
 struct fn_fig {
 	bool listed;
 	uint64_t calls;
 	struct times t;
+	struct kind_calls k;
 };
 
 struct edge_fig {
@@ -194,6 +214,7 @@ struct edge_fig {
 	size_t callee;
 	uint64_t calls;
 	struct times t;
+	struct kind_calls k;
 };
 
 struct row {
@@ -202,6 +223,7 @@ struct row {
 	uint64_t calls;
 	struct times t;
 	int64_t nested_ns; /* of the raw inclusive time, nested folded calls' (0 without the column) */
+	struct kind_calls k;
 };
 
 struct thread {
@@ -215,10 +237,19 @@ struct thread {
 	size_t nrows;
 };
 
+/* A module, as far as the library checks need it. */
+struct mod_rec {
+	const char *base;       /* basename of its path */
+	bool has_uncalled;      /* it lists "uncalled" (coverage) */
+	json_object *libcalls;  /* its "library_calls", or NULL */
+};
+
 struct dump {
 	json_object *root;
 	int64_t pid;
 	int64_t wall_ns;
+	struct mod_rec *mods;
+	size_t nmods;
 	struct fn_rec *fns;
 	size_t nfns;
 	struct imap fn_index;   /* function id -> index */
@@ -408,19 +439,64 @@ static void check_header(json_object *root, struct dump *d)
 	d->wall_ns = ok ? time_value(d, v, "dump", "wall_ns") : NO_TIME;
 }
 
-/* Module ids, each unique; fills `ids`. */
-static void check_modules(json_object *root, struct imap *ids)
+static const char *basename_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* An array of strings, or a problem. */
+static void check_names(json_object *obj, const char *where, const char *key)
+{
+	bool ok;
+	json_object *arr = member(obj, where, key, W_ARR, &ok);
+
+	for (size_t i = 0; ok && i < json_object_array_length(arr); i++)
+		if (!type_ok(json_object_array_get_idx(arr, i), W_STR))
+			problem("%s.%s[%zu]: expected a string", where, key, i);
+}
+
+/* modules[].library_calls: what the library probes did to an instrumented module's slots. */
+static json_object *check_module_libcalls(json_object *m, const char *where)
+{
+	json_object *lc;
+	char w[96];
+	int64_t slots, probed;
+
+	if (!json_object_object_get_ex(m, "library_calls", &lc))
+		return NULL;
+	snprintf(w, sizeof(w), "%s.library_calls", where);
+	if (!type_ok(lc, W_OBJ)) {
+		problem("%s: expected an object", w);
+		return NULL;
+	}
+	slots = int_member(lc, w, "slots", -1);
+	probed = int_member(lc, w, "probed", -1);
+	if (slots < 0 || probed < 0 || probed > slots)
+		problem("%s: probed %" PRId64 " of %" PRId64 " slots", w, probed, slots);
+	check_names(lc, w, "lazy");
+	check_names(lc, w, "through_got");
+	return lc;
+}
+
+/* Module ids, each unique; fills `ids` and d->mods. */
+static void check_modules(json_object *root, struct dump *d, struct imap *ids)
 {
 	bool ok;
 	json_object *mods = member(root, "dump", "modules", W_ARR, &ok);
 	size_t n = ok ? json_object_array_length(mods) : 0;
 	char where[64];
+	json_object *v;
 
 	imap_init(ids, n);
+	d->mods = xcalloc(n, sizeof(*d->mods));
+	d->nmods = n;
 	for (size_t i = 0; i < n; i++) {
 		json_object *m = json_object_array_get_idx(mods, i);
 		int64_t id;
 		snprintf(where, sizeof(where), "modules[%zu]", i);
+		d->mods[i].base = "?";
 		if (!type_ok(m, W_OBJ)) {
 			problem("%s: expected an object", where);
 			continue;
@@ -428,16 +504,13 @@ static void check_modules(json_object *root, struct imap *ids)
 		id = int_member(m, where, "id", -1);
 		if (id >= 0 && !imap_put(ids, id, i))
 			problem("%s: duplicate module id %" PRId64, where, id);
-		member(m, where, "path", W_STR, &ok);
+		v = member(m, where, "path", W_STR, &ok);
+		if (ok)
+			d->mods[i].base = basename_of(json_object_get_string(v));
 		member(m, where, "build_id", W_STR_NULL, &ok);
+		d->mods[i].has_uncalled = json_object_object_get_ex(m, "uncalled", &v);
+		d->mods[i].libcalls = check_module_libcalls(m, where);
 	}
-}
-
-static const char *basename_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
 }
 
 static void check_function_location(json_object *f, const char *where, struct fn_rec *rec)
@@ -555,9 +628,17 @@ static void check_function(struct dump *d, json_object *f, const char *where, co
 	if (ok && !*rec->name)
 		problem("%s.name: empty", where);
 	v = member(f, where, "module", W_INT_NULL, &ok);
-	if (ok && json_object_get_type(v) == json_type_int &&
-	    imap_get(modules, json_object_get_int64(v)) < 0)
+	rec->module = ok && json_object_get_type(v) == json_type_int ? imap_get(modules, json_object_get_int64(v)) : -1;
+	if (ok && json_object_get_type(v) == json_type_int && rec->module < 0)
 		problem("%s.module: no module with id %" PRId64, where, json_object_get_int64(v));
+	if (json_object_object_get_ex(f, "library", &v)) {
+		if (!type_ok(v, W_BOOL))
+			problem("%s.library: expected a boolean", where);
+		else
+			rec->library = json_object_get_boolean(v);
+	}
+	if (rec->library && rec->module < 0)
+		problem("%s: a library function without a module", where);
 	v = member(f, where, "address", W_STR, &ok);
 	if (ok && !is_hex(json_object_get_string(v)))
 		problem("%s.address: not a 0x hex string: '%s'", where, json_object_get_string(v));
@@ -567,8 +648,9 @@ static void check_function(struct dump *d, json_object *f, const char *where, co
 	check_function_location(f, where, rec);
 	if (json_object_object_get_ex(f, "front_end", &v) &&
 	    (!type_ok(v, W_STR) || (strcmp(json_object_get_string(v), "finstrument") &&
-				    strcmp(json_object_get_string(v), "mfentry"))))
-		problem("%s.front_end: expected \"finstrument\" or \"mfentry\"", where);
+				    strcmp(json_object_get_string(v), "mfentry") &&
+				    strcmp(json_object_get_string(v), "library"))))
+		problem("%s.front_end: expected \"finstrument\", \"mfentry\" or \"library\"", where);
 	if (json_object_object_get_ex(f, "args", &v))
 		check_args(d, v, where);
 }
@@ -580,7 +662,7 @@ static void check_functions(json_object *root, struct dump *d)
 	struct imap modules;
 	char where[64];
 
-	check_modules(root, &modules);
+	check_modules(root, d, &modules);
 	d->nfns = ok ? json_object_array_length(fns) : 0;
 	d->fns = xcalloc(d->nfns, sizeof(*d->fns));
 	imap_init(&d->fn_index, d->nfns);
@@ -589,6 +671,7 @@ static void check_functions(json_object *root, struct dump *d)
 		int64_t id;
 		snprintf(where, sizeof(where), "functions[%zu]", i);
 		d->fns[i].name = "?";
+		d->fns[i].module = -1;
 		if (!type_ok(f, W_OBJ)) {
 			problem("%s: expected an object", where);
 			continue;
@@ -618,6 +701,26 @@ static int64_t fn_ref(const struct dump *d, json_object *v, const char *where, c
 }
 
 /* ---- per-thread records ---------------------------------------------------- */
+
+/* The <kind>_calls members of a function or edge record: each and all of them within `calls`. */
+static void read_kinds(json_object *obj, const char *where, uint64_t calls, struct kind_calls *k)
+{
+	char key[32];
+	json_object *v;
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < NKINDS; i++) {
+		snprintf(key, sizeof(key), "%s_calls", kind_names[i]);
+		if (!json_object_object_get_ex(obj, key, &v))
+			continue;
+		k->kinds[i] = count_value(v, where, key);
+		k->has |= 1u << i;
+		sum += k->kinds[i];
+	}
+	if (sum > calls)
+		problem("%s: its calls of kinds other than plain sum to %" PRIu64 ", more than its %" PRIu64
+			" calls", where, sum, calls);
+}
 
 /* self <= inclusive, compensated <= raw, inclusive within the thread's wall time. */
 static void check_times(const struct times *t, const char *where, int64_t wall_ns, bool to_wall)
@@ -677,11 +780,7 @@ static void check_thread_function(struct dump *d, struct thread *t, json_object 
 	fig->t.self_ns = time_member(d, f, where, "self_ns");
 	fig->t.raw_incl_ns = time_member(d, f, where, "raw_inclusive_ns");
 	fig->t.raw_self_ns = time_member(d, f, where, "raw_self_ns");
-	/* Calls of the kinds other than plain are some of its calls, each of one kind. */
-	if (count_member(f, where, "fenced_calls") + count_member(f, where, "fentry_calls") +
-		    count_member(f, where, "counted_calls") >
-	    fig->calls)
-		problem("%s: fenced_calls, fentry_calls and counted_calls add up to more than calls", where);
+	read_kinds(f, where, fig->calls, &fig->k);
 	check_min_max(d, f, where, fig->calls);
 	check_times(&fig->t, where, t->wall_ns, true);
 }
@@ -715,6 +814,7 @@ static void check_edge(struct dump *d, struct thread *t, json_object *e, const c
 	fig->t.incl_ns = time_member(d, e, where, "inclusive_ns");
 	fig->t.self_ns = time_member(d, e, where, "self_ns");
 	fig->t.raw_incl_ns = fig->t.raw_self_ns = NO_TIME;
+	read_kinds(e, where, fig->calls, &fig->k);
 	check_times(&fig->t, where, t->wall_ns, true);
 	if (!imap_put(&t->edge_index, edge_key(fig->caller, fig->callee), t->nedges)) {
 		problem("%s: edge %s -> %s listed twice", where,
@@ -729,6 +829,7 @@ static void check_edge(struct dump *d, struct thread *t, json_object *e, const c
 /* Where each named column sits in a row; -1 if absent. */
 struct columns {
 	int id, parent, fn, calls, incl, self, raw_incl, raw_self, nested;
+	int kinds[NKINDS]; /* the <kind>_calls columns, -1 when absent */
 	size_t count;
 };
 
@@ -762,6 +863,11 @@ static bool read_columns(json_object *cols, const char *where, struct columns *c
 	c->raw_incl = column_index(cols, "raw_inclusive_ns");
 	c->raw_self = column_index(cols, "raw_self_ns");
 	c->nested = column_index(cols, "nested_ns");
+	for (size_t i = 0; i < NKINDS; i++) {
+		char key[32];
+		snprintf(key, sizeof(key), "%s_calls", kind_names[i]);
+		c->kinds[i] = column_index(cols, key);
+	}
 	c->count = json_object_array_length(cols);
 	return ok;
 }
@@ -814,6 +920,18 @@ static void check_row(struct dump *d, struct thread *t, json_object *r, const st
 	row->nested_ns = c->nested < 0 ? 0 : row_time(d, r, c->nested, where, "nested_ns");
 	if (row->nested_ns < 0)
 		row->nested_ns = 0;
+	for (size_t i = 0; i < NKINDS; i++) {
+		uint64_t sum = 0;
+		if (c->kinds[i] < 0)
+			continue;
+		row->k.kinds[i] = count_value(json_object_array_get_idx(r, (size_t)c->kinds[i]), where,
+					      kind_names[i]);
+		row->k.has |= 1u << i;
+		for (size_t j = 0; j <= i; j++)
+			sum += row->k.kinds[j];
+		if (sum > row->calls)
+			problem("%s: its calls of kinds other than plain are more than its calls", where);
+	}
 	check_times(&row->t, where, t->wall_ns, false);
 	if (row->t.raw_incl_ns >= 0 && row->nested_ns > row->t.raw_incl_ns)
 		problem("%s: nested_ns %" PRId64 " > raw_inclusive_ns %" PRId64, where, row->nested_ns,
@@ -888,6 +1006,59 @@ static void check_call_sums(const struct dump *d, const struct thread *t, const 
 	}
 	free(by_edges);
 	free(by_rows);
+}
+
+/* Each kind's calls of edges and tree rows sum to the function's, kind by kind. */
+static void check_kind_sums(const struct dump *d, const struct thread *t, const char *where)
+{
+	uint64_t *by_edges = xcalloc(d->nfns * NKINDS, sizeof(*by_edges));
+	uint64_t *by_rows = xcalloc(d->nfns * NKINDS, sizeof(*by_rows));
+	unsigned edges_have = ~0u, rows_have = ~0u;
+
+	for (size_t i = 0; i < t->nedges; i++) {
+		edges_have &= t->edges[i].k.has;
+		for (size_t k = 0; k < NKINDS; k++)
+			by_edges[t->edges[i].callee * NKINDS + k] += t->edges[i].k.kinds[k];
+	}
+	for (size_t i = 0; i < t->nrows; i++) {
+		rows_have &= t->rows[i].k.has;
+		for (size_t k = 0; t->rows[i].fn >= 0 && k < NKINDS; k++)
+			by_rows[(size_t)t->rows[i].fn * NKINDS + k] += t->rows[i].k.kinds[k];
+	}
+	for (size_t f = 0; f < d->nfns; f++) {
+		const struct fn_fig *x = &t->fns[f];
+		for (size_t k = 0; x->listed && k < NKINDS; k++) {
+			if (!(x->k.has & 1u << k))
+				continue;
+			if ((edges_have & 1u << k) && by_edges[f * NKINDS + k] != x->k.kinds[k])
+				problem("%s: %s: edges into it sum to %" PRIu64 " %s_calls, the function has %" PRIu64,
+					where, d->fns[f].name, by_edges[f * NKINDS + k], kind_names[k], x->k.kinds[k]);
+			if ((rows_have & 1u << k) && by_rows[f * NKINDS + k] != x->k.kinds[k])
+				problem("%s: %s: tree rows sum to %" PRIu64 " %s_calls, the function has %" PRIu64,
+					where, d->fns[f].name, by_rows[f * NKINDS + k], kind_names[k], x->k.kinds[k]);
+		}
+	}
+	free(by_edges);
+	free(by_rows);
+}
+
+/*
+ * Only a library function has library calls (a library function may have
+ * plain ones too: an inline copy of it in instrumented code probes under its
+ * address), and those are some of its calls.
+ */
+static void check_library_kinds(const struct dump *d, const struct thread *t, const char *where)
+{
+	const unsigned lib = 1u << KIND_LIBRARY;
+
+	for (size_t f = 0; f < d->nfns; f++) {
+		const struct fn_fig *x = &t->fns[f];
+		if (!x->listed || !(x->k.has & lib))
+			continue;
+		if (!d->fns[f].library && x->k.kinds[KIND_LIBRARY])
+			problem("%s: %s is no library function but has %" PRIu64 " library_calls", where,
+				d->fns[f].name, x->k.kinds[KIND_LIBRARY]);
+	}
 }
 
 /* Times summed from the tree, to compare with the function and edge records. */
@@ -1186,6 +1357,8 @@ static void check_thread(struct dump *d, struct thread *t, json_object *thr, con
 	d->watch_times = false;
 	check_call_sums(d, t, where);
 	check_self_sum(d, t, where);
+	check_kind_sums(d, t, where);
+	check_library_kinds(d, t, where);
 	check_derived(d, t, where);
 	check_nesting(t, where);
 }
@@ -1204,6 +1377,69 @@ static void check_threads(json_object *root, struct dump *d)
 	}
 }
 
+/*
+ * Library calls were compensated with their own kind's cost: a compensated
+ * dump with library calls gives library_o_in_ns and library_o_out_ns in its
+ * calibration, numbers above zero.
+ */
+static void check_library_calibration(const struct dump *d)
+{
+	json_object *calib, *v, *on;
+	uint64_t calls = 0;
+	bool ok;
+
+	if (!json_object_object_get_ex(d->root, "calibration", &calib) || !type_ok(calib, W_OBJ) ||
+	    !json_object_object_get_ex(calib, "compensated", &on) || !json_object_get_boolean(on))
+		return;
+	for (size_t i = 0; i < d->nthreads; i++)
+		for (size_t f = 0; f < d->nfns; f++)
+			if (d->threads[i].fns && d->threads[i].fns[f].listed)
+				calls += d->threads[i].fns[f].k.kinds[KIND_LIBRARY];
+	if (!calls)
+		return;
+	for (int k = 0; k < 2; k++) {
+		const char *key = k ? "library_o_out_ns" : "library_o_in_ns";
+		v = member(calib, "calibration", key, W_NUM, &ok);
+		if (ok && !(json_object_get_double(v) > 0))
+			problem("calibration.%s: %g, expected above 0 (library calls: %" PRIu64 ")",
+				key, json_object_get_double(v), calls);
+	}
+}
+
+/*
+ * library_probes says whether there are library functions at all; a library
+ * function is named (not an address); a module that holds only library
+ * functions lists no coverage (its thousands of functions are no one's to call).
+ */
+static void check_library(struct dump *d)
+{
+	json_object *v;
+	const char *probes = "on";
+	bool *own = xcalloc(d->nmods, sizeof(*own)), *lib = xcalloc(d->nmods, sizeof(*lib));
+
+	if (json_object_object_get_ex(d->root, "library_probes", &v)) {
+		probes = type_ok(v, W_STR) ? json_object_get_string(v) : "?";
+		if (strcmp(probes, "on") && strcmp(probes, "off") && strcmp(probes, "unavailable"))
+			problem("library_probes: expected on, off or unavailable");
+	}
+	for (size_t f = 0; f < d->nfns; f++) {
+		const struct fn_rec *r = &d->fns[f];
+		if (r->library && strcmp(probes, "on"))
+			problem("functions[%zu]: library function %s, but library_probes is %s", f, r->name, probes);
+		if (r->library && (!strncmp(r->name, "0x", 2) || !strcmp(r->name, "?")))
+			problem("functions[%zu]: a library function without a name: %s", f, r->name);
+		if (r->module >= 0)
+			(r->library ? lib : own)[r->module] = true;
+	}
+	for (size_t m = 0; m < d->nmods; m++)
+		if (lib[m] && !own[m] && d->mods[m].has_uncalled)
+			problem("modules[%zu]: %s holds only library functions, yet lists uncalled ones", m,
+				d->mods[m].base);
+	free(own);
+	free(lib);
+	check_library_calibration(d);
+}
+
 static void check_dump(struct dump *d)
 {
 	if (!type_ok(d->root, W_OBJ)) {
@@ -1213,6 +1449,7 @@ static void check_dump(struct dump *d)
 	check_header(d->root, d);
 	check_functions(d->root, d);
 	check_threads(d->root, d);
+	check_library(d);
 }
 
 /* ---- expectations ------------------------------------------------------------ */
@@ -1412,6 +1649,64 @@ static void expect_timed(const struct dump *d, const char *spec)
 		unmet("timed %s: its raw inclusive time is zero", spec);
 }
 
+static void expect_library(const struct dump *d, const char *spec, const char *module)
+{
+	size_t seen = 0;
+
+	for (size_t f = 0; f < d->nfns; f++) {
+		const struct fn_rec *r = &d->fns[f];
+		if (!fn_matches(r, spec))
+			continue;
+		seen++;
+		if (!r->library)
+			unmet("library %s: it is no library function", spec);
+		else if (r->module < 0 || strcmp(d->mods[r->module].base, module))
+			unmet("library %s: expected module %s, got %s", spec, module,
+			      r->module < 0 ? "none" : d->mods[r->module].base);
+	}
+	if (!seen)
+		unmet("library %s: no function named %s in the dump", spec, spec);
+}
+
+static void expect_kind(const struct dump *d, const char *spec, const char *kind, uint64_t want)
+{
+	size_t k = 0;
+	uint64_t got = 0;
+
+	while (k < NKINDS && strcmp(kind_names[k], kind))
+		k++;
+	if (k == NKINDS)
+		bad_expect("unknown kind '%s'", kind);
+	for (size_t t = 0; t < d->nthreads; t++)
+		for (size_t f = 0; f < d->nfns; f++)
+			if (d->threads[t].fns[f].listed && fn_matches(&d->fns[f], spec))
+				got += d->threads[t].fns[f].k.kinds[k];
+	if (got != want)
+		unmet("kind %s %s: expected %" PRIu64 " calls, got %" PRIu64, spec, kind, want, got);
+}
+
+static void expect_unprobed(const struct dump *d, const char *module, const char *list, const char *name)
+{
+	bool seen = false, listed = false;
+	json_object *arr;
+
+	if (strcmp(list, "lazy") && strcmp(list, "through_got"))
+		bad_expect("unprobed: the list is lazy or through_got, not '%s'", list);
+	for (size_t m = 0; m < d->nmods; m++) {
+		if (strcmp(d->mods[m].base, module) || !d->mods[m].libcalls)
+			continue;
+		seen = true;
+		if (!json_object_object_get_ex(d->mods[m].libcalls, list, &arr) || !type_ok(arr, W_ARR))
+			continue;
+		for (size_t i = 0; i < json_object_array_length(arr); i++)
+			listed |= !strcmp(json_object_get_string(json_object_array_get_idx(arr, i)), name);
+	}
+	if (!seen)
+		unmet("unprobed %s: no module %s with library_calls", module, module);
+	else if (!listed)
+		unmet("unprobed %s %s %s: not listed", module, list, name);
+}
+
 static void want_args(char **tok, size_t n, size_t want)
 {
 	if (n != want)
@@ -1472,6 +1767,15 @@ static void expect_one(const struct dump *d, char **tok, size_t n)
 	} else if (!strcmp(tok[0], "timed")) {
 		want_args(tok, n, 2);
 		expect_timed(d, tok[1]);
+	} else if (!strcmp(tok[0], "library")) {
+		want_args(tok, n, 3);
+		expect_library(d, tok[1], tok[2]);
+	} else if (!strcmp(tok[0], "kind")) {
+		want_args(tok, n, 4);
+		expect_kind(d, tok[1], tok[2], parse_count(tok[3]));
+	} else if (!strcmp(tok[0], "unprobed")) {
+		want_args(tok, n, 4);
+		expect_unprobed(d, tok[1], tok[2], tok[3]);
 	} else if (n >= 2) {
 		expect_counted(d, tok, n);
 	} else {
@@ -1553,6 +1857,7 @@ static void dump_release(struct dump *d)
 		imap_release(&d->threads[i].edge_index);
 	}
 	free(d->threads);
+	free(d->mods);
 	free(d->fns);
 	imap_release(&d->fn_index);
 	json_object_put(d->root);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/dumpcheck/t-dumpcheck.sh: the dump checker accepts a good dump and catches
-# each broken invariant and each unmet expectation.
+# each broken invariant and each unmet expectation; the same for a dump with library
+# functions (libcalls.json).
 . "$TOP/tests/lib.sh"
 D=$TOP/tests/dumpcheck
 workdir dumpcheck-work
@@ -9,10 +10,13 @@ build build "$W/build.log" "$DC" || exit 1
 check "good dump" "$DC" "$D/good.json"
 check "good dump meets its expectations" "$DC" "$D/good.json" "$D/good.expect"
 
-# broken NAME SED_SCRIPT MESSAGE: the good dump edited by SED_SCRIPT fails with MESSAGE.
+# broken NAME SED_SCRIPT MESSAGE: the good dump (GOOD, else good.json) edited by
+# SED_SCRIPT fails with MESSAGE.
+GOOD=
 broken() {
-	sed "$2" "$D/good.json" >"$W/broken.json"
-	if cmp -s "$D/good.json" "$W/broken.json"; then
+	_good=${GOOD:-$D/good.json}
+	sed "$2" "$_good" >"$W/broken.json"
+	if cmp -s "$_good" "$W/broken.json"; then
 		fail "$1" "the edit '$2' changed nothing"
 	elif out=$("$DC" "$W/broken.json" 2>&1); then
 		fail "$1" "accepted"
@@ -60,6 +64,42 @@ broken "self above its rows" 's/{ "fn": 1, "calls": 2, "inclusive_ns": 400, "sel
 broken "raw self not summed over rows" 's/"raw_inclusive_ns": 450, "raw_self_ns": 220,/"raw_inclusive_ns": 450, "raw_self_ns": 210,/' 'raw_self_ns 210, its tree rows sum to 220'
 broken "children outgrow parent" 's/\[5, 4, 4, 1, 200, 200, 210, 210\]/[5, 4, 4, 1, 200, 200, 330, 330]/' "children's raw_inclusive_ns sum to 330"
 broken "not json" '$d' 'not a readable JSON document'
+
+# ---- library functions: libcalls.json -------------------------------------------------
+check "good dump with library functions" "$DC" "$D/libcalls.json" "$D/libcalls.expect"
+GOOD=$D/libcalls.json
+broken "library function without a module" 's/"name": "qsort", "module": 1/"name": "qsort", "module": null/' \
+	'a library function without a module'
+broken "library function named by its address" 's/"name": "qsort"/"name": "0x7f0010"/' \
+	'a library function without a name'
+broken "library calls of a program function" 's/"max_ns": 60, "library_calls": 0/"max_ns": 60, "library_calls": 3/' \
+	'cmp is no library function but has 3 library_calls'
+broken "kinds above calls" 's/"max_ns": 60, "library_calls": 0, "counted_calls": 0/"max_ns": 60, "library_calls": 0, "counted_calls": 11/' \
+	'more than its 10 calls'
+broken "tree rows' library calls off" 's/\[1, 0, 1, 1, 800, 300, 850, 330, 1, 0\]/[1, 0, 1, 1, 800, 300, 850, 330, 0, 0]/' \
+	'tree rows sum to 0 library_calls'
+broken "edges' counted calls off" 's/{ "caller": 0, "callee": 3, "calls": 1, "inclusive_ns": 0, "self_ns": 0, "library_calls": 0, "counted_calls": 1 }/{ "caller": 0, "callee": 3, "calls": 1, "inclusive_ns": 0, "self_ns": 0, "library_calls": 0, "counted_calls": 0 }/' \
+	'edges into it sum to 0 counted_calls'
+broken "library functions with library probes off" 's/"library_probes": "on"/"library_probes": "off"/' \
+	'but library_probes is off'
+broken "a library's coverage listed" 's|"path": "/lib/x86_64-linux-gnu/libc.so.6", "build_id": null|&, "uncalled": []|' \
+	'holds only library functions, yet lists uncalled ones'
+broken "more slots probed than there are" 's/"slots": 3, "probed": 2/"slots": 3, "probed": 5/' 'probed 5 of 3 slots'
+broken "unprobed names not strings" 's/"lazy": \["puts"\]/"lazy": [7]/' 'library_calls.lazy[0]: expected a string'
+broken "library calls compensated without their kind's cost" 's/, "library_o_in_ns": 9.5//' \
+	"calibration: missing key 'library_o_in_ns'"
+broken "library calls compensated with a cost of zero" 's/"library_o_out_ns": 8.5/"library_o_out_ns": 0/' \
+	'calibration.library_o_out_ns: 0, expected above 0 (library calls: 1)'
+GOOD=
+out=$("$DC" "$D/libcalls.json" "$D/libcalls-bad.expect" 2>&1)
+rc=$?
+want=$(grep -cv '^#' "$D/libcalls-bad.expect")
+got=$(printf '%s\n' "$out" | grep -c "libcalls-bad.expect:")
+if [ $rc -eq 1 ] && [ "$got" -eq "$want" ]; then
+	ok "unmet library expectations, one line each"
+else
+	fail "unmet library expectations, one line each" "exit $rc, $got lines for $want expectations"
+fi
 
 # Every line of bad.expect is unmet, each with one line of its own.
 out=$("$DC" "$D/good.json" "$D/bad.expect" 2>&1)

@@ -1,6 +1,8 @@
 /*
- * qsort.c: a comparator called back from libc's qsort: its calls attach to
- * sorter, the nearest instrumented frame.  Prints how often it ran.
+ * qsort.c: a comparator called back from libc's qsort: with library probes
+ * (the default) qsort is a node and the comparator's calls nest below it;
+ * without them (CALLPROF_LIBCALLS=0) they attach to sorter, the nearest
+ * instrumented frame.  Prints how often it ran.
  */
 #include <stdio.h>
 #include <stdlib.h>

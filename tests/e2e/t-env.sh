@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/e2e/t-env.sh: the runtime's settings and edges: CALLPROF_DISABLE, %p in
 # CALLPROF_OUTPUT, unwritable output, exit statuses through `callprof record`,
-# CALLPROF_CLOCK=none, tsc-ordered and tsc-adaptive, CALLPROF_MAX_NODES, the default output path, callprof_dump().
+# CALLPROF_CLOCK=none, tsc-ordered and tsc-adaptive, CALLPROF_MAX_NODES, the default output path, callprof_dump(),
+# CALLPROF_LIBCALLS=0.
 . "$TOP/tests/lib.sh"
 E=$TOP/tests/e2e
 P=$B/tests/e2e/gcc-O2
@@ -194,3 +195,22 @@ expect_status "callprof_dump(NULL) under record" 0 $? &&
 CALLPROF_OUTPUT=$W/api-%p.json "$P/api" "$W/api-mid-%p.json" >/dev/null
 n=$(ls "$W" | grep -c '^api-mid-[0-9]*\.json$')
 [ "$n" -eq 1 ] && ok "callprof_dump(path) expands %p" || fail "callprof_dump(path) expands %p" "$n files api-mid-PID.json"
+
+# ---- CALLPROF_LIBCALLS=0: no library probes, callbacks attach to the caller ----------
+for mode in link record; do
+	rm -f "$W/nolib.json"
+	if [ $mode = link ]; then
+		n=$(CALLPROF_LIBCALLS=0 CALLPROF_OUTPUT=$W/nolib.json "$P/qsort")
+	else
+		n=$(CALLPROF_LIBCALLS=0 "$REC" record -o "$W/nolib.json" -- "$P/qsort.pre")
+	fi
+	expect_status "CALLPROF_LIBCALLS=0 qsort ($mode)" 0 $? || continue
+	{ cat "$E/qsort.expect"; printf 'calls cmp_int %s\nedge sorter cmp_int %s\nabsent qsort\n' "$n" "$n"; } \
+		>"$W/nolib.expect"
+	if [ "$(jq -r .library_probes "$W/nolib.json")" != off ]; then
+		fail "CALLPROF_LIBCALLS=0 qsort ($mode)" "library_probes: $(jq -c .library_probes "$W/nolib.json")"
+	else
+		check "CALLPROF_LIBCALLS=0 qsort ($mode): the comparator attaches to sorter" "$DC" "$W/nolib.json" \
+			"$W/nolib.expect"
+	fi
+done

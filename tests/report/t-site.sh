@@ -25,7 +25,9 @@ if ! cc -finstrument-functions -g -O2 examples/demo/*.c -o "$W/demo" 2>"$W/cc.er
 	exit 1
 fi
 "$B/callprof" record -o "$W/demo.json" -- "$W/demo" 1000 >/dev/null 2>&1
-# edge_site CALLER CALLEE: the dump's "site" (or "line FILE:N") of that edge.
+# Library probes off: qsort's callback by_count attaches to rank_top, from other code.
+CALLPROF_LIBCALLS=0 "$B/callprof" record -o "$W/demo-nolib.json" -- "$W/demo" 1000 >/dev/null 2>&1
+# edge_site CALLER CALLEE: the dump's ($EDGE_DUMP, or demo.json) "site" (or "line FILE:N") of that edge.
 edge_site() {
 	node -e '
 const d = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
@@ -33,14 +35,18 @@ const id = (n) => d.functions.find((f) => f.name === n).id;
 for (const t of d.threads) for (const e of t.edges)
 	if (e.caller === id(process.argv[2]) && e.callee === id(process.argv[3]))
 		console.log(e.site ? e.site : e.call_file ? "line " + e.call_file.replace(/.*\//, "") + ":" + e.call_line : "none");
-' "$W/demo.json" "$1" "$2"
+' "${EDGE_DUMP:-$W/demo.json}" "$1" "$2"
 }
 s=$(edge_site words_count_text is_word_char)
 if [ "$s" = inlined ]; then ok "dump: is_word_char, inlined into words_count_text, has no line but \"site\": \"inlined\""; else
 	fail "dump: is_word_char, inlined into words_count_text, has no line but \"site\": \"inlined\"" "got '$s'"; fi
-s=$(edge_site rank_top by_count)
-if [ "$s" = outside ]; then ok "dump: by_count, called back by qsort, has \"site\": \"outside\""; else
-	fail "dump: by_count, called back by qsort, has \"site\": \"outside\"" "got '$s'"; fi
+s=$(EDGE_DUMP=$W/demo-nolib.json edge_site rank_top by_count)
+if [ "$s" = outside ]; then ok "dump: by_count, called back by qsort, has \"site\": \"outside\" (library probes off)"; else
+	fail "dump: by_count, called back by qsort, has \"site\": \"outside\" (library probes off)" "got '$s'"; fi
+# Library probes on: by_count is qsort's callee, whose call site lies in libc: neither line nor site.
+s=$(edge_site qsort by_count)
+if [ "$s" = none ]; then ok "dump: by_count below qsort (library probes on) has neither line nor site"; else
+	fail "dump: by_count below qsort (library probes on) has neither line nor site" "got '$s'"; fi
 s=$(edge_site main words_count_text)
 case $s in "line main.c:"*) ok "dump: main -> words_count_text keeps its line ($s)" ;;
 *) fail "dump: main -> words_count_text keeps its line" "got '$s'" ;; esac
@@ -51,7 +57,8 @@ has "words_count_text's page: is_word_char's site reads \"inlined\", with the re
 has "words_count_text's page: a legend under the table says why" "$P" \
 	'<p class="note site-legend">Call sites without a line: <b>inlined</b>: the callee was inlined'
 hasnt "words_count_text's page names no line of main for is_word_char" "$P" '>is_word_char</a></td>.*main\.c:'
-P=$(grep -l '<h1 class="fn-name"><code>rank_top</code>' "$W"/site-demo/fn/*/*.html)
+"$CP" report -o "$W/site-nolib" "$W/demo-nolib.json" >/dev/null 2>"$W/demo-nolib.err"
+P=$(grep -l '<h1 class="fn-name"><code>rank_top</code>' "$W"/site-nolib/fn/*/*.html)
 has "rank_top's page: by_count was called from other code (qsort)" "$P" \
 	'>by_count</a></td>.*<td class="site muted" title="Other code: [^"]*qsort[^"]*">other code</td>'
 
