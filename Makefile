@@ -53,10 +53,22 @@ $(B)/runtime/calib_target.o: runtime/calib_target.c | $(B)/runtime
 	@echo "  CC      $@"
 	$(Q)$(CC) $(RT_CFLAGS) -finstrument-functions -O2 -fno-inline -fno-optimize-sibling-calls -c $< -o $@
 
-$(B)/libcallprof.so: $(RT_OBJ) runtime/libcallprof.map
+# The shared library is libcallprof.so.$(VERSION), named libcallprof.so.$(SO_MAJOR) in the
+# programs linked with it (its soname), reached through the usual two symbolic links.
+SO_MAJOR := 0
+SO_REAL  := libcallprof.so.$(VERSION)
+SO_NAME  := libcallprof.so.$(SO_MAJOR)
+
+$(B)/$(SO_REAL): $(RT_OBJ) runtime/libcallprof.map
 	@echo "  LD      $@"
-	$(Q)$(CC) -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,libcallprof.so \
+	$(Q)$(CC) -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,$(SO_NAME) \
 	    -o $@ $(RT_OBJ) $(RT_LIBS)
+
+$(B)/$(SO_NAME): $(B)/$(SO_REAL)
+	$(Q)ln -sf $(SO_REAL) $@
+
+$(B)/libcallprof.so: $(B)/$(SO_NAME)
+	$(Q)ln -sf $(SO_NAME) $@
 
 # The static archive holds the runtime as one object whose only global symbols
 # are those the shared library exports (libcallprof.map is the one list): a
@@ -80,7 +92,7 @@ $(B)/libcallprof.a: $(B)/archive/libcallprof.o
 TOOL_SRC    := $(wildcard report/*.c)
 TOOL_OBJ    := $(TOOL_SRC:%.c=$(B)/%.o) $(B)/gen/assets.o
 TOOL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) -Ireport -Iruntime $(JSON_CFLAGS) $(CMARK_CFLAGS) \
-               -DCALLPROF_VERSION='"$(VERSION)"' -DCALLPROF_LIBDIR='"$(PREFIX)/lib"'
+               -DCALLPROF_VERSION='"$(VERSION)"' -DCALLPROF_LIBDIR='"$(PREFIX)/lib"' -DCALLPROF_SONAME='"$(SO_NAME)"'
 TOOL_LIBS   := $(JSON_LIBS) $(CMARK_LIBS) -lm
 ASSETS      := $(sort $(wildcard templates/* static/*))
 
@@ -137,19 +149,27 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh bench/run.sh
 
+# Programs linked through callprof.pc find the library by a run path, unless it is
+# installed where the dynamic linker looks anyway (PREFIX=/usr).
+SYSTEM_LIBDIRS := /lib /lib64 /usr/lib /usr/lib64
+PC_RPATH := $(if $(filter $(patsubst %/,%,$(PREFIX))/lib,$(SYSTEM_LIBDIRS)),,-Wl,-rpath,$${libdir})
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 $(B)/libcallprof.so $(DESTDIR)$(PREFIX)/lib/libcallprof.so
+	install -m 755 $(B)/$(SO_REAL) $(DESTDIR)$(PREFIX)/lib/$(SO_REAL)
+	ln -sf $(SO_REAL) $(DESTDIR)$(PREFIX)/lib/$(SO_NAME)
+	ln -sf $(SO_NAME) $(DESTDIR)$(PREFIX)/lib/libcallprof.so
 	install -m 644 $(B)/libcallprof.a $(DESTDIR)$(PREFIX)/lib/libcallprof.a
 	install -m 755 $(B)/callprof $(DESTDIR)$(PREFIX)/bin/callprof
 	install -m 644 runtime/callprof.h $(DESTDIR)$(PREFIX)/include/callprof.h
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' runtime/callprof.pc.in \
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@RPATH@|$(PC_RPATH)|g' runtime/callprof.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/callprof.pc
 	if [ -f docs/callprof.1 ]; then install -m 644 docs/callprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/callprof.1; fi
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/lib/libcallprof.so $(DESTDIR)$(PREFIX)/lib/libcallprof.a \
+	rm -f $(DESTDIR)$(PREFIX)/lib/libcallprof.so $(DESTDIR)$(PREFIX)/lib/$(SO_NAME) \
+	    $(DESTDIR)$(PREFIX)/lib/$(SO_REAL) $(DESTDIR)$(PREFIX)/lib/libcallprof.a \
 	    $(DESTDIR)$(PREFIX)/bin/callprof $(DESTDIR)$(PREFIX)/include/callprof.h \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/callprof.pc $(DESTDIR)$(PREFIX)/share/man/man1/callprof.1
 
