@@ -169,12 +169,13 @@ static void publish(void)
 
 void calib_run(void)
 {
-	uint64_t start_ns = clock_mono_ns();
+	uint64_t start_ns;
 	bool all = true;
 
 	calib.ran = true;
 	if (clock_source == CLOCK_SRC_NONE)
 		return;
+	start_ns = clock_mono_ns();
 	calib.kinds = stamp_kinds();
 	for (unsigned k = 0; k < PROBE_KINDS; k++) {
 		struct calib_cost *c = &calib.kind[k];

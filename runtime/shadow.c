@@ -10,8 +10,8 @@
 
 void frame_close_any(const struct frame *f, const struct frame *parent, uint64_t now_ticks)
 {
-	if (!frame_is_marked(f))
-		frame_close(f, parent, now_ticks);
+	if (!frame_is_marked(f)) /* never before its entry (clock_stop) */
+		frame_close(f, parent, now_ticks < f->t_enter_ticks ? f->t_enter_ticks : now_ticks);
 }
 
 int shadow_init(struct shadow *s, struct cct_node *root, uint32_t cap, uint32_t max_cap)
