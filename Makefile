@@ -61,7 +61,7 @@ SO_NAME  := libcallprof.so.$(SO_MAJOR)
 
 $(B)/$(SO_REAL): $(RT_OBJ) runtime/libcallprof.map
 	@echo "  LD      $@"
-	$(Q)$(CC) -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,$(SO_NAME) \
+	$(Q)$(CC) -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,$(SO_NAME) -Wl,-z,nodelete \
 	    -o $@ $(RT_OBJ) $(RT_LIBS)
 
 $(B)/$(SO_NAME): $(B)/$(SO_REAL)

@@ -57,7 +57,9 @@ static void settle(struct cct_node *n)
 
 void probe_exit_close(struct tstate *t, struct frame *top, uint64_t now)
 {
-	frame_close(top, top - 1, stamp_exit_late(top, now));
+	now = stamp_exit_late(top, now);
+	/* Never before its entry: a probe that read the TSC as the program forbade it (clock.h). */
+	frame_close(top, top - 1, now < top->t_enter_ticks ? top->t_enter_ticks : now);
 	if (stamp_sampled(top->node))
 		settle(top->node);
 	t->stack.depth--;
@@ -230,6 +232,19 @@ void probe_exit_slow(struct tstate *t, uintptr_t fn, uint64_t now)
 
 	exit_slow(t, fn, now);
 	errno = saved_errno;
+}
+
+struct tstate *probe_silence(void)
+{
+	struct tstate *t = tstate_self;
+
+	tstate_self = &tstate_off;
+	return t;
+}
+
+void probe_unsilence(struct tstate *saved)
+{
+	tstate_self = saved;
 }
 
 /* Takes this thread's state for an interposer; NULL when it has none or is inside a probe. */

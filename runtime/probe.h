@@ -138,6 +138,15 @@ static inline __attribute__((always_inline)) CP_NOINSTR void probe_exit(struct t
 }
 
 /*
+ * Silences this thread's probes until probe_unsilence(the value returned):
+ * vfork's child borrows its parent's thread, memory and thread state, which
+ * it must leave as they were; a thread writing a dump runs the program's
+ * instrumented allocator, whose calls are no part of the program's profile.
+ */
+struct tstate *probe_silence(void);
+void probe_unsilence(struct tstate *saved);
+
+/*
  * For the interposers of non-local exits (nonlocal.c), on this thread:
  * probe_unwind closes the frames of functions that ran below `sp`, where a
  * longjmp or a caught exception resumes (see sp above); probe_unwind_alt, for
