@@ -454,6 +454,7 @@ static void write_thread_health(struct dump_ctx *d, const struct tstate *t)
 	write_uint_member(w, "unmatched_exits", t->unmatched_exits);
 	write_uint_member(w, "closed_at_thread_exit", t->closed_at_exit);
 	write_uint_member(w, "undecided_calls", t->undecided_calls);
+	write_uint_member(w, "dropped_at_end", t->dropped_at_end);
 	write_uint_member(w, "open_frames", t->stack.depth - 1);
 	write_uint_member(w, "tree_nodes", t->tree.nodes);
 	write_uint_member(w, "folded_calls", t->tree.folded_calls);

@@ -67,13 +67,21 @@ void probe_exit_close(struct tstate *t, struct frame *top, uint64_t now)
 	t->busy = 0;
 }
 
-/* Drops an enter probe at frame address `sp`; its exit will be skipped. */
-static void drop_enter(struct tstate *t, uintptr_t sp)
+/* Drops an enter probe at frame address `sp`, counted in *why; its exit will be skipped. */
+static void drop_enter(struct tstate *t, uintptr_t sp, uint64_t *why)
 {
 	if (!t->dropped_depth)
 		t->dropped_sp = sp;
 	t->dropped_depth++;
-	t->dropped_no_room++;
+	(*why)++;
+}
+
+/* True if this enter takes a new call path while the last dump reads the trees:
+ * they must not grow meanwhile (process.ending).  Existing paths still count. */
+static bool new_path_at_end(struct tstate *t, struct cct_node *parent, uintptr_t fn)
+{
+	return unlikely(__atomic_load_n(&process.ending, __ATOMIC_RELAXED)) &&
+	       !cct_child_find(&t->tree, parent, fn);
 }
 
 /* True if this enter must be dropped: no room on the stack, or deeper than dropped frames. */
@@ -83,7 +91,7 @@ static bool enter_no_room(struct tstate *t, uintptr_t sp)
 		t->dropped_depth = 0; /* control came back above the dropped frames without their exits */
 	if (!t->dropped_depth && (t->stack.depth < t->stack.cap || shadow_grow(&t->stack) == 0))
 		return false;
-	drop_enter(t, sp);
+	drop_enter(t, sp, &t->dropped_no_room);
 	return true;
 }
 
@@ -118,6 +126,9 @@ static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uint
 	if (unrecorded(t, fn)) {
 		node = top->node; /* a transparent frame: see shadow.h */
 		mark = FRAME_TRANSPARENT;
+	} else if (new_path_at_end(t, top->node, fn)) {
+		drop_enter(t, sp, &t->dropped_at_end);
+		goto out;
 	} else if ((node = cct_child_get(&t->tree, top->node, fn, call_site))) {
 		node->calls++;
 		/* Folded past the budget, inside an open call of the same function.
@@ -125,7 +136,7 @@ static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uint
 		if (node->parent != top->node && shadow_has_open(s, fn, FOLD_NESTING_LOOK))
 			mark = FRAME_UNTIMED;
 	} else {
-		drop_enter(t, sp);
+		drop_enter(t, sp, &t->dropped_no_room);
 		goto out;
 	}
 	top[1].fn = mark ? ~fn : fn;

@@ -108,7 +108,7 @@ void tstate_clear(struct tstate *t, uint64_t now_ticks)
 	for (uint32_t i = 1; i < t->stack.depth; i++)
 		t->stack.base[i].t_enter_ticks = now_ticks;
 	t->dropped_calls = t->dropped_no_room = t->resyncs = 0;
-	t->unmatched_exits = t->closed_at_exit = t->undecided_calls = 0;
+	t->unmatched_exits = t->closed_at_exit = t->undecided_calls = t->dropped_at_end = 0;
 	t->t_start_ticks = now_ticks;
 }
 
@@ -144,7 +144,7 @@ static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 	}
 	cct_release(&old);
 	t->dropped_calls = t->dropped_no_room = t->resyncs = t->unmatched_exits = 0;
-	t->closed_at_exit = t->undecided_calls = 0;
+	t->closed_at_exit = t->undecided_calls = t->dropped_at_end = 0;
 	t->tid = (int)gettid();
 	t->is_main = true;
 	t->t_start_ticks = now;
