@@ -181,4 +181,5 @@ clean:
 
 include tests/rules.mk
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+# Our own dependency files: not those of the real programs make bench builds (bench/real.sh).
+-include $(shell find $(B) \( -path '*/bench/src' -o -path '*/bench/real' \) -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -10,8 +10,11 @@ if command -v clang >/dev/null 2>&1; then
 	clang_major=$(clang --version | sed -n 's/.*clang version \([0-9][0-9]*\).*/\1/p' | head -n 1)
 fi
 # gcc and libjson-c-dev build the harness and the dump reader; uftrace, clang
-# (+ its XRay runtime) and binutils (gprof) are the profilers compared.
+# (+ its XRay runtime) and binutils (gprof) are the profilers compared; dpkg-dev
+# (apt-get source), autoconf, automake and libtool (jq) and tcl (SQLite's generators)
+# build the real programs of bench/real.sh.
 pkgs="gcc make pkg-config libjson-c-dev uftrace clang libclang-rt-${clang_major:-14}-dev binutils"
+pkgs="$pkgs dpkg-dev autoconf automake libtool tcl"
 
 missing=""
 for p in $pkgs; do

@@ -10,6 +10,9 @@
 #   overlap  OVERLAP.tsv ("kind leaf value" lines): probe cost and the leaf's profiled
 #            time by kind of work, for the plain and the ordered TSC
 #   median   one number a line: their median
+#   real     the real programs (bench/real.sh), -v work=W: "run NAME LABEL" lines (the rows, in
+#            order), "notyet NAME WHY", SUMMARY.tsv lines named W:NAME, "dump W:NAME calls
+#            main_ns main_raw_ns dumps" and "gprof W calls": one workload's table
 
 function median(arr, n,    i, j, t) {
 	for (i = 2; i <= n; i++) {
@@ -66,6 +69,12 @@ mode == "accuracy" || mode == "overhead" {
 }
 
 mode == "median" { m[++mn] = $1; next }
+
+mode == "real" && $1 == "run" { rrun[++rn] = $2; rlabel[$2] = $3; next }
+mode == "real" && $1 == "notyet" { rnot[$2] = $3; next }
+mode == "real" && $1 == "dump" { split($2, k, ":"); if (k[1] == work) { rcalls[k[2]] = $3; rmain[k[2]] = $4; rraw[k[2]] = $5 }; next }
+mode == "real" && $1 == "gprof" { if ($2 == work) rgprof = $3; next }
+mode == "real" { split($1, k, ":"); if (k[1] == work) { rwall[k[2]] = $2; rfail[k[2]] = $6; rcpu[k[2]] = $8 }; next }
 
 mode == "overlap" {
 	if ($1 == "plain" && !($2 in isleaf)) { isleaf[$2] = 1; leaves[++nl] = $2 }
@@ -273,8 +282,69 @@ function overlap_table(    i, l, w, ot, oa, oo) {
 	}
 }
 
+function secs(ns) {
+	return sprintf("%.3f s", ns / 1e9)
+}
+
+# A real program's row, against the uninstrumented build of its compiler.
+function real_base(r) {
+	return r ~ /^clang/ ? "clang" : "plain"
+}
+
+function real_table(    i, r, b, t, wp, cp, probes, fl, cr, mc, mv, mr, e, ew, cw) {
+	print "| variant | wall | vs plain | CPU (user + sys) | vs plain | probes | main(), compensated | vs plain wall | main(), raw |"
+	print "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	for (i = 1; i <= rn; i++) {
+		r = rrun[i]
+		if (r in rnot) {
+			printf "| %s | %s | | | | | | | |\n", rlabel[r], rnot[r]
+			continue
+		}
+		wp = rwall[real_base(r)]; cp = rcpu[real_base(r)]
+		if (!(r in rwall) || wp <= 0)
+			continue
+		if (r in rcalls)
+			probes = sprintf("%d", rcalls[r])
+		else if (r == "gprof" && rgprof > 0)
+			probes = rgprof " (gprof's count)"
+		else
+			probes = "-"
+		fl = rfail[r] > 0 ? " (" rfail[r] " runs failed)" : ""
+		cr = cp > 0 ? sprintf("%.2fx", rcpu[r] / cp) : "-"
+		if ((r in rmain) && rmain[r] > 0) {
+			mc = secs(rmain[r]); mv = pct(rmain[r] / wp - 1); mr = secs(rraw[r])
+		} else
+			mc = mv = mr = "-"
+		printf "| %s%s | %s | %.2fx | %s | %s | %s | %s | %s | %s |\n", rlabel[r], fl, secs(rwall[r]),
+			rwall[r] / wp, secs(rcpu[r]), cr, probes, mc, mv, mr
+	}
+	print ""
+	wp = rwall["plain"]; ew = rwall["empty"]; cw = rwall["callprof"]
+	if (ew > 0 && cw > wp && wp > 0)
+		printf "Empty hooks: %s over plain, %.0f%% of callprof's slowdown (%s): the instrumented code itself (lost optimisations, calls to hooks that do nothing), which no probe can win back.\n",
+			pct(ew / wp - 1), 100 * (ew - wp) / (cw - wp), pct(cw / wp - 1)
+	t = ""
+	for (i = 1; i <= rn; i++) {
+		r = rrun[i]
+		b = real_base(r)
+		if (!(r in rmain) || rmain[r] <= 0 || rwall[b] <= 0)
+			continue
+		e = rmain[r] / rwall[b] - 1
+		t = t (t == "" ? "" : ", ") r " " pct(e) " (" verdict(e <= 0.25 && e >= -0.25) ")"
+	}
+	if (t != "")
+		printf "Issue 14's target, main()'s compensated time within 25%% of the uninstrumented process: %s.", t
+	if (ew > 0 && rmain["callprof"] > wp && wp > 0)
+		printf " Of callprof's excess in main() (%+.3f s), the empty-hooks build's slowdown is %.0f%% (%+.3f s).",
+			(rmain["callprof"] - wp) / 1e9, 100 * (ew - wp) / (rmain["callprof"] - wp), (ew - wp) / 1e9
+	if (t != "")
+		print ""
+}
+
 END {
-	if (mode == "overlap")
+	if (mode == "real")
+		real_table()
+	else if (mode == "overlap")
 		overlap_table()
 	else if (mode == "probe")
 		probe_table()

@@ -8,11 +8,13 @@
  *
  * CMDFILE: one command a line, "NAME<TAB>WORD WORD ...": words are split on
  * blanks (no shell, no quoting); leading NAME=VALUE words set environment
- * variables, as env(1) does.  Blank lines and lines starting with # are skipped.
+ * variables, as env(1) does, and a word <FILE anywhere makes FILE the command's
+ * standard input.  Blank lines and lines starting with # are skipped.
  * Each run gets TIMEIT_MAIN_NS_FILE=PATH in its environment: a program linked
  * with bench/mainwrap.c writes there how long its main() took, and that time
  * is kept beside the process's wall time (0 when nothing was written).
- * SUMMARY.tsv: "name  median_ns  min_ns  max_ns  runs  failures  median_main_ns" per command.
+ * SUMMARY.tsv: "name  median_ns  min_ns  max_ns  runs  failures  median_main_ns  median_cpu_ns"
+ * per command (cpu: user + system time of the process and the children it waited for).
  * RAW.tsv: "name  round  wall_ns  user_ns  sys_ns  status  main_ns" per run.
  * A command's stdout and stderr go to /dev/null; a non-zero exit is counted
  * as a failure (its time is still kept) and named on stderr.
@@ -36,7 +38,9 @@ struct cmd {
 	char *name;
 	char *words[MAX_WORDS + 1]; /* env assignments first, then argv; NULL-terminated */
 	int nenv;                   /* how many leading words are NAME=VALUE */
+	char *stdin_path;           /* from a word <FILE, or NULL: stdin is inherited */
 	uint64_t wall_ns[MAX_ROUNDS];
+	uint64_t cpu_ns[MAX_ROUNDS]; /* user + system time */
 	uint64_t main_ns[MAX_ROUNDS]; /* what the program reported for main(), or 0 */
 	int runs;
 	int failures;
@@ -72,6 +76,10 @@ static int parse_line(char *line, struct cmd *c)
 	*tab = '\0';
 	c->name = strdup(line);
 	for (w = strtok_r(tab + 1, " \t\n", &save); w && n < MAX_WORDS; w = strtok_r(NULL, " \t\n", &save)) {
+		if (w[0] == '<' && w[1]) {
+			c->stdin_path = strdup(w + 1);
+			continue;
+		}
 		c->words[n] = strdup(w);
 		if (n == c->nenv && strchr(w, '=') && w[0] != '=' && w[0] != '/' && w[0] != '.')
 			c->nenv++;
@@ -132,6 +140,13 @@ static uint64_t run_once(const struct cmd *c, uint64_t *user_ns, uint64_t *sys_n
 
 		dup2(null, 1);
 		dup2(null, 2);
+		if (c->stdin_path) {
+			int in = open(c->stdin_path, O_RDONLY);
+
+			if (in < 0)
+				_exit(126);
+			dup2(in, 0);
+		}
 		putenv(main_ns_env);
 		for (int i = 0; i < c->nenv; i++)
 			putenv(c->words[i]);
@@ -184,6 +199,7 @@ static void run_round(int round, int keep, FILE *raw, unsigned *seed)
 			continue;
 		c->failures += bad;
 		c->main_ns[c->runs] = main_ns;
+		c->cpu_ns[c->runs] = user_ns + sys_ns;
 		c->wall_ns[c->runs++] = wall_ns;
 		if (raw)
 			fprintf(raw, "%s\t%d\t%llu\t%llu\t%llu\t%d\t%llu\n", c->name, round,
@@ -205,10 +221,11 @@ static void print_summary(void)
 		struct cmd *c = &cmds[i];
 		int n = c->runs;
 		uint64_t med = median(c->wall_ns, n), med_main = median(c->main_ns, n);
+		uint64_t med_cpu = median(c->cpu_ns, n);
 
-		printf("%s\t%llu\t%llu\t%llu\t%d\t%d\t%llu\n", c->name, (unsigned long long)med,
+		printf("%s\t%llu\t%llu\t%llu\t%d\t%d\t%llu\t%llu\n", c->name, (unsigned long long)med,
 		       (unsigned long long)c->wall_ns[0], (unsigned long long)c->wall_ns[n - 1], n,
-		       c->failures, (unsigned long long)med_main);
+		       c->failures, (unsigned long long)med_main, (unsigned long long)med_cpu);
 	}
 }
 

@@ -89,3 +89,45 @@ if grep -qiw -e nan -e inf "$R"; then
 else
 	ok "no NaN or infinity in RESULTS.md"
 fi
+
+# Section 5, the real programs (bench/real.sh): in the smoke run Lua alone, from Debian's
+# source package, built in every variant and run once; or a line saying why it was skipped.
+section "real programs" "## 5. Real programs nobody here wrote"
+if grep -q '^Skipped: the sources could not be fetched' "$R"; then
+	ok "real programs # SKIP: $(grep -m 1 '^Skipped:' "$R" | cut -c 1-160)"
+else
+	section "the Lua table" "### lua: script"
+	# real_row LABEL: the Lua table's row LABEL, with a wall time.
+	real_row() { grep -F "| $1 |" "$R" | grep -m 1 '| [0-9.]* s |'; }
+	for l in "no instrumentation (gcc -O2 -g)" "-finstrument-functions, empty hooks linked in (bench/hooks_empty.c)" \
+		"gprof (-pg -mfentry: glibc's __fentry__ and gmon.out)"; do
+		[ -n "$(real_row "$l")" ] && ok "lua: row '$l'" || fail "lua: row '$l'" "none with a time"
+	done
+	# The profiled runs' dumps count the probes (fib(25) alone is 242,785 Lua calls, each
+	# several C calls) and give main() a time.
+	for l in "**callprof**, link mode (-finstrument-functions)" \
+		"**callprof record** (preloaded into the -finstrument-functions build)"; do
+		probes=$(real_row "$l" | awk -F' [|] ' '{ print $6 }')
+		main=$(real_row "$l" | awk -F' [|] ' '{ print $7 }')
+		if [ "${probes:-0}" -gt 1000000 ] 2> /dev/null && [ "$main" != "-" ] && [ -n "$main" ]; then
+			ok "lua: $l: $probes probes, main() $main"
+		else
+			fail "lua: $l: probes and main() from the dump" "$(real_row "$l")"
+		fi
+	done
+	grep -qF '| **callprof**, -pg -mfentry front-end | not yet' "$R" &&
+		ok "lua: the fentry row says not yet" || fail "lua: the fentry row says not yet" "no such row"
+	grep -q '^Empty hooks: .* over plain, [0-9]*% of callprof.s slowdown' "$R" &&
+		ok "lua: the empty-hooks share of the slowdown" ||
+		fail "lua: the empty-hooks share of the slowdown" "no such line"
+	grep -q "^Issue 14's target, main()'s compensated time within 25% of the uninstrumented process: callprof [-+]" "$R" &&
+		ok "lua: main() against the uninstrumented process" ||
+		fail "lua: main() against the uninstrumented process" "no such line"
+	# A second build of a variant is the cached one: no compiling, no linking.
+	if out=$(B="$W/build" sh "$TOP/bench/real.sh" build lua callprof 2>&1) &&
+		! printf '%s\n' "$out" | grep -q -e compiling -e linking; then
+		ok "real.sh build: a second build of lua callprof is cached"
+	else
+		fail "real.sh build: a second build of lua callprof is cached" "$(printf '%s' "$out" | tr '\n' ' ')"
+	fi
+fi
