@@ -17,6 +17,7 @@
 
 #include "cct.h"
 #include "compat.h"
+#include "endsig.h"
 #include "filter.h"
 #include "process.h"
 #include "symbols.h"
@@ -227,14 +228,18 @@ static __attribute__((noinline)) void *open_deciding(const char *file, int mode,
 	int saved_errno = errno;
 
 	if (h) {
-		filter_load_modules();
+		if (verdict_on)
+			filter_load_modules();
+		endsig_arm();
 		dlerror(); /* the program's dlopen succeeded: no error of our lookups' is left to it */
 	}
 	errno = saved_errno;
 	return h;
 }
 
-/* Without filters, a tail call: the real dlopen sees our caller as its own. */
+/* Without filters, the real dlopen called as a tail call would see our caller
+ * as its own; so it is, unless the runtime's signal handling waits for
+ * instrumented code (endsig_arm), which a library opened may bring. */
 CP_EXPORT void *dlopen(const char *file, int mode);
 void *dlopen(const char *file, int mode)
 {
@@ -242,7 +247,7 @@ void *dlopen(const char *file, int mode)
 		*(void **)&real_dlopen = dlsym(RTLD_NEXT, "dlopen");
 		*(void **)&real_dlclose = dlsym(RTLD_NEXT, "dlclose");
 	}
-	if (!verdict_on)
+	if (!verdict_on && endsig_armed())
 		return real_dlopen(file, mode);
 	return open_deciding(file, mode, __builtin_return_address(0));
 }

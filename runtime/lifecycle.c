@@ -23,12 +23,14 @@
 #include "compat.h"
 #include "dump.h"
 #include "dumpfile.h"
+#include "endsig.h"
 #include "filter.h"
 #include "nonlocal.h"
 #include "options.h"
 #include "probe.h"
 #include "process.h"
 #include "sandbox.h"
+#include "sigframe.h"
 #include "snapshot.h"
 #include "stamp.h"
 #include "tstate.h"
@@ -40,8 +42,9 @@ extern int __cxa_atexit(void (*fn)(void *), void *arg, void *dso_handle);
 enum { LIFE_NONE, LIFE_RUNNING, LIFE_DONE };
 static int life_state = LIFE_NONE;
 static int starter;
-/* The dump at exit is written once, even if several exit paths reach it. */
-static int final_dump_done;
+/* The last dump (at exit, or of a process a signal ends) is written once, even
+ * if several paths reach it; final_dump_over says when it is. */
+static int final_dump_done, final_dump_over;
 /* Our exit handler and our destructor each count here when they run: see exit_step. */
 static int exit_steps;
 /* One dump at a time: the API's, the runtime thread's, the one at exit (which keeps it). */
@@ -81,6 +84,7 @@ static void fork_child(void)
 	process_forked();
 	tstate_fork_child(tstate_self, stamp_new_node_state(), process.start_ticks);
 	pthread_mutex_unlock(&dump_lock);
+	endsig_forked();
 }
 
 static void exit_step(void);
@@ -92,6 +96,7 @@ static void on_exit_handler(void *arg)
 }
 
 static void on_quick_exit(void);
+static void dump_for_thread(int cut_short);
 
 static void start(void)
 {
@@ -108,6 +113,7 @@ static void start(void)
 	 * runtime is never unloaded (-z nodelete). */
 	__cxa_atexit(on_exit_handler, NULL, NULL);
 	at_quick_exit(on_quick_exit);
+	endsig_setup(dump_for_thread);
 }
 
 /* Starts the runtime, once; false when profiling is off.  Another thread
@@ -256,7 +262,7 @@ static int lifecycle_dump(const char *path, bool only_if_data, bool locked, int 
  * what the filter allows, but for the fork.  One line says when the child was
  * killed.  Under dump_lock.
  */
-static void dump_from_child(void)
+static void dump_from_child(int cut_short)
 {
 	struct dumpfile df;
 	int pid = getpid(), status;
@@ -267,7 +273,7 @@ static void dump_from_child(void)
 	child = fork();
 	dump_forking = false;
 	if (child == 0) /* no calibration here: it would map memory and read the clock */
-		_exit(dump_locked(&df, true, false, pid, 0) == 0 ? 0 : 1);
+		_exit(dump_locked(&df, true, false, pid, cut_short) == 0 ? 0 : 1);
 	if (child < 0) {
 		fprintf(stderr, "callprof: no profile written: cannot fork to write it (%s)\n", strerror(errno));
 		return;
@@ -304,28 +310,67 @@ static void others_stand_aside(void)
 		closedir(d);
 }
 
-/*
- * The dump at exit, once: after the program's own output, which is flushed
- * first when `flush` (quick_exit flushes nothing: neither do we).  Keeps
- * dump_lock: nothing is written after it.  A thread in strict seccomp mode can
- * write nothing; the kernel ends the process as soon as it tries.
- */
-static void final_dump(bool flush)
+/* The last dump, under dump_lock, which it keeps: nothing is written after it. */
+static void last_dump(int cut_short)
 {
-	if (!process.ready || sandbox_strict_thread() ||
-	    __atomic_exchange_n(&final_dump_done, 1, __ATOMIC_ACQ_REL))
-		return;
-	if (flush)
-		fflush(NULL);
 	pthread_mutex_lock(&dump_lock);
 	others_stand_aside();
 	if (sandbox_filtered) {
 		struct tstate *self = probe_silence();
-		dump_from_child();
+		dump_from_child(cut_short);
 		probe_unsilence(self);
 	} else {
-		lifecycle_dump(NULL, true, true, 0);
+		lifecycle_dump(NULL, true, true, cut_short);
 	}
+	__atomic_store_n(&final_dump_over, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * The dump at exit, once: after the program's own output, which is flushed
+ * first when `flush` (quick_exit flushes nothing: neither do we).  The signals
+ * that would interrupt it go to other threads (or wait: the process is
+ * ending).  A thread in strict seccomp mode can write nothing; the kernel
+ * ends the process as soon as it tries.
+ */
+static void final_dump(bool flush)
+{
+	sigset_t async;
+
+	if (!process.ready || sandbox_strict_thread() ||
+	    __atomic_exchange_n(&final_dump_done, 1, __ATOMIC_ACQ_REL))
+		return;
+	sigfillset(&async);
+	sigdelset(&async, SIGSEGV);
+	sigdelset(&async, SIGBUS);
+	sigdelset(&async, SIGILL);
+	sigdelset(&async, SIGFPE);
+	pthread_sigmask(SIG_BLOCK, &async, NULL);
+	if (flush)
+		fflush(NULL);
+	last_dump(0);
+}
+
+/*
+ * The runtime thread's dumps (endsig.h): one the program runs on after, or
+ * the last one, of a process the signal `cut_short` is ending, marked so.  A
+ * signal that comes while the dump at exit is written waits for it (the
+ * thread spins, so the handler waiting for the thread sees it working).
+ */
+static void dump_for_thread(int cut_short)
+{
+	if (!cut_short) {
+		if (!__atomic_load_n(&final_dump_done, __ATOMIC_ACQUIRE))
+			lifecycle_dump(NULL, true, false, 0);
+		return;
+	}
+	if (!process.ready)
+		return;
+	if (__atomic_exchange_n(&final_dump_done, 1, __ATOMIC_ACQ_REL)) {
+		while (!__atomic_load_n(&final_dump_over, __ATOMIC_ACQUIRE))
+			sched_yield();
+		return;
+	}
+	last_dump(cut_short);
 }
 
 /*
@@ -363,8 +408,16 @@ CP_EXPORT int callprof_dump(const char *path)
 {
 	if (!lifecycle_start())
 		return -1;
+	if (sigframe_in_handler()) { /* the interrupted code may hold malloc's locks, or ours */
+		static const char line[] = "callprof: callprof_dump() refused in a signal handler "
+					   "(see CALLPROF_DUMP_SIGNAL)\n";
+		__atomic_add_fetch(&refused_dumps, 1, __ATOMIC_RELAXED);
+		if (write(STDERR_FILENO, line, sizeof(line) - 1) < 0)
+			return -1;
+		return -1;
+	}
 	if (__atomic_load_n(&final_dump_done, __ATOMIC_ACQUIRE)) {
-		fputs("callprof: callprof_dump() after the profile at exit was written: nothing written\n", stderr);
+		fputs("callprof: callprof_dump() after the last profile was written: nothing written\n", stderr);
 		return -1;
 	}
 	return lifecycle_dump(path, false, false, 0);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <signal.h>
 
+#include "altstack.h"
 #include "clock.h"
 #include "options.h"
 #include "process.h"
@@ -191,6 +192,7 @@ static struct tstate *attach(void)
 	attach_dropped = 0;
 	tstate_register(t);
 	process.probed = true;
+	altstack_ensure(); /* a stack overflow's SIGSEGV can still write the profile */
 	return t;
 }
 

@@ -8,6 +8,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "altstack.h"
 #include "clock.h"
 #include "options.h"
 
@@ -73,6 +74,7 @@ static void thread_ended(void *arg)
 	t->t_end_ticks = now;
 	prctl(PR_GET_NAME, t->name, 0, 0, 0);
 	t->finished = true;
+	altstack_release();
 }
 
 void tstate_setup(void)

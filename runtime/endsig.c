@@ -1,0 +1,159 @@
+/* endsig.c: the runtime's handlers of the signals that end a program, and of CALLPROF_DUMP_SIGNAL. */
+#include "endsig.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "altstack.h"
+#include "modscan.h"
+#include "options.h"
+#include "process.h"
+
+/* The signals whose default action ends the process, and which a program may
+ * leave to it: the runtime writes the profile before they do (docs: "How a
+ * program ends").  SIGKILL and SIGSTOP cannot be handled; the real-time ones
+ * and SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT are left alone. */
+static const int ending[] = { SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGUSR1,
+			      SIGSEGV, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGXCPU, SIGXFSZ, SIGSYS };
+
+/* How long a second ending signal waits for the first one's dump. */
+#define SECOND_WAIT_MS 60000
+
+static dumper_write_fn write_dump;
+static bool armed;
+/* The first ending signal taken (0: none yet), and whether its dump is over. */
+static int first_sig, first_over;
+
+/* Faults: the kernel signals them for the instruction at the interrupted
+ * address, which runs again when the handler returns. */
+static bool is_fault(int sig, const siginfo_t *info)
+{
+	return (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE) && info->si_code > 0;
+}
+
+/* Ends the process by `sig`, as its default action does. */
+static void die_by(int sig, const siginfo_t *info)
+{
+	struct sigaction dfl;
+	sigset_t one;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	if (is_fault(sig, info))
+		return; /* the instruction faults again, the default action takes it, core and all */
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+	raise(sig);
+}
+
+/* A second ending signal, on another thread, while the first one's dump is written: it waits. */
+static void wait_first(void)
+{
+	const struct timespec nap = { 0, 10000000L };
+
+	for (int ms = 0; ms < SECOND_WAIT_MS && !__atomic_load_n(&first_over, __ATOMIC_ACQUIRE); ms += 10)
+		nanosleep(&nap, NULL);
+}
+
+static void on_ending(int sig, siginfo_t *info, void *uc)
+{
+	int saved_errno = errno, none = 0;
+
+	(void)uc;
+	if (dumper_is_self()) { /* the dump itself faulted: the heap may be broken */
+		if (dumper_failed())
+			for (;;)
+				pause(); /* the handler waiting for it ends the process */
+		die_by(sig, info);
+		errno = saved_errno;
+		return;
+	}
+	if (__atomic_compare_exchange_n(&first_sig, &none, sig, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		if (__atomic_load_n(&process.probed, __ATOMIC_RELAXED))
+			dumper_ask_wait(sig);
+		__atomic_store_n(&first_over, 1, __ATOMIC_RELEASE);
+	} else {
+		wait_first();
+	}
+	die_by(sig, info);
+	errno = saved_errno;
+}
+
+static void on_dump_signal(int sig)
+{
+	(void)sig;
+	dumper_ask();
+}
+
+/* Installs the handler for every ending signal the program leaves to its default action. */
+static void handle_ending(void)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_ending;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
+		sigaddset(&sa.sa_mask, ending[i]);
+	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
+		if (ending[i] != options.dump_signal && sigaction(ending[i], NULL, &old) == 0 &&
+		    !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
+			sigaction(ending[i], &sa, NULL);
+}
+
+static void handle_dump_signal(int sig)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_dump_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
+void endsig_arm(void)
+{
+	bool on = options.on_signal;
+
+	if (armed || !write_dump || (!on && !options.dump_signal && !options.dump_every_s))
+		return;
+	if (!modscan_probed_loaded())
+		return;
+	armed = true;
+	if (dumper_start(write_dump, options.dump_every_s) < 0)
+		return;
+	if (on) {
+		altstack_wanted = true;
+		altstack_ensure();
+		handle_ending();
+	}
+	if (options.dump_signal)
+		handle_dump_signal(options.dump_signal);
+}
+
+bool endsig_armed(void)
+{
+	return armed || (!options.on_signal && !options.dump_signal && !options.dump_every_s);
+}
+
+void endsig_setup(dumper_write_fn write)
+{
+	write_dump = write;
+	endsig_arm();
+}
+
+void endsig_forked(void)
+{
+	first_sig = first_over = 0;
+	dumper_forked();
+}
