@@ -39,8 +39,13 @@ endif
 # ---- runtime: libcallprof.so / libcallprof.a -------------------------------
 # The runtime itself is never instrumented, except calib_target.c: the private
 # function calibration drives through the real probes.
-RT_SRC   := $(filter-out runtime/calib_target.c,$(wildcard runtime/*.c))
+# linkage_shared.c and spawn.c go into the shared library only, linkage_static.c
+# into the archive only (runtime/linkage.h).
+RT_SO_ONLY := runtime/linkage_shared.c runtime/spawn.c
+RT_SRC   := $(filter-out runtime/calib_target.c runtime/linkage_static.c $(RT_SO_ONLY),$(wildcard runtime/*.c))
 RT_OBJ   := $(RT_SRC:%.c=$(B)/%.o) $(B)/runtime/calib_target.o
+SO_OBJ   := $(RT_OBJ) $(RT_SO_ONLY:%.c=$(B)/%.o)
+AR_OBJ   := $(RT_OBJ) $(B)/runtime/linkage_static.o
 RT_CFLAGS:= $(BASE_CFLAGS) -D_GNU_SOURCE -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
             -ftls-model=initial-exec $(DW_CFLAGS)
 RT_LIBS  := $(DW_LIBS) -lelf -ldl -lpthread
@@ -59,10 +64,10 @@ SO_MAJOR := 0
 SO_REAL  := libcallprof.so.$(VERSION)
 SO_NAME  := libcallprof.so.$(SO_MAJOR)
 
-$(B)/$(SO_REAL): $(RT_OBJ) runtime/libcallprof.map
+$(B)/$(SO_REAL): $(SO_OBJ) runtime/libcallprof.map
 	@echo "  LD      $@"
 	$(Q)$(CC) -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,$(SO_NAME) -Wl,-z,nodelete \
-	    -o $@ $(RT_OBJ) $(RT_LIBS)
+	    -o $@ $(SO_OBJ) $(RT_LIBS)
 
 $(B)/$(SO_NAME): $(B)/$(SO_REAL)
 	$(Q)ln -sf $(SO_REAL) $@
@@ -76,12 +81,15 @@ $(B)/libcallprof.so: $(B)/$(SO_NAME)
 $(B)/archive/exports.txt: runtime/libcallprof.map
 	@mkdir -p $(@D)
 	@echo "  GEN     $@"
-	$(Q)sed -n '/global:/,/local:/s/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\);.*/\1/p' $< > $@
+	$(Q)sed -n '/global:/,/shared library only/s/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\);.*/\1/p' $< > $@
 
-$(B)/archive/libcallprof.o: $(RT_OBJ) $(B)/archive/exports.txt
+# Its __cxa_begin_catch is weak: a program linked with -static brings libstdc++.a's
+# own (with __cxa_end_catch), which then takes the catches (docs: static programs).
+$(B)/archive/libcallprof.o: $(AR_OBJ) $(B)/archive/exports.txt
 	@echo "  LD -r   $@"
-	$(Q)$(CC) -r -nostdlib -o $@.all $(RT_OBJ) && \
-	    objcopy --keep-global-symbols=$(B)/archive/exports.txt $@.all $@ && rm -f $@.all
+	$(Q)$(CC) -r -nostdlib -o $@.all $(AR_OBJ) && \
+	    objcopy --keep-global-symbols=$(B)/archive/exports.txt --weaken-symbol=__cxa_begin_catch $@.all $@ && \
+	    rm -f $@.all
 
 $(B)/libcallprof.a: $(B)/archive/libcallprof.o
 	@echo "  AR      $@"

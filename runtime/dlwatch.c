@@ -127,13 +127,38 @@ static int (*real_dlclose)(void *);
 /* The real dlopen. */
 static void *(*real_dlopen)(const char *, int);
 
+/* A static program's dlopen (dlsym finds no other): the same as dlopen, the
+ * one public name of it the runtime does not interpose. */
+static void *open_base(const char *file, int mode)
+{
+	return dlmopen(LM_ID_BASE, file, mode);
+}
+
+/* A static program's dlclose: there is no other name for the C library's,
+ * so the library stays loaded (static programs seldom load any). */
+static int close_never(void *handle)
+{
+	(void)handle;
+	return 0;
+}
+
+static void find_real(void)
+{
+	*(void **)&real_dlopen = dlsym(RTLD_NEXT, "dlopen");
+	*(void **)&real_dlclose = dlsym(RTLD_NEXT, "dlclose");
+	if (!real_dlopen)
+		real_dlopen = open_base;
+	if (!real_dlclose)
+		real_dlclose = close_never;
+}
+
 CP_EXPORT int dlclose(void *handle);
 int dlclose(void *handle)
 {
 	int rc, saved_errno = errno;
 
 	if (!real_dlclose)
-		*(void **)&real_dlclose = dlsym(RTLD_NEXT, "dlclose");
+		find_real();
 	if (process.ready)
 		remember_library(handle);
 	errno = saved_errno;
@@ -243,10 +268,8 @@ static __attribute__((noinline)) void *open_deciding(const char *file, int mode,
 CP_EXPORT void *dlopen(const char *file, int mode);
 void *dlopen(const char *file, int mode)
 {
-	if (!real_dlopen) {
-		*(void **)&real_dlopen = dlsym(RTLD_NEXT, "dlopen");
-		*(void **)&real_dlclose = dlsym(RTLD_NEXT, "dlclose");
-	}
+	if (!real_dlopen)
+		find_real();
 	if (!verdict_on && endsig_armed())
 		return real_dlopen(file, mode);
 	return open_deciding(file, mode, __builtin_return_address(0));

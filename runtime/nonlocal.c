@@ -10,14 +10,14 @@
 
 #include "arch.h"
 #include "compat.h"
+#include "linkage.h"
 #include "probe.h"
 #include "shadow.h"
 
-typedef void (*jump_fn)(struct __jmp_buf_tag *, int) __attribute__((noreturn));
 typedef void *(*catch_fn)(void *);
 
 /* The interposed functions' real definitions, found once at start-up. */
-static jump_fn real_longjmp, real_siglongjmp, real__longjmp, real_longjmp_chk;
+static jump_fn real_longjmp, real_siglongjmp, real_longjmp_chk;
 static catch_fn real_begin_catch;
 
 static void *next_symbol(const char *name)
@@ -29,8 +29,8 @@ void nonlocal_setup(void)
 {
 	*(void **)&real_longjmp = next_symbol("longjmp");
 	*(void **)&real_siglongjmp = next_symbol("siglongjmp");
-	*(void **)&real__longjmp = next_symbol("_longjmp");
 	*(void **)&real_longjmp_chk = next_symbol("__longjmp_chk");
+	linkage_setup();
 	*(void **)&real_begin_catch = next_symbol("__cxa_begin_catch");
 }
 
@@ -56,16 +56,19 @@ static bool leave_alt_stack(uintptr_t target)
 }
 
 /* The real function `name`, looked up now if start-up has not (a jump before
- * the runtime's constructor ran). */
+ * the runtime's constructor ran); in a static program, the C library's own
+ * under a name the runtime leaves alone (linkage.h). */
 static jump_fn real_jump(jump_fn *real, const char *name)
 {
 	if (!*real)
 		*(void **)real = next_symbol(name);
+	if (!*real)
+		*real = linkage_longjmp();
 	return *real;
 }
 
-static __attribute__((noreturn)) void jump(jump_fn *real, const char *name, struct __jmp_buf_tag *env,
-					   int val)
+__attribute__((noreturn)) void nonlocal_jump(jump_fn *real, const char *name, struct __jmp_buf_tag *env,
+					     int val)
 {
 	uintptr_t target = arch_jmpbuf_sp(env);
 	jump_fn to = real_jump(real, name);
@@ -82,23 +85,18 @@ static __attribute__((noreturn)) void jump(jump_fn *real, const char *name, stru
 
 CP_EXPORT void longjmp(struct __jmp_buf_tag env[1], int val)
 {
-	jump(&real_longjmp, "longjmp", env, val);
+	nonlocal_jump(&real_longjmp, "longjmp", env, val);
 }
 
 CP_EXPORT void siglongjmp(struct __jmp_buf_tag env[1], int val)
 {
-	jump(&real_siglongjmp, "siglongjmp", env, val);
-}
-
-CP_EXPORT void _longjmp(struct __jmp_buf_tag env[1], int val)
-{
-	jump(&real__longjmp, "_longjmp", env, val);
+	nonlocal_jump(&real_siglongjmp, "siglongjmp", env, val);
 }
 
 CP_EXPORT void __longjmp_chk(struct __jmp_buf_tag env[1], int val);
 void __longjmp_chk(struct __jmp_buf_tag env[1], int val)
 {
-	jump(&real_longjmp_chk, "__longjmp_chk", env, val);
+	nonlocal_jump(&real_longjmp_chk, "__longjmp_chk", env, val);
 }
 
 /* Called by a catch block: every instrumented function below the catcher was unwound. */

@@ -8,7 +8,16 @@
 #ifndef CALLPROF_NONLOCAL_H
 #define CALLPROF_NONLOCAL_H
 
+#include <setjmp.h>
+
 /* Looks up the real functions; at start-up, since longjmp may come from a signal handler. */
 void nonlocal_setup(void);
+
+typedef void (*jump_fn)(struct __jmp_buf_tag *, int) __attribute__((noreturn));
+
+/* An interposed jump: closes the frames it abandons, then jumps with the real
+ * function `*real` (looked up by `name` if not yet). */
+__attribute__((noreturn)) void nonlocal_jump(jump_fn *real, const char *name, struct __jmp_buf_tag *env,
+					     int val);
 
 #endif
