@@ -300,26 +300,35 @@ static long run_wrote(const struct outputs *before, const struct outputs *after,
 	return n;
 }
 
+/* True if `written` (sorted) holds the output as asked for (no %p in it): the run's own profile. */
+static bool wrote_own(const struct outputs *o, const char **written, long n)
+{
+	for (long i = 0; i < n; i++)
+		if (!strcmp(written[i], o->base))
+			return true;
+	return strstr(o->base, "%p") != NULL;
+}
+
 /*
- * Says what the run wrote, when that is not simply the one file asked for: nothing (then
- * why it may be), or several profiles, or only other processes' ones.  Returns 1 when no
- * profile was written, else 0.
+ * After a run whose program exited 0: says so when no profile was written (the program ran
+ * no instrumented code, or the runtime could not write it and said why), and names the
+ * profiles other processes wrote when the program itself wrote none (`record -- sh -c ...`).
+ * Returns 1 when no profile was written, else 0.
  */
 static int report_profiles(struct outputs *before, const char *pattern, const char *program)
 {
 	struct outputs after;
-	const char **written;
+	const char **written = NULL;
 	long n = -1;
 
 	if (outputs_scan(&after, pattern) == 0 && (written = calloc(after.n + 1, sizeof(*written))))
 		n = run_wrote(before, &after, written);
-	else
-		written = NULL;
 	if (n == 0) {
 		fprintf(stderr, "callprof record: no profile written: '%s' ran no instrumented code (built "
 				"with -finstrument-functions?), or its profile could not be written\n", program);
-	} else if (n > 1 || (n == 1 && strcmp(written[0], after.base))) {
-		fprintf(stderr, "callprof record: %ld profile%s in '%s':", n, n > 1 ? "s" : "", after.dir);
+	} else if (n > 0 && !wrote_own(&after, written, n)) {
+		fprintf(stderr, "callprof record: '%s' wrote no profile of its own; other processes of the run "
+				"wrote %ld in '%s':", program, n, after.dir);
 		for (long i = 0; i < n && i < RECORD_NAMES_SHOWN; i++)
 			fprintf(stderr, " %s", written[i]);
 		if (n > RECORD_NAMES_SHOWN)
@@ -329,6 +338,14 @@ static int report_profiles(struct outputs *before, const char *pattern, const ch
 	free(written);
 	outputs_release(&after);
 	return n == 0;
+}
+
+/* True if CALLPROF_DISABLE turns the runtime off: then no profile is no surprise. */
+static bool runtime_disabled(void)
+{
+	const char *s = getenv("CALLPROF_DISABLE");
+
+	return s && (!strcmp(s, "1") || !strcmp(s, "yes") || !strcmp(s, "true") || !strcmp(s, "on"));
 }
 
 /* ---- running the program ------------------------------------------------------------------ */
@@ -425,25 +442,6 @@ static bool exec_failed(int failed)
 	return n > 0;
 }
 
-/* False, after one line, if the output's directory does not exist: no profile could be written. */
-static bool output_dir_ok(const char *output)
-{
-	char *dir = strdup(output), *slash;
-	struct stat st;
-	bool ok = true;
-
-	if (dir && (slash = strrchr(dir, '/')) && slash > dir && !memchr(dir, '%', (size_t)(slash - dir))) {
-		*slash = '\0';
-		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "callprof record: cannot write the profile in '%s': %s\n", dir,
-				stat(dir, &st) != 0 ? strerror(errno) : "not a directory");
-			ok = false;
-		}
-	}
-	free(dir);
-	return ok;
-}
-
 /* Waits for the program; its wait status, or -1. */
 static int wait_program(pid_t pid)
 {
@@ -477,10 +475,6 @@ static int run(const struct opts_list *args)
 		free(output);
 		return 1;
 	}
-	if (!output_dir_ok(output)) {
-		free(output);
-		return 1;
-	}
 	if (pipe2(failed, O_CLOEXEC) < 0) {
 		fprintf(stderr, "callprof record: cannot make a pipe: %s\n", strerror(errno));
 		free(output);
@@ -506,7 +500,8 @@ static int run(const struct opts_list *args)
 	}
 	ran = !exec_failed(failed[0]);
 	status = wait_program(pid);
-	no_profile = ran && status >= 0 && report_profiles(&before, output, args->v[0]);
+	no_profile = ran && status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 && !runtime_disabled() &&
+		     report_profiles(&before, output, args->v[0]);
 	outputs_release(&before);
 	free(output);
 	if (status < 0)
@@ -515,7 +510,7 @@ static int run(const struct opts_list *args)
 		return die_like(WTERMSIG(status));
 	if (!WIFEXITED(status))
 		return 127;
-	return WEXITSTATUS(status) == 0 && no_profile ? 1 : WEXITSTATUS(status);
+	return no_profile ? 1 : WEXITSTATUS(status);
 }
 
 int cmd_record(int argc, char **argv)

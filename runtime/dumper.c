@@ -50,16 +50,16 @@ static int take_requests(void)
 
 static void *thread_main(void *arg)
 {
-	sigset_t all;
+	sigset_t faults;
 	uint64_t next = every_s ? mono_ms() + every_s * 1000ull : 0;
 
 	(void)arg;
-	sigfillset(&all);
-	sigdelset(&all, SIGSEGV);
-	sigdelset(&all, SIGBUS);
-	sigdelset(&all, SIGILL);
-	sigdelset(&all, SIGFPE);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	sigemptyset(&faults); /* a fault in a dump: endsig.c's handler */
+	sigaddset(&faults, SIGSEGV);
+	sigaddset(&faults, SIGBUS);
+	sigaddset(&faults, SIGILL);
+	sigaddset(&faults, SIGFPE);
+	pthread_sigmask(SIG_UNBLOCK, &faults, NULL);
 	__atomic_store_n(&thread_tid, (int)gettid(), __ATOMIC_RELEASE);
 	for (;;) {
 		struct pollfd p = { .fd = req[0], .events = POLLIN };
@@ -84,16 +84,21 @@ static void *thread_main(void *arg)
 static int start_thread(void)
 {
 	pthread_attr_t attr;
+	sigset_t all, old;
 	int rc;
 
 	if (pipe2(req, O_CLOEXEC) < 0)
 		return -1;
 	fcntl(req[1], F_SETFL, O_NONBLOCK);
 	fcntl(req[0], F_SETFL, O_NONBLOCK);
+	/* Born with every signal blocked: none may run a handler on it, even before it starts. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, DUMPER_STACK_BYTES);
 	rc = pthread_create(&thread, &attr, thread_main, NULL);
 	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		close(req[0]);
 		close(req[1]);
