@@ -76,7 +76,7 @@ enum clock_source clock_init(const char *requested)
 		clock_source = CLOCK_SRC_NONE;
 	} else if ((tsc_off = tsc_off || tsc_forbidden())) { /* the vDSO's CLOCK_MONOTONIC may read it too */
 		clock_source = CLOCK_SRC_NONE;
-		note = "the TSC is forbidden (PR_SET_TSC): exact counts, no times";
+		note = "the TSC was forbidden when the program started (PR_SET_TSC): exact counts, no times.";
 	} else if (requested && !strcmp(requested, "monotonic"))
 		clock_source = CLOCK_SRC_MONOTONIC;
 	else if (!clock_tsc_invariant())
@@ -121,7 +121,7 @@ void clock_stop(void)
 	stopped_rate = clock_ticks_per_second();
 	stopped_source = src;
 	clock_stopped_ticks = clock_now();
-	note = "the program forbade the TSC: calls after clock.stopped_ns are counted, not timed";
+	note = "the program forbade the TSC (PR_SET_TSC or strict seccomp): calls after that are counted, not timed.";
 	__atomic_store_n(&clock_stopped, true, __ATOMIC_RELEASE);
 	__atomic_store_n(&clock_source, CLOCK_SRC_MONOTONIC, __ATOMIC_RELEASE);
 }

@@ -447,7 +447,7 @@ static void write_thread_health(struct dump_ctx *d, const struct tstate *t)
 {
 	struct jsonw *w = &d->w;
 
-	write_uint_member(w, "dropped_calls", t->dropped_calls + t->dropped_no_room);
+	write_uint_member(w, "dropped_calls", t->dropped_calls + t->dropped_no_room + t->dropped_at_end);
 	write_uint_member(w, "dropped_in_signal", t->dropped_calls);
 	write_uint_member(w, "dropped_no_room", t->dropped_no_room);
 	write_uint_member(w, "resynced_frames", t->resyncs);
