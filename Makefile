@@ -18,13 +18,17 @@ else
 Q := @
 endif
 
-PKGS       := libdw json-c libcmark
+PKGS       := libdw json-c libcmark libprotobuf-c zlib
 DW_CFLAGS  := $(shell pkg-config --cflags libdw 2>/dev/null)
 DW_LIBS    := $(shell pkg-config --libs libdw 2>/dev/null)
 JSON_CFLAGS:= $(shell pkg-config --cflags json-c 2>/dev/null)
 JSON_LIBS  := $(shell pkg-config --libs json-c 2>/dev/null)
 CMARK_CFLAGS:= $(shell pkg-config --cflags libcmark 2>/dev/null)
 CMARK_LIBS := $(shell pkg-config --libs libcmark 2>/dev/null)
+PROTOBUF_C_CFLAGS := $(shell pkg-config --cflags libprotobuf-c 2>/dev/null)
+PROTOBUF_C_LIBS := $(shell pkg-config --libs libprotobuf-c 2>/dev/null || echo -lprotobuf-c)
+ZLIB_CFLAGS := $(shell pkg-config --cflags zlib 2>/dev/null)
+ZLIB_LIBS  := $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
 
 WARN := -Wall -Wextra -Wshadow -Wconversion -Wstrict-prototypes \
         -Wmissing-prototypes -Wformat=2 -Wwrite-strings -Wpointer-arith -Wvla
@@ -97,11 +101,15 @@ $(B)/libcallprof.a: $(B)/archive/libcallprof.o
 
 # ---- report tool: build/callprof --------------------------------------------
 # templates/ and static/ are embedded with .incbin so the tool works from anywhere.
+# It also writes its output files through the runtime's safefile.c (export, merge), and the
+# pprof export through the C that protoc-c generates from report/profile.proto.
 TOOL_SRC    := $(wildcard report/*.c)
-TOOL_OBJ    := $(TOOL_SRC:%.c=$(B)/%.o) $(B)/gen/assets.o
-TOOL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) -Ireport -Iruntime $(JSON_CFLAGS) $(CMARK_CFLAGS) \
+TOOL_GEN    := $(B)/gen/assets.o $(B)/gen/profile.pb-c.o $(B)/report/rt/safefile.o
+TOOL_OBJ    := $(TOOL_SRC:%.c=$(B)/%.o) $(TOOL_GEN)
+TOOL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) -Ireport -Iruntime -I$(B)/gen $(JSON_CFLAGS) $(CMARK_CFLAGS) \
+               $(PROTOBUF_C_CFLAGS) $(ZLIB_CFLAGS) \
                -DCALLPROF_VERSION='"$(VERSION)"' -DCALLPROF_LIBDIR='"$(PREFIX)/lib"' -DCALLPROF_SONAME='"$(SO_NAME)"'
-TOOL_LIBS   := $(JSON_LIBS) $(CMARK_LIBS) -lm
+TOOL_LIBS   := $(JSON_LIBS) $(CMARK_LIBS) $(PROTOBUF_C_LIBS) $(ZLIB_LIBS) -lm
 ASSETS      := $(sort $(wildcard templates/* static/*))
 
 $(B)/report/%.o: report/%.c | $(B)/report
@@ -115,6 +123,24 @@ $(B)/gen/assets.S: $(ASSETS) report/gen-assets.sh | $(B)/gen
 $(B)/gen/assets.o: $(B)/gen/assets.S
 	@echo "  AS      $@"
 	$(Q)$(CC) -c -I. $< -o $@
+
+$(B)/report/rt/%.o: runtime/%.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(TOOL_CFLAGS) -D_GNU_SOURCE -c $< -o $@
+
+# Generated: compiled without our warnings, which are about our code, not protoc-c's.
+$(B)/gen/profile.pb-c.c: report/profile.proto | $(B)/gen
+	@echo "  PROTOC  $@"
+	$(Q)protoc-c --proto_path=report --c_out=$(B)/gen report/profile.proto
+
+$(B)/gen/profile.pb-c.h: $(B)/gen/profile.pb-c.c
+
+$(B)/gen/profile.pb-c.o: $(B)/gen/profile.pb-c.c
+	@echo "  CC      $@"
+	$(Q)$(CC) -std=c11 -g -O2 $(SAN_FLAGS) $(PROTOBUF_C_CFLAGS) -I$(B)/gen -c $< -o $@
+
+$(B)/report/export_pprof.o: $(B)/gen/profile.pb-c.h
 
 $(B)/callprof: $(TOOL_OBJ)
 	@echo "  LD      $@"

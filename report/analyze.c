@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "dump.h"
 #include "fmt.h"
+#include "fnkey.h"
 #include "keymap.h"
 #include "profile.h"
 #include "progress.h"
@@ -104,11 +105,10 @@ static const char *base_name(const char *path)
 
 /* ---- matching functions across dumps ---- */
 
-/* map_functions: fills map[d][i] with the profile function of dumps[d].functions[i]. */
+/* map_functions: fills map[d][i] with the profile function of dumps[d].functions[i] (fnkey.h). */
 static void map_functions(struct profile *p, const struct dump *dumps, uint32_t **map)
 {
 	struct strmap all;
-	struct buf key = BUF_INIT;
 	size_t total = 0, cap = 0;
 
 	for (size_t d = 0; d < p->nruns; d++)
@@ -116,20 +116,15 @@ static void map_functions(struct profile *p, const struct dump *dumps, uint32_t 
 	strmap_init(&all, total);
 	for (size_t d = 0; d < p->nruns; d++) {
 		const struct dump *dump = &dumps[d];
-		struct strmap seen; /* key -> how often this dump had it so far */
+		char **keys = fnkey_all(dump);
 
-		strmap_init(&seen, dump->nfunctions);
 		map[d] = xmalloc((dump->nfunctions ? dump->nfunctions : 1) * sizeof(**map));
 		for (size_t i = 0; i < dump->nfunctions; i++) {
 			const struct dump_function *f = &dump->functions[i];
-			const char *mod = f->module >= 0 ? base_name(dump->run.modules[f->module].path) : NULL;
-			uint32_t occ, idx, *slot;
+			const struct run_module *m = f->module >= 0 ? &dump->run.modules[f->module] : NULL;
+			uint32_t idx, *slot;
 
-			buf_reset(&key);
-			buf_printf(&key, "%s\x1f%s\x1f%s", mod ? mod : "", f->name, f->file ? f->file : "");
-			occ = (*strmap_slot(&seen, key.data))++;
-			buf_printf(&key, "\x1f%u", occ);
-			slot = strmap_slot(&all, key.data);
+			slot = strmap_slot(&all, keys[i]);
 			if (!*slot)
 				*slot = (uint32_t)p->nfuncs + 1;
 			idx = *slot - 1;
@@ -143,15 +138,15 @@ static void map_functions(struct profile *p, const struct dump *dumps, uint32_t 
 				}
 				pf = memset(&p->funcs[p->nfuncs++], 0, sizeof(*pf));
 				pf->name = f->name;
-				pf->module = mod;
+				pf->module = m ? base_name(m->path) : NULL;
+				pf->mod = m;
 				pf->file = f->file;
 				pf->line = f->line;
 			}
 		}
-		strmap_release(&seen);
+		fnkey_free(keys, dump->nfunctions);
 	}
 	strmap_release(&all);
-	buf_release(&key);
 }
 
 /* mark_same_names flags functions whose name another function shares (static helpers). */
@@ -321,6 +316,8 @@ static void build_thread(struct profile *p, struct pthread *pt, size_t d,
 	uint64_t self_total = 0, raw_total = 0;
 
 	pt->run = d;
+	pt->pid = t->has_pid ? t->pid : p->runs[d]->pid;
+	p->processes |= p->nruns > 1 || t->has_pid;
 	memcpy(pt->counters, t->counters, sizeof(pt->counters));
 	pt->running = t->running;
 	pt->tid = t->tid;

@@ -26,6 +26,8 @@ struct dump_function {
 	char *file;      /* source file or NULL */
 	uint64_t line;   /* source line, 0 when unknown */
 	char *address;   /* "0x401136" as written, or NULL */
+	uint64_t offset; /* from its module's load address; valid when has_offset */
+	unsigned has_offset : 1;
 };
 
 /* Per-function totals on one thread (threads[].functions[]). */
@@ -56,7 +58,9 @@ struct dump_thread {
 	int64_t tid;              /* 0 when absent */
 	char *name;               /* NULL when absent */
 	uint64_t wall_ns;         /* 0 when absent */
+	int64_t pid;              /* its process (a merged dump says it per thread), when has_pid */
 	unsigned has_wall : 1;
+	unsigned has_pid : 1;
 	unsigned running : 1;     /* still running when the dump was written */
 	uint64_t counters[RUN_COUNTERS]; /* see enum run_counter */
 	int32_t folded_first_fn;  /* index into dump.functions: the first function whose path was folded, or -1 */
@@ -85,6 +89,23 @@ int dump_load(struct dump *d, const char *path, struct buf *err);
  * (NUL-terminated; the text is modified), named path in messages.
  */
 int dump_parse(struct dump *d, const char *path, char *text, size_t len, struct buf *err);
+
+/*
+ * dump_merge makes out one dump of the n dumps in (`callprof merge`), named
+ * path in messages; out owns copies of everything.  Every thread of every
+ * input is kept as it is, with its process's pid; functions are matched by
+ * fnkey.h, modules by path and build-id, each in order of first appearance;
+ * the program is the first input's; wall_ns is the longest; the probes'
+ * costs are the inputs' means weighted by their calls; clamped_figures add
+ * up; warnings are every input's, each once.  Returns 0.
+ */
+int dump_merge(struct dump *out, const struct dump *in, size_t n, const char *path);
+
+/*
+ * dump_write appends d to out as a dump of dump-format.md, version 1, that
+ * dump_load reads back into the same structs.
+ */
+void dump_write(const struct dump *d, struct buf *out);
 
 /* dump_release frees what d holds. */
 void dump_release(struct dump *d);

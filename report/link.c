@@ -69,8 +69,8 @@ void link_thread_label(struct buf *out, const struct profile *p, size_t t)
 	const struct pthread *th = &p->threads[t];
 
 	buf_printf(out, "thread %zu (", t + 1);
-	if (p->nruns > 1)
-		buf_printf(out, "pid %lld, ", (long long)p->runs[th->run]->pid);
+	if (p->processes)
+		buf_printf(out, "pid %lld, ", (long long)th->pid);
 	buf_printf(out, "tid %lld", (long long)th->tid);
 	if (th->name) {
 		buf_puts(out, ", ");

@@ -1,6 +1,8 @@
 /* load_header.c: the top of a dump: format and version, the run (program, clock, calibration,
  * warnings), its modules and its functions, ids mapped to indices for the threads. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "load_json.h"
@@ -188,7 +190,8 @@ static int load_uncalled(struct load_ctx *c, struct run_module *mod, struct json
 			return load_fail(c, "expected an object, not %s, at %s", load_type_name(u), sub);
 		if (load_want_str(c, u, "name", sub, LOAD_REQUIRED, &mod->uncalled[i].name) < 0 ||
 		    load_want_str(c, u, "file", sub, LOAD_OPTIONAL, &mod->uncalled[i].file) < 0 ||
-		    load_want_u64(c, u, "line", sub, LOAD_OPTIONAL, &mod->uncalled[i].line) < 0)
+		    load_want_u64(c, u, "line", sub, LOAD_OPTIONAL, &mod->uncalled[i].line) < 0 ||
+		    load_want_str(c, u, "offset", sub, LOAD_OPTIONAL, &mod->uncalled[i].offset) < 0)
 			return -1;
 	}
 	return 0;
@@ -225,6 +228,24 @@ int load_modules(struct load_ctx *c, struct dump *d, struct json_object *root, s
 	return 0;
 }
 
+/*
+ * load_offset: the function's "offset", a hex string ("0x1136"), which only
+ * refines how functions match (fnid.h): one that does not parse is left out.
+ */
+static int load_offset(struct load_ctx *c, struct dump_function *f, struct json_object *o, const char *where)
+{
+	char *text = NULL, *end;
+	int rc = load_want_str(c, o, "offset", where, LOAD_OPTIONAL, &text);
+
+	if (rc > 0 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X') && text[2]) {
+		errno = 0;
+		f->offset = strtoull(text + 2, &end, 16);
+		f->has_offset = !*end && !errno;
+	}
+	free(text);
+	return rc < 0 ? -1 : 0;
+}
+
 static int load_function(struct load_ctx *c, struct dump_function *f, struct json_object *o,
 			 const char *where, const struct keymap *modules, int64_t *id)
 {
@@ -237,7 +258,7 @@ static int load_function(struct load_ctx *c, struct dump_function *f, struct jso
 	    load_want_str(c, o, "name", where, LOAD_REQUIRED, &f->name) < 0 ||
 	    load_want_str(c, o, "file", where, LOAD_OPTIONAL, &f->file) < 0 ||
 	    load_want_str(c, o, "address", where, LOAD_OPTIONAL, &f->address) < 0 ||
-	    load_want_u64(c, o, "line", where, LOAD_OPTIONAL, &f->line) < 0)
+	    load_want_u64(c, o, "line", where, LOAD_OPTIONAL, &f->line) < 0 || load_offset(c, f, o, where) < 0)
 		return -1;
 	f->module = -1;
 	rc = load_want_id(c, o, "module", where, LOAD_OPTIONAL, &mod);

@@ -120,7 +120,7 @@ static int want_fn(struct load_ctx *c, struct json_object *obj, const char *key,
 	return 0;
 }
 
-/* thread_keys: the thread's own keys: tid, name, wall time, counters, the first folded function, running. */
+/* thread_keys: the thread's own keys: tid, name, wall time, pid (in a merged dump), counters, the first folded function, running. */
 static int thread_keys(struct load_ctx *c, struct dump_thread *t, struct json_object *th, const char *where,
 		       const struct keymap *fns)
 {
@@ -132,6 +132,9 @@ static int thread_keys(struct load_ctx *c, struct dump_thread *t, struct json_ob
 	    (rc = load_want_u64(c, th, "wall_ns", where, LOAD_OPTIONAL, &t->wall_ns)) < 0)
 		return -1;
 	t->has_wall = rc > 0;
+	if ((rc = load_want_id(c, th, "pid", where, LOAD_OPTIONAL, &t->pid)) < 0)
+		return -1;
+	t->has_pid = rc > 0;
 	for (int k = 0; k < RUN_COUNTERS; k++)
 		if (load_want_u64(c, th, run_counter_keys[k], where, LOAD_OPTIONAL, &t->counters[k]) < 0)
 			return -1;

@@ -16,6 +16,8 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "turn one or more dumps into a static HTML site" },
 	{ "top", cmd_top, "print the flat profile of one or more dumps as text" },
 	{ "diff", cmd_diff, "compare two profiles: a site of what changed, and a gate for CI" },
+	{ "export", cmd_export, "write one or more dumps for callgrind, pprof, speedscope or flamegraph" },
+	{ "merge", cmd_merge, "merge dumps into one dump (sharded CI, many processes)" },
 };
 
 static void usage(FILE *out)

@@ -12,9 +12,10 @@ struct dump;
 
 /*
  * profile_build merges dumps into one profile.  A function is the same
- * function in every thread and every dump when its module's base name, its
- * name and its source file agree (so several runs or forked children of one
- * program merge; two static functions of one name in different files do not).
+ * function in every thread and every dump when their keys agree (fnkey.h:
+ * its module's base name, its name and its source file, and for copies of one
+ * static function its build-id and offset), so several runs or forked children
+ * of one program merge and two static functions of one name do not.
  *
  * Views: the merged profile (every thread of every dump) and one view per
  * thread.  Times add up over threads, so "% of run" is a share of run_ns, the
@@ -37,6 +38,7 @@ struct dump;
 struct pfunc {
 	const char *name;         /* demangled name */
 	const char *module;       /* base name of its module, or NULL */
+	const struct run_module *mod; /* its module in the first dump that has it, or NULL */
 	const char *file;         /* source file or NULL */
 	uint64_t line;            /* 0 when unknown */
 	int same_name;            /* another function has the same name: say which file */
@@ -95,6 +97,7 @@ struct pfstat {
 /* One thread of one dump. */
 struct pthread {
 	size_t run;           /* index into profile.runs: the dump it comes from */
+	int64_t pid;          /* its process: its own in a merged dump, else its dump's */
 	int64_t tid;
 	const char *name;     /* NULL when the dump has none */
 	uint64_t counters[RUN_COUNTERS]; /* what the runtime dropped, folded, closed (enum run_counter) */
@@ -137,6 +140,7 @@ struct profile {
 	int has_overhead;       /* some dump had a calibration figure */
 	int compensated;        /* the figures have the probes' cost subtracted (some dump says so) */
 	uint64_t clamped;       /* compensated figures the runtime clamped at 0, all dumps */
+	int processes;          /* threads of several processes: labels name the pid (several dumps, or a merged one) */
 };
 
 /* profile_build: 0, or -1 after printing one line (too large for 32-bit indices). */

@@ -33,6 +33,7 @@ void run_release(struct run *r)
 		for (size_t k = 0; k < r->modules[i].nuncalled; k++) {
 			free(r->modules[i].uncalled[k].name);
 			free(r->modules[i].uncalled[k].file);
+			free(r->modules[i].uncalled[k].offset);
 		}
 		free(r->modules[i].uncalled);
 	}

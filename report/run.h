@@ -20,6 +20,7 @@ struct run_uncalled {
 	char *name;
 	char *file;     /* NULL without debug information */
 	uint64_t line;  /* 0 when unknown */
+	char *offset;   /* "0x1136" from the module's load address, or NULL */
 };
 
 struct run_module {

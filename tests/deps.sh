@@ -21,12 +21,18 @@ pkg-config --exists libdw 2>/dev/null || missing="$missing libdw-dev"
 [ -e /usr/include/libelf.h ] || missing="$missing libelf-dev"
 pkg-config --exists json-c 2>/dev/null || missing="$missing libjson-c-dev"
 pkg-config --exists libcmark 2>/dev/null || missing="$missing libcmark-dev"
+# callprof export --format pprof: protobuf-c (its compiler generates the C from report/profile.proto) and zlib.
+pkg-config --exists libprotobuf-c 2>/dev/null || missing="$missing libprotobuf-c-dev"
+need_cmd protoc-c protobuf-c-compiler
+pkg-config --exists zlib 2>/dev/null || missing="$missing zlib1g-dev"
 if [ "$what" = test ]; then
 	need_cmd clang clang
 	need_cmd g++ g++
 	need_cmd node nodejs
 	need_cmd npm npm
 	need_cmd jq jq
+	# tests/export: callgrind_annotate reads the callgrind export back.
+	need_cmd callgrind_annotate valgrind
 	[ -x /usr/bin/chromium ] || missing="$missing chromium"
 	[ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.a ] ||
 		[ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.asan-x86_64.a 2>/dev/null)" ] ||

@@ -120,7 +120,7 @@ FUZZ_SECONDS ?= 300
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS  := $(filter-out -Wconversion,$(TOOL_CFLAGS)) -gline-tables-only -O1
 FUZZ_SRC     := $(filter-out report/main.c report/site.c,$(TOOL_SRC))
-FUZZ_OBJ     := $(FUZZ_SRC:report/%.c=$(FUZZ)/obj/%.o) $(FUZZ)/obj/fuzz_load.o $(B)/gen/assets.o
+FUZZ_OBJ     := $(FUZZ_SRC:report/%.c=$(FUZZ)/obj/%.o) $(FUZZ)/obj/fuzz_load.o $(TOOL_GEN)
 
 .PHONY: tests-fuzz
 tests-fuzz: $(FUZZ)/fuzz-load
@@ -129,6 +129,8 @@ $(FUZZ)/obj/%.o: report/%.c
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ)/obj/export_pprof.o: $(B)/gen/profile.pb-c.h
 
 $(FUZZ)/obj/fuzz_load.o: tests/fuzz/fuzz_load.c
 	@mkdir -p $(@D)

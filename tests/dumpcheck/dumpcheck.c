@@ -379,7 +379,8 @@ static void check_clock(json_object *root)
 	if (ok && strcmp(json_object_get_string(v), "tsc") &&
 	    strcmp(json_object_get_string(v), "tsc-ordered") &&
 	    strcmp(json_object_get_string(v), "tsc-adaptive") &&
-	    strcmp(json_object_get_string(v), "monotonic") && strcmp(json_object_get_string(v), "none"))
+	    strcmp(json_object_get_string(v), "monotonic") && strcmp(json_object_get_string(v), "none") &&
+	    strcmp(json_object_get_string(v), "mixed"))
 		problem("clock.source: unknown source '%s'", json_object_get_string(v));
 	v = member(clock, "clock", "ticks_per_second", W_NUM, &ok);
 	if (ok && json_object_get_double(v) < 0)

@@ -1,0 +1,234 @@
+/* dump_write.c: a struct dump written back as JSON (dump-format.md, version 1), for `callprof merge`. */
+#include <string.h>
+
+#include "dump.h"
+#include "json_out.h"
+
+static void put_str(struct buf *out, const char *s)
+{
+	if (s)
+		json_out_str(out, s, strlen(s));
+	else
+		buf_puts(out, "null");
+}
+
+static void put_u64(struct buf *out, const char *key, uint64_t v)
+{
+	buf_printf(out, ",\"%s\":%llu", key, (unsigned long long)v);
+}
+
+/* put_num: a calibration figure, to the millionth of a nanosecond (the runtime writes four decimals). */
+static void put_num(struct buf *out, const char *key, double v)
+{
+	buf_printf(out, ",\"%s\":%.6f", key, v);
+}
+
+static void put_program(const struct run *r, struct buf *out)
+{
+	buf_puts(out, "\"program\":{\"path\":");
+	put_str(out, r->program);
+	buf_puts(out, ",\"argv\":[");
+	for (size_t i = 0; i < r->argc; i++) {
+		if (i)
+			buf_putc(out, ',');
+		put_str(out, r->argv[i]);
+	}
+	buf_putc(out, ']');
+	if (r->has_pid)
+		buf_printf(out, ",\"pid\":%lld", (long long)r->pid);
+	buf_puts(out, "},\n");
+}
+
+static void put_run(const struct run *r, struct buf *out)
+{
+	buf_puts(out, "{\n\"format\":\"callprof\",\n\"version\":1,\n");
+	put_program(r, out);
+	/* a date the loader took from the file's mtime is no start_time */
+	if (r->date && strlen(r->date) == 20 && r->date[10] == 'T') {
+		buf_puts(out, "\"start_time\":");
+		put_str(out, r->date);
+		buf_puts(out, ",\n");
+	}
+	buf_puts(out, "\"clock\":{\"source\":");
+	put_str(out, r->clock_source);
+	put_u64(out, "ticks_per_second", r->ticks_per_second);
+	buf_puts(out, "},\n\"calibration\":{\"method\":\"merged: each figure is the mean of the dumps' own, "
+		      "weighted by their calls (fenced figures by their fenced calls)\"");
+	if (r->has_per_call)
+		put_num(out, "per_call_ns", r->per_call_ns);
+	if (r->has_o_in)
+		put_num(out, "o_in_ns", r->o_in_ns);
+	if (r->has_o_out)
+		put_num(out, "o_out_ns", r->o_out_ns);
+	if (r->has_fenced_o_in)
+		put_num(out, "fenced_o_in_ns", r->fenced_o_in_ns);
+	if (r->has_fenced_o_out)
+		put_num(out, "fenced_o_out_ns", r->fenced_o_out_ns);
+	if (r->compensated >= 0)
+		buf_printf(out, ",\"compensated\":%s", r->compensated ? "true" : "false");
+	buf_puts(out, "},\n");
+	if (r->has_wall)
+		buf_printf(out, "\"wall_ns\":%llu,\n", (unsigned long long)r->wall_ns);
+	buf_printf(out, "\"clamped_figures\":%llu,\n\"warnings\":[", (unsigned long long)r->clamped_figures);
+	for (size_t i = 0; i < r->nwarnings; i++) {
+		if (i)
+			buf_putc(out, ',');
+		put_str(out, r->warnings[i]);
+	}
+	buf_puts(out, "],\n");
+}
+
+static void put_modules(const struct run *r, struct buf *out)
+{
+	buf_puts(out, "\"modules\":[");
+	for (size_t m = 0; m < r->nmodules; m++) {
+		const struct run_module *mod = &r->modules[m];
+
+		buf_printf(out, "%s{\"id\":%zu,\"path\":", m ? ",\n" : "\n", m);
+		put_str(out, mod->path);
+		buf_puts(out, ",\"build_id\":");
+		put_str(out, mod->build_id);
+		put_u64(out, "symtab_functions", mod->symtab_functions);
+		buf_puts(out, ",\"uncalled\":[");
+		for (size_t u = 0; u < mod->nuncalled; u++) {
+			const struct run_uncalled *x = &mod->uncalled[u];
+
+			buf_puts(out, u ? ",{\"name\":" : "{\"name\":");
+			put_str(out, x->name);
+			if (x->offset) {
+				buf_puts(out, ",\"offset\":");
+				put_str(out, x->offset);
+			}
+			buf_puts(out, ",\"file\":");
+			put_str(out, x->file);
+			if (x->line)
+				put_u64(out, "line", x->line);
+			buf_putc(out, '}');
+		}
+		buf_puts(out, "]}");
+	}
+	buf_puts(out, "],\n");
+}
+
+static void put_functions(const struct dump *d, struct buf *out)
+{
+	buf_puts(out, "\"functions\":[");
+	for (size_t i = 0; i < d->nfunctions; i++) {
+		const struct dump_function *f = &d->functions[i];
+
+		buf_printf(out, "%s{\"id\":%zu,\"name\":", i ? ",\n" : "\n", i);
+		put_str(out, f->name);
+		if (f->module >= 0)
+			buf_printf(out, ",\"module\":%d", f->module);
+		else
+			buf_puts(out, ",\"module\":null");
+		buf_puts(out, ",\"address\":");
+		put_str(out, f->address ? f->address : "0x0");
+		buf_printf(out, ",\"offset\":\"0x%llx\"", (unsigned long long)(f->has_offset ? f->offset : 0));
+		buf_puts(out, ",\"file\":");
+		put_str(out, f->file);
+		if (f->line)
+			put_u64(out, "line", f->line);
+		else
+			buf_puts(out, ",\"line\":null");
+		buf_putc(out, '}');
+	}
+	buf_puts(out, "],\n");
+}
+
+static void put_fstat(const struct dump_fstat *f, struct buf *out)
+{
+	const struct pstat *st = &f->st;
+
+	buf_printf(out, "{\"fn\":%u", f->fn);
+	put_u64(out, "calls", st->calls);
+	put_u64(out, "inclusive_ns", st->incl_ns);
+	put_u64(out, "self_ns", st->self_ns);
+	put_u64(out, "raw_inclusive_ns", st->raw_incl_ns);
+	put_u64(out, "raw_self_ns", st->raw_self_ns);
+	if (st->has_minmax) {
+		put_u64(out, "min_ns", st->min_ns);
+		put_u64(out, "max_ns", st->max_ns);
+	}
+	if (st->has_fenced)
+		put_u64(out, "fenced_calls", st->fenced_calls);
+	buf_putc(out, '}');
+}
+
+static void put_edge(const struct dump_edge *e, struct buf *out)
+{
+	if (e->caller >= 0)
+		buf_printf(out, "{\"caller\":%d", e->caller);
+	else
+		buf_puts(out, "{\"caller\":null");
+	buf_printf(out, ",\"callee\":%u", e->callee);
+	put_u64(out, "calls", e->calls);
+	put_u64(out, "inclusive_ns", e->incl_ns);
+	put_u64(out, "self_ns", e->self_ns);
+	if (e->call_file) {
+		buf_puts(out, ",\"call_file\":");
+		put_str(out, e->call_file);
+	}
+	if (e->call_line)
+		put_u64(out, "call_line", e->call_line);
+	buf_putc(out, '}');
+}
+
+static void put_tree(const struct dump_thread *t, struct buf *out)
+{
+	buf_puts(out, ",\n\"tree\":{\"columns\":[\"id\",\"parent\",\"fn\",\"calls\",\"inclusive_ns\",\"self_ns\"],\n\"rows\":[");
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct dump_node *n = &t->nodes[i];
+
+		buf_printf(out, "%s[%zu,", i ? ",\n" : "\n", i);
+		if (n->parent >= 0)
+			buf_printf(out, "%d", n->parent);
+		else
+			buf_puts(out, "null");
+		buf_printf(out, ",%u,%llu,%llu,%llu]", n->fn, (unsigned long long)n->calls,
+			   (unsigned long long)n->incl_ns, (unsigned long long)n->self_ns);
+	}
+	buf_puts(out, "]}");
+}
+
+static void put_thread(const struct dump_thread *t, struct buf *out)
+{
+	buf_printf(out, "{\"tid\":%lld", (long long)t->tid);
+	if (t->has_pid)
+		buf_printf(out, ",\"pid\":%lld", (long long)t->pid);
+	buf_puts(out, ",\"name\":");
+	put_str(out, t->name);
+	if (t->has_wall)
+		put_u64(out, "wall_ns", t->wall_ns);
+	buf_printf(out, ",\"running\":%s", t->running ? "true" : "false");
+	for (int k = 0; k < RUN_COUNTERS; k++)
+		put_u64(out, run_counter_keys[k], t->counters[k]);
+	if (t->folded_first_fn >= 0)
+		buf_printf(out, ",\"folded_first_fn\":%d", t->folded_first_fn);
+	buf_puts(out, ",\n\"functions\":[");
+	for (size_t i = 0; i < t->nfuncs; i++) {
+		buf_puts(out, i ? ",\n" : "\n");
+		put_fstat(&t->funcs[i], out);
+	}
+	buf_puts(out, "],\n\"edges\":[");
+	for (size_t i = 0; i < t->nedges; i++) {
+		buf_puts(out, i ? ",\n" : "\n");
+		put_edge(&t->edges[i], out);
+	}
+	buf_putc(out, ']');
+	put_tree(t, out);
+	buf_putc(out, '}');
+}
+
+void dump_write(const struct dump *d, struct buf *out)
+{
+	put_run(&d->run, out);
+	put_modules(&d->run, out);
+	put_functions(d, out);
+	buf_puts(out, "\"threads\":[");
+	for (size_t i = 0; i < d->nthreads; i++) {
+		buf_puts(out, i ? ",\n" : "\n");
+		put_thread(&d->threads[i], out);
+	}
+	buf_puts(out, "]\n}\n");
+}

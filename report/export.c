@@ -1,0 +1,180 @@
+/* export.c: `callprof export`: dumps in, one file out in a format other tools read
+ * (callgrind, pprof, speedscope, folded stacks; the formats are export_*.c). */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "dump.h"
+#include "export.h"
+#include "opts.h"
+#include "outfile.h"
+#include "profile.h"
+
+/* Every format, in the order --help lists them. */
+static const struct export_format *const formats[] = {
+	&export_callgrind, &export_pprof, &export_speedscope, &export_folded,
+};
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+/* The parsed command line. */
+static struct {
+	const char *format;
+	const char *output;
+} o;
+
+static const struct opt export_options[] = {
+	{ 'f', "format", OPT_STRING, &o.format, "FMT", "callgrind, pprof, speedscope or folded (see below)" },
+	{ 'o', "output", OPT_STRING, &o.output, "FILE", "the file to write, replaced only once complete;\n"
+							 "- writes to the standard output" },
+};
+
+static const char *const export_synopses[] = { "DUMP...", NULL };
+
+static const struct opts_cmd export_cmd = {
+	.name = "export",
+	.synopses = export_synopses,
+	.about = "Writes the profile of one or more dumps (merged as `callprof report` merges\n"
+		 "them) in a format another tool reads.  Both --format and -o are needed.\n",
+	.footer = "Formats:\n"
+		  "  callgrind    KCachegrind, QCachegrind, callgrind_annotate: per function self time\n"
+		  "               and calls, per call arc inclusive time and count (events ns, calls)\n"
+		  "  pprof        gzipped profile.proto for pprof: one sample per call path of each\n"
+		  "               thread, values calls (count) and self time (nanoseconds)\n"
+		  "  speedscope   speedscope's JSON: a sampled profile per thread, each call path\n"
+		  "               weighted by its self time in nanoseconds\n"
+		  "  folded       folded stacks for flamegraph.pl and inferno: \"main;parse;lex 1234\",\n"
+		  "               one line per call path (all threads) with its self time in ns\n"
+		  "Without a clock (CALLPROF_CLOCK=none) the weights are calls instead of times.\n",
+	.opts = export_options,
+	.nopts = sizeof(export_options) / sizeof(export_options[0]),
+};
+
+static const struct export_format *find_format(const char *name)
+{
+	for (size_t i = 0; i < NFORMATS; i++)
+		if (!strcmp(formats[i]->name, name))
+			return formats[i];
+	return NULL;
+}
+
+static int cmp_label(const void *a, const void *b, void *ctx)
+{
+	char **labels = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(labels[x], labels[y]);
+
+	return c ? c : x < y ? -1 : x > y;
+}
+
+/* number_clashes appends " #2", " #3" ... to the second and later of labels that are equal. */
+static void number_clashes(char **labels, size_t n)
+{
+	uint32_t *order = xmalloc((n + 1) * sizeof(*order));
+	struct buf b = BUF_INIT;
+	size_t start = 0;
+
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	qsort_r(order, n, sizeof(*order), cmp_label, labels);
+	for (size_t i = 1; i < n; i++) {
+		if (strcmp(labels[order[i]], labels[order[start]])) {
+			start = i;
+			continue;
+		}
+		buf_reset(&b);
+		buf_printf(&b, "%s #%zu", labels[order[start]], i - start + 1);
+		free(labels[order[i]]);
+		labels[order[i]] = xstrdup(b.data);
+	}
+	buf_release(&b);
+	free(order);
+}
+
+static char **make_labels(const struct profile *p)
+{
+	char **labels = xcalloc(p->nfuncs + 1, sizeof(*labels));
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		const struct pfunc *f = &p->funcs[i];
+
+		buf_reset(&b);
+		buf_puts(&b, f->name[0] ? f->name : "(anonymous)");
+		if (f->same_name && f->file)
+			buf_printf(&b, " (%s)", pfunc_file_base(f));
+		labels[i] = xstrdup(b.data);
+	}
+	number_clashes(labels, p->nfuncs);
+	buf_release(&b);
+	return labels;
+}
+
+uint64_t *export_subtree_calls(const struct ptree *t)
+{
+	uint64_t *sub = xmalloc((t->n + 1) * sizeof(*sub));
+
+	for (size_t i = 0; i < t->n; i++)
+		sub[i] = t->nodes[i].calls;
+	for (size_t i = t->n; i-- > 0;) /* children come after their parent */
+		if (t->nodes[i].parent >= 0)
+			sub[t->nodes[i].parent] = u64_add(sub[t->nodes[i].parent], sub[i]);
+	return sub;
+}
+
+/* parse_args: 0, or the exit status after a message (OPTS_HELP for --help). */
+static int parse_args(int argc, char **argv, struct opts_list *dumps, const struct export_format **fmt)
+{
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	rc = opts_parse(&export_cmd, argc, argv, dumps);
+	if (rc)
+		return rc;
+	if (!o.format)
+		rc = opts_error(&export_cmd, "no --format given (callgrind, pprof, speedscope or folded)");
+	else if (!(*fmt = find_format(o.format)))
+		rc = opts_error(&export_cmd, "unknown format '%s' (callgrind, pprof, speedscope or folded)", o.format);
+	else if (!o.output)
+		rc = opts_error(&export_cmd, "no output file given (-o FILE, or -o - for the standard output)");
+	else if (!*o.output)
+		rc = opts_error(&export_cmd, "empty output file name");
+	else if (!dumps->n)
+		rc = opts_error(&export_cmd, "no dump given");
+	if (rc)
+		opts_list_release(dumps);
+	return rc;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	const struct export_format *fmt = NULL;
+	struct opts_list dumps;
+	struct dump *loaded;
+	struct profile prof;
+	struct buf out = BUF_INIT;
+	struct export_ctx x = { .version = CALLPROF_VERSION };
+	int rc = parse_args(argc, argv, &dumps, &fmt);
+
+	if (rc)
+		return rc == OPTS_HELP ? 0 : rc;
+	rc = 2;
+	if (dumps_load(&loaded, dumps.v, dumps.n) < 0)
+		goto out;
+	if (profile_build(&prof, loaded, dumps.n) == 0) {
+		x.prof = &prof;
+		x.labels = make_labels(&prof);
+		if (fmt->write(&x, &out) == 0)
+			rc = outfile_write("export", o.output, out.data, out.len) < 0 ? 2 : 0;
+		for (size_t i = 0; i < prof.nfuncs; i++)
+			free(x.labels[i]);
+		free(x.labels);
+		profile_release(&prof);
+	}
+	dumps_free(loaded, dumps.n);
+out:
+	buf_release(&out);
+	opts_list_release(&dumps);
+	return rc;
+}

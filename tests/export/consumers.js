@@ -1,0 +1,332 @@
+// consumers.js: reads an export of callprof with its real reader and compares what the reader
+// found with the dumps themselves (read here as plain JSON, not through callprof).
+//
+//   node consumers.js FORMAT FILE DUMP...     FORMAT: pprof, speedscope, folded, callgrind-annotate
+//
+// Prints one line per difference and exits 1, or prints a one-line summary and exits 0.
+// - pprof: pprof-format (Datadog's pure JavaScript profile.proto decoder) decodes the gunzipped
+//   file; per function (the sample's leaf) its calls and self time, and the number of samples.
+// - speedscope, folded: speedscope's own importer, from its npm package.  The package ships
+//   only the web app, one bundled script; its importer is a module inside that bundle.  We run
+//   the bundle in a node vm context with a stub `location` and take the importer from the
+//   variable that holds it (found by the call site `importProfileGroupFromText`), the one the
+//   app calls when a file is dropped on it; rendering fails at once without a DOM, which does
+//   not matter.  Then importProfileGroupFromText(name, text) reads the file as the app does
+//   (speedscope JSON, or Brendan Gregg's collapsed stacks), and each frame's self and total
+//   weights are what its views show.
+// - callgrind-annotate: FILE is the output of `callgrind_annotate --threshold=100 --auto=no`
+//   (Valgrind's own reader): per "file:function", its ns and calls.
+// - callgrind-inclusive: the same with --inclusive=yes: the call arcs' costs.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const vm = require('vm');
+const zlib = require('zlib');
+
+const [format, file, ...dumpPaths] = process.argv.slice(2);
+const problems = [];
+const problem = (s) => problems.push(s);
+
+// ---- the dumps, as the dump format describes them -------------------------------------------
+
+const base = (p) => (p ? p.slice(p.lastIndexOf('/') + 1) : '');
+
+// One entry per function of the dumps merged: its label (as callprof's exports name it), its
+// figures over every thread, and per path of every thread's tree its calls and self time.
+function readDumps(paths) {
+	const fns = new Map(); // key -> { name, file, line, calls, self, incl, rowsSelf, rowsCalls, root }
+	const order = [];
+	let rows = 0, calls = 0, self = 0, timed = false;
+	const threads = [];
+	for (const p of paths) {
+		const d = JSON.parse(fs.readFileSync(p, 'utf8'));
+		const mods = new Map((d.modules || []).map((m) => [m.id, m]));
+		const seen = new Map();
+		const keyOf = new Map();
+		const groupCount = new Map();
+		for (const f of d.functions) {
+			const g = [base(mods.get(f.module)?.path), f.name, f.file || ''].join('\x1f');
+			groupCount.set(g, (groupCount.get(g) || 0) + 1);
+		}
+		for (const f of d.functions) {
+			let k = [base(mods.get(f.module)?.path), f.name, f.file || ''].join('\x1f');
+			if (groupCount.get(k) > 1 && f.offset) k += '\x1f' + (mods.get(f.module)?.build_id || '') + '\x1f' + f.offset;
+			const n = seen.get(k) || 0;
+			seen.set(k, n + 1);
+			k += '\x1f' + n;
+			keyOf.set(f.id, k);
+			if (!fns.has(k)) {
+				fns.set(k, { name: f.name, file: f.file, line: f.line, calls: 0, self: 0, incl: 0, rowsSelf: 0, rowsCalls: 0 });
+				order.push(k);
+			}
+		}
+		for (const t of d.threads) {
+			const c = t.tree.columns, at = (name) => c.indexOf(name);
+			const [iId, iParent, iFn, iCalls, iSelf] = ['id', 'parent', 'fn', 'calls', 'self_ns'].map(at);
+			const paths = [];
+			const byId = new Map();
+			for (const e of t.edges) {
+				const f = fns.get(keyOf.get(e.callee));
+				f.edgesIn = (f.edgesIn || 0) + 1;
+				if (e.caller === null) f.root = true;
+			}
+			for (const f of t.functions) {
+				const e = fns.get(keyOf.get(f.fn));
+				e.calls += f.calls; e.self += f.self_ns; e.incl += f.inclusive_ns;
+				calls += f.calls; self += f.self_ns;
+				if (f.self_ns || f.inclusive_ns) timed = true;
+			}
+			for (const r of t.tree.rows) {
+				const e = fns.get(keyOf.get(r[iFn]));
+				e.rowsSelf += r[iSelf]; e.rowsCalls += r[iCalls];
+				const stack = (r[iParent] === null ? [] : byId.get(r[iParent])).concat([keyOf.get(r[iFn])]);
+				byId.set(r[iId], stack);
+				paths.push({ stack, calls: r[iCalls], self: r[iSelf] });
+				rows++;
+			}
+			threads.push(paths);
+		}
+	}
+	// Labels: the name; with the source file's base name where names repeat; then " #2", ...
+	const byName = new Map();
+	for (const k of order) byName.set(fns.get(k).name, (byName.get(fns.get(k).name) || 0) + 1);
+	for (const k of order) {
+		const e = fns.get(k);
+		e.label = (e.name || '(anonymous)') + (byName.get(e.name) > 1 && e.file ? ` (${base(e.file)})` : '');
+	}
+	const byLabel = new Map();
+	for (const k of order) {
+		const e = fns.get(k), n = (byLabel.get(e.label) || 0) + 1;
+		byLabel.set(e.label, n);
+		if (n > 1) e.label += ` #${n}`;
+	}
+	return { fns, order, rows, calls, self, timed, threads };
+}
+
+const want = readDumps(dumpPaths);
+const byLabel = new Map(want.order.map((k) => [want.fns.get(k).label, want.fns.get(k)]));
+// Weights without a clock are calls, as callprof's exports give them.
+const weight = (e) => (want.timed ? e.rowsSelf : e.rowsCalls);
+
+function compare(what, label, got, expected) {
+	if (got !== expected) problem(`${what} of ${JSON.stringify(label)}: the reader has ${got}, the dumps ${expected}`);
+}
+
+// ---- pprof --------------------------------------------------------------------------------
+
+function checkPprof() {
+	const { Profile } = require('pprof-format');
+	const p = Profile.decode(zlib.gunzipSync(fs.readFileSync(file)));
+	const str = (i) => p.stringTable.strings[Number(i)];
+	const types = p.sampleType.map((t) => `${str(t.type)}/${str(t.unit)}`).join(' ');
+	if (types !== 'calls/count time/nanoseconds') problem(`sample types are ${types}`);
+	const fnName = new Map(p.function.map((f) => [Number(f.id), str(f.name)]));
+	const fnOf = new Map(p.location.map((l) => [Number(l.id), fnName.get(Number(l.line[0].functionId))]));
+	const got = new Map();
+	for (const s of p.sample) {
+		const leaf = fnOf.get(Number(s.locationId[0]));
+		const g = got.get(leaf) || { calls: 0, self: 0 };
+		g.calls += Number(s.value[0]); g.self += Number(s.value[1]);
+		got.set(leaf, g);
+	}
+	if (p.sample.length !== want.rows) problem(`${p.sample.length} samples, the dumps have ${want.rows} call paths`);
+	if (p.function.length !== want.order.length) problem(`${p.function.length} functions, the dumps have ${want.order.length}`);
+	for (const [label, e] of byLabel) {
+		const g = got.get(label) || { calls: 0, self: 0 };
+		compare('calls', label, g.calls, e.calls);
+		compare('self time', label, g.self, e.rowsSelf);
+	}
+	for (const f of p.function) {
+		const e = byLabel.get(str(f.name));
+		if (!e) problem(`function ${JSON.stringify(str(f.name))} is not in the dumps`);
+		else if ((str(f.filename) || null) !== (e.file || null) || Number(f.startLine) !== (e.line || 0))
+			problem(`${str(f.name)} is at ${str(f.filename)}:${f.startLine}, the dumps say ${e.file}:${e.line}`);
+	}
+	const mappings = p.mapping.map((m) => `${str(m.filename)} ${str(m.buildId)}`).join(', ');
+	return `${p.sample.length} samples, ${p.function.length} functions, mappings ${mappings}`;
+}
+
+// ---- speedscope's importer ------------------------------------------------------------------
+
+async function speedscopeImport(name, text) {
+	const dir = path.dirname(require.resolve('speedscope/package.json'));
+	const release = path.join(dir, 'dist', 'release');
+	const bundle = fs.readdirSync(release).find((f) => /^speedscope-.*\.js$/.test(f));
+	let src = fs.readFileSync(path.join(release, bundle), 'utf8');
+	const m = src.match(/async function \w+\(\w+,\w+\)\{return\(await (\w+)\)\.importProfileGroupFromText\(\w+,\w+\)\}/);
+	if (!m) throw new Error(`no importProfileGroupFromText in ${bundle}`);
+	src = src.replace(m[0], `${m[0]};globalThis.__callprofImporter=${m[1]};`);
+	const ctx = { console: { log() {}, warn() {}, error() {}, info() {} }, TextDecoder, TextEncoder, atob, btoa,
+		setTimeout, clearTimeout, URL, performance,
+		location: { hash: '', href: 'file:///speedscope/index.html', search: '', protocol: 'file:' } };
+	ctx.globalThis = ctx.window = ctx.self = ctx;
+	vm.createContext(ctx);
+	try {
+		vm.runInContext(src, ctx);
+	} catch (e) {
+		if (!/document is not defined/.test(String(e))) throw e; // the app's first render, without a DOM
+	}
+	if (!ctx.__callprofImporter) throw new Error('the importer did not load');
+	const importer = await ctx.__callprofImporter;
+	return importer.importProfileGroupFromText(name, text);
+}
+
+// frameTotals: per frame name, the self and total weights summed over the group's profiles.
+function frameTotals(group) {
+	const got = new Map();
+	for (const prof of group.profiles)
+		prof.forEachFrame((f) => {
+			const g = got.get(f.name) || { self: 0, total: 0, file: f.file, line: f.line };
+			g.self += f.getSelfWeight(); g.total += f.getTotalWeight();
+			got.set(f.name, g);
+		});
+	return got;
+}
+
+// The inclusive weight of each function as a flame graph sums it: every path it is on, once.
+function wantTotals(perThread) {
+	const tot = new Map();
+	for (const paths of perThread)
+		for (const p of paths)
+			for (const k of new Set(p.stack)) {
+				const w = want.timed ? p.self : p.calls;
+				tot.set(k, (tot.get(k) || 0) + w);
+			}
+	return tot;
+}
+
+async function checkSpeedscope() {
+	const group = await speedscopeImport(path.basename(file), fs.readFileSync(file, 'utf8'));
+	if (!group) return problem('speedscope could not import the file');
+	if (group.profiles.length !== want.threads.length)
+		problem(`${group.profiles.length} profiles, the dumps have ${want.threads.length} threads`);
+	const unit = group.profiles[0] && group.profiles[0].getWeightUnit();
+	if (unit !== (want.timed ? 'nanoseconds' : 'none')) problem(`weights in ${unit}`);
+	const got = frameTotals(group), tot = wantTotals(want.threads);
+	for (const [label, e] of byLabel) {
+		const g = got.get(label);
+		if (!g) { // speedscope leaves out frames that weigh nothing
+			if (tot.get(want.order.find((k) => want.fns.get(k) === e))) problem(`no frame ${JSON.stringify(label)}`);
+			continue;
+		}
+		compare('self weight', label, g.self, weight(e));
+		compare('total weight', label, g.total, tot.get(want.order.find((k) => want.fns.get(k) === e)) || 0);
+		if ((g.file || null) !== (e.file || null) || (g.line || 0) !== (e.line || 0))
+			problem(`frame ${label} is at ${g.file}:${g.line}, the dumps say ${e.file}:${e.line}`);
+	}
+	for (const name of got.keys()) if (!byLabel.has(name)) problem(`frame ${JSON.stringify(name)} is not in the dumps`);
+	return `${group.profiles.length} profiles, ${got.size} frames, unit ${unit}`;
+}
+
+// Folded stacks: ';' in a name became ':', control characters '?', and a blank before
+// trailing digits '_' (as export_folded.c says); apply the same to the labels.
+const foldName = (s) => s.replace(/;/g, ':').replace(/[\x00-\x1f\x7f]/g, '?').replace(/[ \t]([0-9.]+)$/, '_$1');
+
+async function checkFolded() {
+	const text = fs.readFileSync(file, 'utf8');
+	const group = await speedscopeImport(path.basename(file), text);
+	if (!group) return problem('speedscope could not import the file');
+	const got = frameTotals(group);
+	let ours = 0;
+	for (const [label, e] of byLabel) {
+		const g = got.get(foldName(label));
+		ours += weight(e);
+		if (!g) {
+			if (weight(e)) problem(`no frame ${JSON.stringify(foldName(label))}`);
+			continue;
+		}
+		compare('self weight', label, g.self, weight(e));
+	}
+	const total = group.profiles[0].getTotalWeight();
+	if (total !== ours) problem(`total weight ${total}, the dumps ${ours}`);
+	return `${got.size} frames, total ${total}`;
+}
+
+// ---- callgrind_annotate's report --------------------------------------------------------------
+
+// callgrind_annotate --inclusive=yes: a function's inclusive cost is the sum of the cost lines
+// of the call arcs into it, which is its inclusive time when no activation of it nests in
+// another (not recursive) and none is a root call (a root has no arc into it); its calls
+// event is then every call on the paths through it.
+function checkInclusive() {
+	const got = parseAnnotate();
+	const keyOf = new Map(want.order.map((k) => [want.fns.get(k), k]));
+	let checked = 0;
+	for (const [label, e] of byLabel) {
+		const k = keyOf.get(e);
+		const paths = want.threads.flat().filter((p) => p.stack.includes(k));
+		if (e.root || paths.some((p) => p.stack.indexOf(k) !== p.stack.lastIndexOf(k)) || !e.calls) continue;
+		const g = got.get(cgName(`${e.file || '???'}:${label}`));
+		if (!g) {
+			problem(`no line for ${e.file || '???'}:${label}`);
+			continue;
+		}
+		// Each arc's time was rounded to whole nanoseconds on its own: 1 ns each.
+		if (Math.abs(g.ns - e.incl) > e.edgesIn)
+			problem(`inclusive ns of ${JSON.stringify(label)}: the reader has ${g.ns}, the dumps ${e.incl}`);
+		compare('inclusive calls', label, g.calls, paths.reduce((n, p) => n + p.calls, 0));
+		checked++;
+	}
+	if (!checked) problem('no function to check (all roots or recursive)');
+	return `${checked} functions' inclusive costs checked`;
+}
+
+// The callgrind format has no escapes: control characters became '?' (export_callgrind.c).
+const cgName = (s) => s.replace(/[\x00-\x1f\x7f]/g, '?');
+
+function parseAnnotate() {
+	const got = new Map();
+	for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+		// "1,234 (5.67%)" per event, or a bare "0" or "." for none.
+		const m = line.match(/^\s*([\d,]+|\.)(?:\s+\([^)]*\))?\s+([\d,]+|\.)(?:\s+\([^)]*\))?\s+(\S.*?)(?: \[[^\]]*\])?$/);
+		if (!m || m[1] === '.' && m[2] === '.' && !m[3].includes(':')) continue;
+		const num = (x) => (x === '.' ? 0 : Number(x.replace(/,/g, '')));
+		got.set(m[3], { ns: num(m[1]), calls: num(m[2]) });
+	}
+	return got;
+}
+
+function checkAnnotate() {
+	const got = new Map();
+	let totals = null;
+	for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+		// "1,234 (5.67%)" per event, or a bare "0" or "." for none.
+		const m = line.match(/^\s*([\d,]+|\.)(?:\s+\([^)]*\))?\s+([\d,]+|\.)(?:\s+\([^)]*\))?\s+(\S.*?)(?: \[[^\]]*\])?$/);
+		if (!m || m[1] === '.' && m[2] === '.' && !m[3].includes(':')) continue;
+		const num = (x) => (x === '.' ? 0 : Number(x.replace(/,/g, '')));
+		const ns = num(m[1]), calls = num(m[2]);
+		if (m[3] === 'PROGRAM TOTALS') totals = { ns, calls };
+		else got.set(m[3], { ns, calls });
+	}
+	if (!totals) problem('no PROGRAM TOTALS line');
+	else {
+		compare('total ns', 'PROGRAM TOTALS', totals.ns, want.self);
+		compare('total calls', 'PROGRAM TOTALS', totals.calls, want.calls);
+	}
+	for (const [label, e] of byLabel) {
+		const g = got.get(cgName(`${e.file || '???'}:${label}`));
+		if (!g) {
+			if (e.calls || e.self) problem(`no line for ${e.file || '???'}:${label}`);
+			continue;
+		}
+		compare('calls', label, g.calls, e.calls);
+		compare('self ns', label, g.ns, e.self);
+	}
+	if (got.size > byLabel.size) problem(`${got.size} functions, the dumps have ${byLabel.size}`);
+	return `${got.size} functions, totals ${totals && totals.ns} ns, ${totals && totals.calls} calls`;
+}
+
+const checks = { pprof: checkPprof, speedscope: checkSpeedscope, folded: checkFolded, 'callgrind-annotate': checkAnnotate,
+	'callgrind-inclusive': checkInclusive };
+(async () => {
+	if (!checks[format]) throw new Error(`unknown format ${format}`);
+	const summary = await checks[format]();
+	if (problems.length) {
+		for (const p of problems.slice(0, 20)) console.log(p);
+		process.exit(1);
+	}
+	console.log(summary);
+})().catch((e) => {
+	console.log(String(e && e.stack || e));
+	process.exit(1);
+});
