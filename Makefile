@@ -88,11 +88,13 @@ $(B)/archive/exports.txt: runtime/libcallprof.map
 	$(Q)sed -n '/global:/,/shared library only/s/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\);.*/\1/p' $< > $@
 
 # Its __cxa_begin_catch is weak: a program linked with -static brings libstdc++.a's
-# own (with __cxa_end_catch), which then takes the catches (docs: static programs).
+# own (with __cxa_end_catch), which then takes the catches; so are its unshare and
+# setns, should libc.a's strong ones come along (docs/ends.md).
 $(B)/archive/libcallprof.o: $(AR_OBJ) $(B)/archive/exports.txt
 	@echo "  LD -r   $@"
 	$(Q)$(CC) -r -nostdlib -o $@.all $(AR_OBJ) && \
-	    objcopy --keep-global-symbols=$(B)/archive/exports.txt --weaken-symbol=__cxa_begin_catch $@.all $@ && \
+	    objcopy --keep-global-symbols=$(B)/archive/exports.txt --weaken-symbol=__cxa_begin_catch \
+	        --weaken-symbol=unshare --weaken-symbol=setns $@.all $@ && \
 	    rm -f $@.all
 
 $(B)/libcallprof.a: $(B)/archive/libcallprof.o

@@ -35,7 +35,11 @@ static uint64_t mono_ms(void)
 	return clock_gettime_ns(CLOCK_MONOTONIC) / 1000000u;
 }
 
-/* Reads what the pipe holds: the signal of a process ending, or 0 for a plain request. */
+/* The request that ends the thread (dumper_stop). */
+#define DUMPER_QUIT (-1)
+
+/* Reads what the pipe holds: the signal of a process ending, 0 for a plain
+ * request, or DUMPER_QUIT. */
 static int take_requests(void)
 {
 	int r[16], ending = 0;
@@ -43,7 +47,9 @@ static int take_requests(void)
 
 	while ((n = read(req[0], r, sizeof(r))) > 0)
 		for (ssize_t i = 0; i < n / (ssize_t)sizeof(int); i++)
-			if (r[i] > 0 && !ending)
+			if (r[i] == DUMPER_QUIT)
+				return DUMPER_QUIT;
+			else if (r[i] > 0 && !ending)
 				ending = r[i];
 	return ending;
 }
@@ -71,6 +77,8 @@ static void *thread_main(void *arg)
 			return NULL;
 		if (ready > 0) {
 			int sig = take_requests();
+			if (sig == DUMPER_QUIT)
+				return NULL;
 			write_dump(sig);
 			if (sig)
 				__atomic_store_n(&cut_done, 1, __ATOMIC_RELEASE);
@@ -131,6 +139,20 @@ void dumper_forked(void)
 	close(req[0]);
 	close(req[1]);
 	start_thread();
+}
+
+void dumper_stop(void)
+{
+	int quit = DUMPER_QUIT;
+
+	if (!running || dumper_is_self())
+		return;
+	__atomic_store_n(&running, false, __ATOMIC_RELEASE);
+	if (write(req[1], &quit, sizeof(quit)) == (ssize_t)sizeof(quit))
+		pthread_join(thread, NULL);
+	close(req[0]);
+	close(req[1]);
+	req[0] = req[1] = -1;
 }
 
 bool dumper_is_self(void)

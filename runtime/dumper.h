@@ -22,6 +22,11 @@ int dumper_start(dumper_write_fn write, uint32_t every_s);
 /* In a fork child: the thread stayed in the parent; starts one of its own. */
 void dumper_forked(void);
 
+/* Ends the thread and waits for it, for a program that must be alone
+ * (unshare(CLONE_NEWUSER)) or shuts itself in (seccomp: the thread's system
+ * calls may not be allowed).  No dump is written on a signal after it. */
+void dumper_stop(void);
+
 /* True on the dumper thread. */
 bool dumper_is_self(void);
 

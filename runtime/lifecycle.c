@@ -300,7 +300,6 @@ static void others_stand_aside(void)
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
 
-	__atomic_store_n(&process.ending, true, __ATOMIC_RELAXED);
 	while (d && (e = readdir(d))) {
 		int tid = atoi(e->d_name);
 		if (tid > 0 && tid != me)
@@ -310,16 +309,18 @@ static void others_stand_aside(void)
 		closedir(d);
 }
 
-/* The last dump, under dump_lock, which it keeps: nothing is written after it. */
+/* The last dump, under dump_lock, which it keeps: nothing is written after it.
+ * This thread's probes are silenced from here on (an instrumented allocator's
+ * calls are the dump's, not the program's). */
 static void last_dump(int cut_short)
 {
+	probe_silence();
 	pthread_mutex_lock(&dump_lock);
-	others_stand_aside();
+	__atomic_store_n(&process.ending, true, __ATOMIC_RELAXED);
 	if (sandbox_filtered) {
-		struct tstate *self = probe_silence();
 		dump_from_child(cut_short);
-		probe_unsilence(self);
 	} else {
+		others_stand_aside();
 		lifecycle_dump(NULL, true, true, cut_short);
 	}
 	__atomic_store_n(&final_dump_over, 1, __ATOMIC_RELEASE);
@@ -345,8 +346,10 @@ static void final_dump(bool flush)
 	sigdelset(&async, SIGILL);
 	sigdelset(&async, SIGFPE);
 	pthread_sigmask(SIG_BLOCK, &async, NULL);
-	if (flush)
+	if (flush) {
+		probe_silence(); /* the program's allocator, if a stream needs a buffer, is ours here */
 		fflush(NULL);
+	}
 	last_dump(0);
 }
 

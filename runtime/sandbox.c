@@ -1,7 +1,8 @@
-/* sandbox.c: the interposed prctl: the TSC forbidden, seccomp entered (sandbox.h). */
+/* sandbox.c: the interposed prctl (the TSC forbidden, seccomp entered), unshare and setns (sandbox.h). */
 #include "sandbox.h"
 
 #include <linux/seccomp.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -9,6 +10,7 @@
 
 #include "clock.h"
 #include "compat.h"
+#include "dumper.h"
 #include "probe.h"
 
 bool sandbox_filtered;
@@ -20,6 +22,15 @@ bool sandbox_strict_thread(void)
 	return strict;
 }
 
+/* The program shuts itself in: the runtime's thread, whose system calls the
+ * filter may not allow, goes (and a strict-mode thread's exit could not end
+ * the process while it lives). */
+static void shut_in(void)
+{
+	sandbox_filtered = true;
+	dumper_stop();
+}
+
 /* Before the kernel hears of it: what the request means for the runtime. */
 static void before(int option, unsigned long mode)
 {
@@ -29,9 +40,9 @@ static void before(int option, unsigned long mode)
 		clock_stop(); /* strict mode forbids the TSC too */
 		probe_silence(); /* no probe may map memory there again */
 		strict = true;
-		sandbox_filtered = true;
+		shut_in();
 	} else if (option == PR_SET_SECCOMP || (option == PR_SET_NO_NEW_PRIVS && mode)) {
-		sandbox_filtered = true;
+		shut_in();
 	}
 }
 
@@ -48,4 +59,22 @@ int prctl(int option, ...)
 	va_end(ap);
 	before(option, arg[0]);
 	return (int)syscall(SYS_prctl, option, arg[0], arg[1], arg[2], arg[3]);
+}
+
+/* unshare and setns into a user namespace need a process of one thread: the
+ * runtime's own goes first. */
+CP_EXPORT int unshare(int flags);
+int unshare(int flags)
+{
+	if (flags & CLONE_NEWUSER)
+		dumper_stop();
+	return (int)syscall(SYS_unshare, flags);
+}
+
+CP_EXPORT int setns(int fd, int nstype);
+int setns(int fd, int nstype)
+{
+	if (!nstype || (nstype & CLONE_NEWUSER))
+		dumper_stop();
+	return (int)syscall(SYS_setns, fd, nstype);
 }

@@ -3,9 +3,12 @@
  * forbids the TSC (prctl PR_SET_TSC), or shuts itself in with seccomp (prctl
  * PR_SET_SECCOMP, or PR_SET_NO_NEW_PRIVS, which a seccomp filter needs unless
  * the program is privileged, and which libseccomp sets before it loads one
- * through the raw system call).  The runtime interposes prctl and sees these
- * before the kernel does; a filter loaded through syscall(SYS_seccomp) by a
- * privileged program without PR_SET_NO_NEW_PRIVS goes unseen.
+ * through the raw system call), or must be alone in its process (unshare or
+ * setns into a user namespace).  The runtime interposes prctl, unshare and
+ * setns and sees these before the kernel does; a filter loaded through
+ * syscall(SYS_seccomp) by a privileged program without PR_SET_NO_NEW_PRIVS
+ * goes unseen.  The runtime's own thread (dumper.h) goes before a program
+ * shuts itself in or must be alone.
  */
 #ifndef CALLPROF_SANDBOX_H
 #define CALLPROF_SANDBOX_H

@@ -1,0 +1,391 @@
+#!/bin/sh
+# tests/ends/t-ends.sh: how profiled programs end (issue 16 items 7, 8, 9, 12, 13, 18, 19, 27,
+# 29, 33, and record's signals): the program's exit status and output come first, every end
+# that can write a profile does (marked cut_short when a signal ends the process), libraries'
+# destructors count, the dump counts none of its own calls, an exit with busy threads is quick,
+# static programs and programs that forbid the TSC or shut themselves in run as they would
+# unprofiled, and `callprof record` relays signals, dies as the program died, says when no
+# profile was written and follows the programs the run starts.  Exact counts throughout.
+set -u
+. "$TOP/tests/lib.sh"
+command -v skip >/dev/null 2>&1 || skip() { echo "skip - $1: $2"; }
+S=$TOP/tests/ends
+W=$B/tests/ends
+DC=$B/tests/dumpcheck
+REC=$B/callprof
+rm -rf "$W"
+mkdir -p "$W"
+cd "$W" || exit 1
+ulimit -c 0 # SIGQUIT, SIGABRT and SIGSEGV dump no core here
+rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
+if ! (cd "$TOP" && make -s --no-print-directory B="$(rel "$B")" "$(rel "$B")/libcallprof.so" \
+	"$(rel "$B")/libcallprof.a" "$(rel "$B")/callprof" "$(rel "$DC")") >"$W/build.log" 2>&1; then
+	fail build "cannot build the runtime: $(grep -m 3 -i error "$W/build.log" | tr '\n' ' ')"
+	exit 1
+fi
+command -v jq >/dev/null || { fail jq "jq reads the dumps' keys: install it"; exit 1; }
+
+# ---- the programs ------------------------------------------------------------------------
+CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -finstrument-functions -I$TOP/tests/e2e"
+RT="-L$B -lcallprof -Wl,-rpath,$B"
+built=1
+cc_ok() { gcc "$@" 2>>"$W/cc.log" || { built=0; echo "cannot build: $*" >>"$W/cc.log"; }; }
+cc_ok $CFLAGS "$S/ends.c" -o ends $RT -ldl
+cc_ok $CFLAGS "$S/ends.c" -o ends.pre -ldl
+cc_ok $CFLAGS -fPIC -shared "$S/libdtor.c" -o libdtor.so
+cc_ok $CFLAGS "$S/dtor.c" -o dtor $RT -L. -ldtor -Wl,-rpath,"$W"
+cc_ok $CFLAGS "$S/dtor.c" -o dtor.pre -L. -ldtor -Wl,-rpath,"$W"
+cc_ok $CFLAGS "$S/alloc.c" -o alloc $RT
+cc_ok $CFLAGS "$S/alloc.c" -o alloc.pre
+cc_ok $CFLAGS -O2 "$S/exitpaths.c" -o exitpaths.pre -lpthread
+cc_ok -std=c11 -D_GNU_SOURCE -O2 -I"$TOP/tests/e2e" "$S/exitpaths.c" -o exitpaths.plain -lpthread
+cc_ok $CFLAGS "$S/daemon.c" -o daemon $RT
+cc_ok $CFLAGS "$S/spawner.c" -o spawner.pre
+cc_ok -O1 "$S/waitstatus.c" -o waitstatus
+cc_ok -std=c11 -O1 "$S/ends.c" -o ends.plain -D_GNU_SOURCE -I"$TOP/tests/e2e" -ldl
+[ $built = 1 ] || { fail "build the test programs" "$(head -n 3 "$W/cc.log" | tr '\n' ' ')"; exit 1; }
+WS=$W/waitstatus
+
+# run NAME OUT PROGRAM [ARGS...]: runs with the profile in $W/OUT.json, stdout in OUT.out,
+# stderr in OUT.err, at most 60 s; sets $how ("exit N" or "signal N") and $dump.
+run() {
+	_n=$1 _o=$2
+	shift 2
+	dump=$W/$_o.json
+	rm -f "$dump"
+	how=$(CALLPROF_OUTPUT=$dump timeout 60 "$WS" "$@" 2>"$W/$_o.err" >"$W/$_o.out.all"; \
+		tail -n 1 "$W/$_o.out.all")
+	sed '$d' "$W/$_o.out.all" >"$W/$_o.out"
+}
+# The same, under `callprof record -o` (extra record options in $RECOPT).
+RECOPT=
+rec() {
+	_n=$1 _o=$2
+	shift 2
+	dump=$W/$_o.json
+	rm -f "$dump"
+	how=$(timeout 60 "$WS" "$REC" record $RECOPT -o "$dump" -- "$@" 2>"$W/$_o.err" >"$W/$_o.out.all"; \
+		tail -n 1 "$W/$_o.out.all")
+	sed '$d' "$W/$_o.out.all" >"$W/$_o.out"
+}
+
+# expect NAME FILE EXPECTATIONS: dumpcheck FILE against the expectation lines given.
+expect() {
+	printf '%s\n' "$3" >"$W/expect"
+	if [ ! -f "$2" ]; then
+		fail "$1" "no dump $2 (stderr: $(head -c 300 "${2%.json}.err" 2>/dev/null | tr '\n' ' '))"
+	elif "$DC" "$2" "$W/expect" >"$W/dc.out" 2>&1; then
+		ok "$1"
+	else
+		fail "$1" "$(head -n 3 "$W/dc.out" | tr '\n' ' ')"
+	fi
+}
+WORK5="calls main 1
+calls work5 1
+calls work 5
+calls leaf 5
+edge work leaf 5"
+
+# same_as_plain NAME OUT MODE...: the run OUT ended and printed as the unprofiled program does.
+same_as_plain() {
+	_n=$1 _o=$2
+	shift 2
+	_want=$(timeout 60 "$WS" "$W/ends.plain" "$@" 2>/dev/null >"$W/plain.out.all"; tail -n 1 "$W/plain.out.all")
+	sed '$d' "$W/plain.out.all" >"$W/plain.out"
+	if [ "$how" != "$_want" ]; then
+		fail "$_n" "ended by '$how', unprofiled by '$_want' (stderr: $(head -c 200 "$W/$_o.err" | tr '\n' ' '))"
+	elif ! cmp -s "$W/$_o.out" "$W/plain.out"; then
+		fail "$_n" "stdout '$(head -c 100 "$W/$_o.out")', unprofiled '$(head -c 100 "$W/plain.out")'"
+	else
+		return 0
+	fi
+	return 1
+}
+
+# one_line NAME OUT PATTERN: OUT's stderr is exactly one line matching PATTERN.
+one_line() {
+	if [ "$(wc -l <"$W/$2.err")" -eq 1 ] && grep -Eq -- "$3" "$W/$2.err"; then
+		return 0
+	fi
+	fail "$1" "want one line /$3/ on stderr, got: $(head -c 300 "$W/$2.err" | tr '\n' '|')"
+	return 1
+}
+
+# ---- item 9: the program's output and status come first ------------------------------
+run x exit ./ends exit
+same_as_plain "exit: status and output as unprofiled" exit exit && ok "exit: status and output as unprofiled"
+expect "exit: the profile's counts" "$dump" "$WORK5
+calls run 1"
+
+# A file size limit the profile does not fit in (the output fits): SIGXFSZ killed the
+# program, its stdout lost.  Now: exit 0, output intact, one line, no file left.
+mkdir -p "$W/fsize"
+(ulimit -f 1 && CALLPROF_OUTPUT=$W/fsize/out.json "$WS" ./ends fsize >"$W/fsize.out.all" 2>"$W/fsize.err")
+how=$(tail -n 1 "$W/fsize.out.all"); sed '$d' "$W/fsize.out.all" >"$W/fsize.out"
+if same_as_plain "RLIMIT_FSIZE at exit" fsize fsize && one_line "RLIMIT_FSIZE at exit" fsize "cannot write profile.*File too large"; then
+	if [ -z "$(ls -A "$W/fsize")" ]; then ok "RLIMIT_FSIZE at exit: exit 0, output kept, one line, no file"; else
+		fail "RLIMIT_FSIZE at exit" "left in the directory: $(ls -A "$W/fsize" | tr '\n' ' ')"; fi
+fi
+
+# A seccomp filter the program installs late, which kills openat: the program died of
+# SIGSYS.  Now the profile is written by a child, which the filter kills instead.
+for m in seccomp seccomp-raw; do
+	t="a seccomp filter that kills openat, installed late ($m)"
+	run "$t" $m ./ends $m
+	if [ "$how" = "exit 2" ]; then
+		skip "$t" "this kernel refuses the filter"
+		continue
+	fi
+	same_as_plain "$t" $m $m && one_line "$t" $m "no profile written: .*killed by SIGSYS" && ok "$t: exit 0, output kept, one line"
+done
+
+# ---- item 8: a program that forbids the TSC -------------------------------------------
+run x tsclate ./ends tsc-late
+if same_as_plain "the TSC forbidden late (PR_SET_TSC)" tsclate tsc-late; then
+	expect "the TSC forbidden late: exact counts, the clock stopped" "$dump" "calls main 1
+calls work5 2
+calls work 10
+calls leaf 10"
+	s=$(jq '.clock.stopped_ns' "$dump")
+	w=$(jq '.wall_ns' "$dump")
+	[ "$s" != null ] && [ "$s" -gt 0 ] && [ "$s" -le "$w" ] && ok "the TSC forbidden late: clock.stopped_ns $s within wall_ns $w" ||
+		fail "the TSC forbidden late: clock.stopped_ns" "stopped_ns $s, wall_ns $w"
+fi
+run x strict ./ends strict
+same_as_plain "strict seccomp (the TSC forbidden, exit by SYS_exit)" strict strict &&
+	ok "strict seccomp: status and output as unprofiled"
+
+# ---- item 18: calls in libraries' destructors ------------------------------------------
+run x dtor ./dtor
+expect "a linked library's destructor is counted (link)" "$dump" "calls lib_entry 1
+calls lib_work 4
+calls lib_fini 1"
+rec x dtorpre ./dtor.pre
+expect "a linked library's destructor is counted (preload)" "$dump" "calls lib_entry 1
+calls lib_work 4"
+run x dlo ./ends dlopen "$W/libdtor.so"
+expect "a dlopen()ed library's destructor is counted (link)" "$dump" "$WORK5
+calls lib_entry 2
+calls lib_work 5"
+rec x dlopre ./ends.pre dlopen "$W/libdtor.so"
+expect "a dlopen()ed library's destructor is counted (preload)" "$dump" "$WORK5
+calls lib_entry 2
+calls lib_work 5"
+
+# ---- item 27: the dump counts none of its own calls -------------------------------------
+alloc_calls() { jq -c '[.functions[] | .name] as $n | [.threads[].functions[] |
+	select($n[.fn] == "malloc" or $n[.fn] == "calloc" or $n[.fn] == "realloc" or $n[.fn] == "free") |
+	{($n[.fn]): .calls}] | add' "$1"; }
+for v in link pre; do
+	t="an instrumented allocator: the dumps' allocations are not counted ($v)"
+	p=./alloc
+	[ $v = pre ] && p="env LD_PRELOAD=$B/libcallprof.so ./alloc.pre"
+	rm -f "$W/mid.json"
+	run x alloc-$v $p "$W/mid.json"
+	a=$(alloc_calls "$W/mid.json" 2>/dev/null) b=$(alloc_calls "$dump" 2>/dev/null)
+	if [ "$how" = "exit 0" ] && [ -n "$a" ] && [ "$a" = "$b" ] && echo "$a" | grep -q '"malloc":10[0-9]'; then
+		ok "$t: $a in both profiles"
+	else
+		fail "$t" "ended '$how'; callprof_dump: $a; at exit: $b"
+	fi
+done
+
+# ---- item 19: an exit with 16 threads making new call paths ------------------------------
+t="exit with 16 threads making new call paths"
+s0=$(date +%s%N)
+./exitpaths.plain 16 200
+s1=$(date +%s%N)
+plain_ms=$(((s1 - s0) / 1000000))
+bound_ms=$((plain_ms * 10 > 20000 ? plain_ms * 10 : 20000))
+s0=$(date +%s%N)
+timeout 120 "$REC" record -o "$W/paths.json" -- ./exitpaths.pre 16 200 >/dev/null 2>"$W/paths.err"
+rc=$?
+s1=$(date +%s%N)
+ms=$(((s1 - s0) / 1000000))
+if [ $rc -ne 0 ] || [ $ms -gt $bound_ms ]; then
+	fail "$t" "status $rc, $ms ms (unprofiled $plain_ms ms, bound $bound_ms ms)"
+elif ! "$REC" top "$W/paths.json" >/dev/null 2>"$W/paths.top"; then
+	fail "$t" "the profile does not read: $(head -n 1 "$W/paths.top")"
+elif [ "$(jq '[.threads[] | has("dropped_at_end")] | all' "$W/paths.json")" != true ] ||
+	[ "$(jq '.threads | length' "$W/paths.json")" -ne 17 ]; then
+	fail "$t" "want 17 threads, each with dropped_at_end"
+else
+	ok "$t: $ms ms (unprofiled $plain_ms ms, bound $bound_ms ms), $(jq '[.threads[].dropped_at_end] | add' "$W/paths.json") new paths dropped"
+fi
+
+# ---- item 13: ends by a signal write what was gathered, then the signal ends the process --
+for sig in 1 2 3 10 13 14 15; do
+	t="signal $sig with no handler of the program's: the profile cut short, then the signal"
+	run "$t" sig$sig ./ends kill $sig
+	if [ "$how" != "signal $sig" ]; then
+		fail "$t" "ended by '$how' (stderr: $(head -c 200 "$W/sig$sig.err"))"
+	elif [ "$(jq -c '.cut_short.signal' "$dump" 2>/dev/null)" != $sig ]; then
+		fail "$t" "cut_short: $(jq -c '.cut_short' "$dump" 2>&1 | head -c 100)"
+	else
+		expect "$t" "$dump" "$WORK5"
+	fi
+done
+for m in abort segv overflow; do
+	t="$m: the profile cut short, then the same death"
+	run "$t" $m ./ends $m
+	want=$(timeout 60 "$WS" ./ends.plain $m 2>/dev/null | tail -n 1)
+	if [ "$how" != "$want" ]; then
+		fail "$t" "ended by '$how', unprofiled by '$want'"
+	elif [ "$(jq -c '.cut_short.signal' "$dump" 2>/dev/null)" != "${want#signal }" ]; then
+		fail "$t" "cut_short: $(jq -c '.cut_short' "$dump" 2>&1 | head -c 100)"
+	elif [ $m = overflow ] && [ "$(jq '[.functions[] | .name] as $n | [.threads[0].functions[] | select($n[.fn] == "deep") | .calls] | add' "$dump")" -lt 1000 ]; then
+		fail "$t" "fewer than 1000 calls of deep"
+	else
+		expect "$t" "$dump" "$WORK5"
+	fi
+done
+run x handled ./ends handled 15
+[ "$how" = "exit 7" ] && [ "$(jq '.cut_short' "$dump")" = null ] &&
+	expect "the program's own handler decides: exit 7, a whole profile" "$dump" "$WORK5" ||
+	fail "the program's own handler decides" "ended by '$how', cut_short $(jq -c .cut_short "$dump" 2>&1)"
+run x quick ./ends quick_exit
+[ "$how" = "exit 0" ] && expect "quick_exit writes the profile" "$dump" "$WORK5" ||
+	fail "quick_exit writes the profile" "ended by '$how'"
+run x _exit ./ends _exit
+[ "$how" = "exit 0" ] && [ ! -f "$dump" ] && [ "$(cat "$W/_exit.out")" = "ends: _exit" ] &&
+	ok "_exit: no profile (no hook runs), the status as unprofiled" ||
+	fail "_exit" "ended by '$how', dump $(ls "$dump" 2>&1)"
+
+# record passes on the signals meant for the program, then dies by the program's signal.
+for sig in TERM:15 INT:2 HUP:1 QUIT:3; do
+	num=${sig#*:} sig=${sig%:*}
+	t="record relays SIG$sig to the program and dies by it"
+	rm -f "$W/relay.json" "$W/relay.out"
+	"$WS" "$REC" record -o "$W/relay.json" -- ./ends.pre wait >"$W/relay.out" 2>"$W/relay.err" &
+	bg=$!
+	i=0
+	while ! grep -q ready "$W/relay.out" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	recpid=$(pgrep -P $bg | head -n 1) # waitstatus's child: record
+	[ -n "$recpid" ] && progpid=$(pgrep -P "$recpid" | head -n 1) && kill -$sig "$recpid"
+	i=0
+	while kill -0 $bg 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	if kill -0 $bg 2>/dev/null; then
+		fail "$t" "the program still runs 30 s after (record $recpid)"
+		kill -KILL "$progpid" "$recpid" 2>/dev/null
+		wait $bg
+		continue
+	fi
+	wait $bg
+	got=$(tail -n 1 "$W/relay.out")
+	if [ "$got" != "signal $num" ]; then
+		fail "$t" "record ended by '$got'"
+	elif [ "$(jq -c '.cut_short.signal' "$W/relay.json" 2>/dev/null)" != "$num" ]; then
+		fail "$t" "the program's profile: $(jq -c .cut_short "$W/relay.json" 2>&1 | head -c 100)"
+	else
+		ok "$t"
+	fi
+done
+rec x recsegv ./ends.pre segv
+[ "$how" = "signal 11" ] && ok "record dies by the signal that killed the program" ||
+	fail "record dies by the signal that killed the program" "record ended by '$how'"
+
+# ---- item 12: profiles while the program runs on ---------------------------------------
+mid_final() { # NAME: mid.json counts work 5, the profile at exit work 10
+	expect "$1: the profile written meanwhile" "$W/mid.json" "calls work 5"
+	expect "$1: the profile at exit" "$dump" "calls work 10
+calls work5 2"
+}
+rm -f "$W/mid.json"
+run x dsig env CALLPROF_DUMP_SIGNAL=USR2 ./daemon signal "$W/dsig.json" "$W/mid.json"
+[ "$how" = "exit 0" ] && mid_final "CALLPROF_DUMP_SIGNAL=USR2" || fail "CALLPROF_DUMP_SIGNAL=USR2" "ended by '$how'"
+rm -f "$W/mid.json"
+run x devery env CALLPROF_DUMP_EVERY=1 ./daemon every "$W/devery.json" "$W/mid.json"
+[ "$how" = "exit 0" ] && mid_final "CALLPROF_DUMP_EVERY=1" || fail "CALLPROF_DUMP_EVERY=1" "ended by '$how'"
+rm -f "$W/mid.json"
+run x dhandler ./daemon handler "$W/dhandler.json" "$W/mid.json"
+t="callprof_dump() in a signal handler refuses, and is counted"
+if [ "$how" != "exit 0" ] || [ "$(cat "$W/dhandler.out")" != refused ]; then
+	fail "$t" "ended by '$how', printed '$(cat "$W/dhandler.out")'"
+elif [ "$(jq .refused_dumps "$dump")" != 1 ]; then
+	fail "$t" "refused_dumps $(jq .refused_dumps "$dump")"
+else
+	one_line "$t" dhandler "callprof_dump\(\) refused in a signal handler" && ok "$t"
+	expect "callprof_dump() outside the handler, after it ran, writes" "$W/mid.json" "calls work 5"
+fi
+
+# ---- item 7: fully static programs ------------------------------------------------------
+SLIBS="$(pkg-config --static --libs libdw 2>/dev/null) -lelf -ldl -lpthread"
+if ! echo 'int main(void){return 0;}' | gcc -x c - -static -o static-probe $SLIBS 2>"$W/static.log"; then
+	skip "fully static programs" "no static libdw here: $(head -n 1 "$W/static.log")"
+else
+	t="a fully static C program's longjmp"
+	if gcc $CFLAGS -static "$S/static_jmp.c" -o static_jmp "$B/libcallprof.a" $SLIBS 2>"$W/static.log"; then
+		run x sjmp ./static_jmp
+		[ "$how" = "exit 0" ] && [ "$(cat "$W/sjmp.out")" = back ] && expect "$t" "$dump" "calls main 1
+calls deep 5" || fail "$t" "ended by '$how', printed '$(cat "$W/sjmp.out")'"
+	else
+		fail "$t" "does not link: $(grep -m 2 -i error "$W/static.log" | tr '\n' ' ')"
+	fi
+	t="a fully static C++ program's exceptions"
+	if g++ -std=c++17 -g -O1 -finstrument-functions -I"$TOP/tests/e2e" -static "$S/static_catch.cc" \
+		-o static_catch "$B/libcallprof.a" $SLIBS 2>"$W/static.log"; then
+		run x scatch ./static_catch
+		[ "$how" = "exit 0" ] && [ "$(cat "$W/scatch.out")" = 4 ] && expect "$t" "$dump" "calls main 1
+calls catcher 4
+calls thrower 16" || fail "$t" "ended by '$how', printed '$(cat "$W/scatch.out")'"
+	else
+		fail "$t" "does not link: $(grep -m 2 -i 'error\|multiple' "$W/static.log" | tr '\n' ' ')"
+	fi
+	t="the TSC forbidden before start-up (a static program started so)"
+	if gcc $CFLAGS -static "$S/ends.c" -o ends.static "$B/libcallprof.a" $SLIBS 2>"$W/static.log"; then
+		run x tscearly ./ends.static forbid-tsc tsc-early
+		if [ "$how" != "exit 0" ]; then
+			fail "$t" "ended by '$how'"
+		elif [ "$(jq -r .clock.source "$dump")" != none ] || [ "$(jq -r .clock.note "$dump")" = null ]; then
+			fail "$t" "clock $(jq -c .clock "$dump")"
+		else
+			expect "$t" "$dump" "$WORK5"
+		fi
+	else
+		fail "$t" "does not link: $(grep -m 2 -i error "$W/static.log" | tr '\n' ' ')"
+	fi
+fi
+
+# ---- item 29: record says when no profile was written -----------------------------------
+rec x noinst ./ends.plain exit
+[ "$how" = "exit 1" ] && one_line "record of an uninstrumented program" noinst "no profile written" &&
+	ok "record of an uninstrumented program: exit 1, one line" ||
+	fail "record of an uninstrumented program" "ended by '$how'"
+how=$(timeout 60 "$WS" "$REC" record -o "$W/nodir/x.json" -- ./ends.pre exit 2>"$W/nodir.err" | tail -n 1)
+[ "$how" = "exit 1" ] && grep -q "cannot write profile '$W/nodir/x.json'" "$W/nodir.err" &&
+	ok "record -o into a missing directory: exit 1, the reason" ||
+	fail "record -o into a missing directory" "ended by '$how': $(head -c 200 "$W/nodir.err")"
+
+# ---- item 33: programs the run starts --------------------------------------------------
+CHILD="calls main 1
+calls child_work 3
+absent work"
+# files DIR: its files, sorted, on one line.
+files() { ls "$1" | sort | tr '\n' ' '; }
+for m in spawn inherit; do
+	t="record: two children started by posix_spawn ($m environment) each write their own profile"
+	rm -rf "$W/sp" && mkdir -p "$W/sp"
+	how=$(timeout 60 "$WS" "$REC" record -o "$W/sp/out.json" -- ./spawner.pre $m 2>"$W/sp.err" >"$W/sp.out.all"; tail -n 1 "$W/sp.out.all")
+	p1=$(sed -n 1p "$W/sp.out.all") p2=$(sed -n 2p "$W/sp.out.all")
+	want=$(printf '%s\n' out.json "out.$p1.json" "out.$p2.json" | sort | tr '\n' ' ')
+	if [ "$how" != "exit 0" ] || [ "$(files "$W/sp")" != "$want" ]; then
+		fail "$t" "ended by '$how'; files '$(files "$W/sp")', want '$want'"
+	else
+		expect "$t: the program's" "$W/sp/out.json" "calls main 1
+calls spawn_two 1
+calls work 5"
+		expect "$t: the first child's" "$W/sp/out.$p1.json" "$CHILD"
+		expect "$t: the second child's" "$W/sp/out.$p2.json" "$CHILD"
+	fi
+done
+for m in exec execl; do
+	t="record: a program that becomes another with a clean environment ($m) is followed"
+	rec "$t" follow-$m ./spawner.pre $m
+	[ "$how" = "exit 0" ] && expect "$t" "$dump" "$CHILD" || fail "$t" "ended by '$how'"
+done
+t="record --no-follow: children with an environment of their own stay unprofiled"
+rm -rf "$W/sp" && mkdir -p "$W/sp"
+how=$(timeout 60 "$WS" "$REC" record --no-follow -o "$W/sp/out.json" -- ./spawner.pre spawn 2>"$W/sp.err" | tail -n 1)
+[ "$how" = "exit 0" ] && [ "$(files "$W/sp")" = "out.json " ] && ok "$t" ||
+	fail "$t" "ended by '$how'; files '$(files "$W/sp")'"
+exit 0
