@@ -261,6 +261,7 @@ for sig in TERM:15 INT:2 HUP:1 QUIT:3; do
 	i=0
 	while ! grep -q ready "$W/relay.out" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 	recpid=$(pgrep -P $bg | head -n 1) # waitstatus's child: record
+	progpid=
 	[ -n "$recpid" ] && progpid=$(pgrep -P "$recpid" | head -n 1) && kill -$sig "$recpid"
 	i=0
 	while kill -0 $bg 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
@@ -271,6 +272,8 @@ for sig in TERM:15 INT:2 HUP:1 QUIT:3; do
 		continue
 	fi
 	wait $bg
+	# A record that died without relaying leaves the program behind: end it.
+	[ -n "$progpid" ] && kill -0 "$progpid" 2>/dev/null && kill -KILL "$progpid"
 	got=$(tail -n 1 "$W/relay.out")
 	if [ "$got" != "signal $num" ]; then
 		fail "$t" "record ended by '$got'"
