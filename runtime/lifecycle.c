@@ -55,12 +55,18 @@ static __thread bool dump_forking __attribute__((tls_model("initial-exec")));
 /* callprof_dump() calls refused because they came from a signal handler. */
 static uint64_t refused_dumps;
 
+/* Set on the thread that forks while it holds dump_lock for the fork. */
+static __thread bool fork_holds_dumps __attribute__((tls_model("initial-exec")));
+
 /* Around a fork, the locks of those who rewrite shared state are held, so the
  * child gets them free.  Order: the dumps, the registry, then the filters (a
- * dump holds the first two while libdw may dlopen, which takes the third). */
+ * dump holds the first two while libdw may dlopen, which takes the third).
+ * Once the last dump began it keeps dump_lock: a fork after it (a library's
+ * destructor's) leaves that lock alone, and its child writes no profile. */
 static void fork_prepare(void)
 {
-	if (!dump_forking)
+	fork_holds_dumps = !dump_forking && !__atomic_load_n(&final_dump_done, __ATOMIC_ACQUIRE);
+	if (fork_holds_dumps)
 		pthread_mutex_lock(&dump_lock);
 	tstate_lock_all();
 	filter_lock();
@@ -70,7 +76,7 @@ static void fork_parent(void)
 {
 	filter_unlock();
 	tstate_unlock_all();
-	if (!dump_forking)
+	if (fork_holds_dumps)
 		pthread_mutex_unlock(&dump_lock);
 }
 
@@ -83,8 +89,10 @@ static void fork_child(void)
 	}
 	process_forked();
 	tstate_fork_child(tstate_self, stamp_new_node_state(), process.start_ticks);
-	pthread_mutex_unlock(&dump_lock);
-	endsig_forked();
+	if (fork_holds_dumps) {
+		pthread_mutex_unlock(&dump_lock);
+		endsig_forked();
+	}
 }
 
 static void exit_step(void);
