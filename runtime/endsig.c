@@ -1,6 +1,7 @@
 /* endsig.c: the runtime's handlers of the signals that end a program, and of CALLPROF_DUMP_SIGNAL. */
 #include "endsig.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "altstack.h"
+#include "compat.h"
 #include "modscan.h"
 #include "options.h"
 #include "process.h"
@@ -18,6 +20,9 @@
  * leave to it: the runtime writes the profile before they do (docs: "How a
  * program ends").  SIGKILL and SIGSTOP cannot be handled; the real-time ones
  * and SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT are left alone. */
+/* The C library's own name for sigaction, in libc.so and libc.a alike. */
+extern int __sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+
 static const int ending[] = { SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGUSR1,
 			      SIGSEGV, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGXCPU, SIGXFSZ, SIGSYS };
 
@@ -26,6 +31,27 @@ static const int ending[] = { SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP, SIGABRT,
 
 static dumper_write_fn write_dump;
 static bool armed;
+/* The ending signals whose default action the runtime's handler stands in
+ * for (bit n - 1 for signal n): the program sees SIG_DFL there (sigaction). */
+static uint64_t standing_in;
+/* The C library's sigaction (or an interposer's after ours). */
+static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
+
+static uint64_t bit(int sig)
+{
+	return sig > 0 && sig <= 64 ? 1ull << (sig - 1) : 0;
+}
+
+/* The real sigaction: found when first needed, at start-up (a handler may call sigaction,
+ * where dlsym may not run); __sigaction in a static program, where dlsym finds none. */
+static int call_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	if (!real_sigaction)
+		*(void **)&real_sigaction = dlsym(RTLD_NEXT, "sigaction");
+	if (!real_sigaction)
+		real_sigaction = __sigaction;
+	return real_sigaction(sig, act, old);
+}
 /* The first ending signal taken (0: none yet), and whether its dump is over. */
 static int first_sig, first_over;
 
@@ -45,7 +71,8 @@ static void die_by(int sig, const siginfo_t *info)
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
 	sigemptyset(&dfl.sa_mask);
-	sigaction(sig, &dfl, NULL);
+	__atomic_and_fetch(&standing_in, ~bit(sig), __ATOMIC_RELAXED);
+	call_sigaction(sig, &dfl, NULL);
 	if (is_fault(sig, info))
 		return; /* the instruction faults again, the default action takes it, core and all */
 	sigemptyset(&one);
@@ -93,21 +120,92 @@ static void on_dump_signal(int sig)
 	dumper_ask();
 }
 
+/* The action the runtime stands in for the default one with. */
+static void stand_in_action(struct sigaction *sa)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sa_sigaction = on_ending;
+	sa->sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigemptyset(&sa->sa_mask);
+	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
+		sigaddset(&sa->sa_mask, ending[i]);
+}
+
+/* True if `sig` is an ending signal the runtime may stand in for. */
+static bool may_stand_in(int sig)
+{
+	if (!options.on_signal || sig == options.dump_signal)
+		return false;
+	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
+		if (ending[i] == sig)
+			return true;
+	return false;
+}
+
+static bool is_default(const struct sigaction *sa)
+{
+	return !(sa->sa_flags & SA_SIGINFO) && sa->sa_handler == SIG_DFL;
+}
+
 /* Installs the handler for every ending signal the program leaves to its default action. */
 static void handle_ending(void)
 {
 	struct sigaction sa, old;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_ending;
-	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-	sigemptyset(&sa.sa_mask);
+	stand_in_action(&sa);
 	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
-		sigaddset(&sa.sa_mask, ending[i]);
-	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
-		if (ending[i] != options.dump_signal && sigaction(ending[i], NULL, &old) == 0 &&
-		    !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
-			sigaction(ending[i], &sa, NULL);
+		if (may_stand_in(ending[i]) && call_sigaction(ending[i], NULL, &old) == 0 && is_default(&old) &&
+		    call_sigaction(ending[i], &sa, NULL) == 0)
+			__atomic_or_fetch(&standing_in, bit(ending[i]), __ATOMIC_RELAXED);
+}
+
+/*
+ * sigaction, interposed: the runtime's stand-in is the default action as the
+ * program sees it.  Asked, it answers SIG_DFL (a program that installs its own
+ * handler only over the default one, as Python does for SIGINT, still does);
+ * set to SIG_DFL, it stays (so the idiom of a handler that resets the default
+ * and raises the signal again still writes the profile); set to anything else,
+ * it goes.  Async-signal-safe, as sigaction is.
+ */
+CP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	uint64_t b = bit(sig);
+	bool was_ours = __atomic_load_n(&standing_in, __ATOMIC_RELAXED) & b;
+	struct sigaction mine;
+	int rc;
+
+	if (act && is_default(act) && armed && may_stand_in(sig)) {
+		stand_in_action(&mine);
+		rc = call_sigaction(sig, &mine, old);
+		if (rc == 0)
+			__atomic_or_fetch(&standing_in, b, __ATOMIC_RELAXED);
+	} else {
+		rc = call_sigaction(sig, act, old);
+		if (rc == 0 && act)
+			__atomic_and_fetch(&standing_in, ~b, __ATOMIC_RELAXED);
+	}
+	if (rc == 0 && old && was_ours && old->sa_sigaction == on_ending) {
+		memset(old, 0, sizeof(*old));
+		old->sa_handler = SIG_DFL;
+		sigemptyset(&old->sa_mask);
+	}
+	return rc;
+}
+
+/* signal, interposed: glibc's (BSD semantics), through the sigaction above. */
+CP_EXPORT sighandler_t signal(int sig, sighandler_t handler);
+sighandler_t signal(int sig, sighandler_t handler)
+{
+	struct sigaction act, old;
+
+	memset(&act, 0, sizeof(act));
+	act.sa_handler = handler;
+	sigemptyset(&act.sa_mask);
+	if (sigaddset(&act.sa_mask, sig) < 0)
+		return SIG_ERR;
+	act.sa_flags = SA_RESTART;
+	return sigaction(sig, &act, &old) < 0 ? SIG_ERR : old.sa_handler;
 }
 
 static void handle_dump_signal(int sig)
@@ -118,7 +216,7 @@ static void handle_dump_signal(int sig)
 	sa.sa_handler = on_dump_signal;
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	sigaction(sig, &sa, NULL);
+	call_sigaction(sig, &sa, NULL);
 }
 
 void endsig_arm(void)

@@ -12,6 +12,10 @@
  *   kill SIG      sends itself SIG (a number) and waits for it
  *   wait          prints "ready" (flushed), then waits for a signal to end it
  *   handled SIG   its own handler of SIG exits 7; then sends itself SIG
+ *   if-default    installs a handler of SIGINT that exits 9 only if SIGINT has its
+ *                 default action (as Python does), then sends itself SIGINT
+ *   reraise SIG   its own handler of SIG puts the default action back and raises SIG
+ *                 again (the usual way to clean up, then die of the signal)
  *   abort         abort()
  *   segv          a write through a null pointer
  *   overflow      unbounded recursion (deep() calls deep())
@@ -87,6 +91,18 @@ static void exit_7(int sig)
 	exit(7);
 }
 
+static void exit_9(int sig)
+{
+	(void)sig;
+	exit(9);
+}
+
+static void reraise(int sig)
+{
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 static int run(int argc, char **argv)
 {
 	const char *mode = argv[1];
@@ -120,6 +136,18 @@ static int run(int argc, char **argv)
 			pause();
 	} else if (!strcmp(mode, "handled") && argc > 2) {
 		signal(atoi(argv[2]), exit_7);
+		kill(getpid(), atoi(argv[2]));
+		for (;;)
+			pause();
+	} else if (!strcmp(mode, "if-default")) {
+		struct sigaction old;
+		if (sigaction(SIGINT, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
+			signal(SIGINT, exit_9);
+		kill(getpid(), SIGINT);
+		for (;;)
+			pause();
+	} else if (!strcmp(mode, "reraise") && argc > 2) {
+		signal(atoi(argv[2]), reraise);
 		kill(getpid(), atoi(argv[2]));
 		for (;;)
 			pause();

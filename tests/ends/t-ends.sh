@@ -243,6 +243,13 @@ run x handled ./ends handled 15
 [ "$how" = "exit 7" ] && [ "$(jq '.cut_short' "$dump")" = null ] &&
 	expect "the program's own handler decides: exit 7, a whole profile" "$dump" "$WORK5" ||
 	fail "the program's own handler decides" "ended by '$how', cut_short $(jq -c .cut_short "$dump" 2>&1)"
+run x ifdefault ./ends if-default
+[ "$how" = "exit 9" ] && expect "a program that handles SIGINT only where it has its default action still does" "$dump" "$WORK5" ||
+	fail "a program that handles SIGINT only where it has its default action still does" "ended by '$how'"
+run x reraise ./ends reraise 15
+[ "$how" = "signal 15" ] && [ "$(jq -c '.cut_short.signal' "$dump" 2>/dev/null)" = 15 ] &&
+	expect "a handler that puts the default back and raises again: the profile cut short" "$dump" "$WORK5" ||
+	fail "a handler that puts the default back and raises again" "ended by '$how', cut_short $(jq -c .cut_short "$dump" 2>&1 | head -c 80)"
 run x quick ./ends quick_exit
 [ "$how" = "exit 0" ] && expect "quick_exit writes the profile" "$dump" "$WORK5" ||
 	fail "quick_exit writes the profile" "ended by '$how'"
