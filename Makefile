@@ -40,6 +40,24 @@ ifneq ($(SAN),)
 SAN_FLAGS := -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
 
+# ---- build flags tracked ------------------------------------------------------
+# Each kind of object writes the command lines that build it, FLAGS_<kind> (its
+# compiler first), and that compiler's version into $(B)/flags/<kind>, and depends
+# on that file.  The file is rewritten only when they change, so `make SAN=address`
+# or `make CC=clang` after a plain `make`, or a compiler upgrade, rebuilds exactly
+# what the change touches, and nothing otherwise.
+flags = $(B)/flags/$(1)
+shquote = '$(subst ','\'',$(1))'
+version_of = $(shell $(1) --version 2>/dev/null | head -n 1)
+
+$(B)/flags/%: FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' $(call shquote,$(FLAGS_$*)) \
+	    $(call shquote,$(call version_of,$(firstword $(FLAGS_$*)))) >$@.tmp.$$$$ && \
+	if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; else mv -f $@.tmp.$$$$ $@; fi
+FORCE:
+.PRECIOUS: $(B)/flags/%
+
 # ---- runtime: libcallprof.so / libcallprof.a -------------------------------
 # The runtime itself is never instrumented, except calib_target.c: the private
 # function calibration drives through the real probes.
@@ -53,25 +71,27 @@ AR_OBJ   := $(RT_OBJ) $(B)/runtime/linkage_static.o
 RT_CFLAGS:= $(BASE_CFLAGS) -D_GNU_SOURCE -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
             -ftls-model=initial-exec $(DW_CFLAGS)
 RT_LIBS  := $(DW_LIBS) -lelf -ldl -lpthread
-
-$(B)/runtime/%.o: runtime/%.c | $(B)/runtime
-	@echo "  CC      $@" $(if $(Q),,)
-	$(Q)$(CC) $(RT_CFLAGS) -c $< -o $@
-
-$(B)/runtime/calib_target.o: runtime/calib_target.c | $(B)/runtime
-	@echo "  CC      $@"
-	$(Q)$(CC) $(RT_CFLAGS) -finstrument-functions -O2 -fno-inline -fno-optimize-sibling-calls -c $< -o $@
-
+RT_TARGET_CFLAGS := -finstrument-functions -O2 -fno-inline -fno-optimize-sibling-calls
 # The shared library is libcallprof.so.$(VERSION), named libcallprof.so.$(SO_MAJOR) in the
-# programs linked with it (its soname), reached through the usual two symbolic links.
+# programs linked with it (its soname), reached through the usual two symbolic links; it is
+# never unloaded (-z nodelete: its exit handler is tied to no module, lifecycle.c).
 SO_MAJOR := 0
 SO_REAL  := libcallprof.so.$(VERSION)
 SO_NAME  := libcallprof.so.$(SO_MAJOR)
+RT_LDFLAGS := -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,$(SO_NAME) -Wl,-z,nodelete
+FLAGS_runtime = $(CC) $(RT_CFLAGS) | $(RT_TARGET_CFLAGS) | $(RT_LDFLAGS) $(RT_LIBS)
 
-$(B)/$(SO_REAL): $(SO_OBJ) runtime/libcallprof.map
+$(B)/runtime/%.o: runtime/%.c $(call flags,runtime) | $(B)/runtime
+	@echo "  CC      $@" $(if $(Q),,)
+	$(Q)$(CC) $(RT_CFLAGS) -c $< -o $@
+
+$(B)/runtime/calib_target.o: runtime/calib_target.c $(call flags,runtime) | $(B)/runtime
+	@echo "  CC      $@"
+	$(Q)$(CC) $(RT_CFLAGS) $(RT_TARGET_CFLAGS) -c $< -o $@
+
+$(B)/$(SO_REAL): $(SO_OBJ) runtime/libcallprof.map $(call flags,runtime)
 	@echo "  LD      $@"
-	$(Q)$(CC) -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,$(SO_NAME) -Wl,-z,nodelete \
-	    -o $@ $(SO_OBJ) $(RT_LIBS)
+	$(Q)$(CC) $(RT_LDFLAGS) -o $@ $(SO_OBJ) $(RT_LIBS)
 
 $(B)/$(SO_NAME): $(B)/$(SO_REAL)
 	$(Q)ln -sf $(SO_REAL) $@
@@ -113,8 +133,9 @@ TOOL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) -Ireport -Iruntime -I$(B)/gen $(JSON_
                -DCALLPROF_VERSION='"$(VERSION)"' -DCALLPROF_LIBDIR='"$(PREFIX)/lib"' -DCALLPROF_SONAME='"$(SO_NAME)"'
 TOOL_LIBS   := $(JSON_LIBS) $(CMARK_LIBS) $(PROTOBUF_C_LIBS) $(ZLIB_LIBS) -lm
 ASSETS      := $(sort $(wildcard templates/* static/*))
+FLAGS_tool   = $(CC) $(TOOL_CFLAGS) | $(SAN_FLAGS) $(TOOL_LIBS)
 
-$(B)/report/%.o: report/%.c | $(B)/report
+$(B)/report/%.o: report/%.c $(call flags,tool) | $(B)/report
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -c $< -o $@
 
@@ -122,11 +143,11 @@ $(B)/gen/assets.S: $(ASSETS) report/gen-assets.sh | $(B)/gen
 	@echo "  GEN     $@"
 	$(Q)sh report/gen-assets.sh $(ASSETS) > $@
 
-$(B)/gen/assets.o: $(B)/gen/assets.S
+$(B)/gen/assets.o: $(B)/gen/assets.S $(call flags,tool)
 	@echo "  AS      $@"
 	$(Q)$(CC) -c -I. $< -o $@
 
-$(B)/report/rt/%.o: runtime/%.c
+$(B)/report/rt/%.o: runtime/%.c $(call flags,tool)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -D_GNU_SOURCE -c $< -o $@
@@ -138,13 +159,13 @@ $(B)/gen/profile.pb-c.c: report/profile.proto | $(B)/gen
 
 $(B)/gen/profile.pb-c.h: $(B)/gen/profile.pb-c.c
 
-$(B)/gen/profile.pb-c.o: $(B)/gen/profile.pb-c.c
+$(B)/gen/profile.pb-c.o: $(B)/gen/profile.pb-c.c $(call flags,tool)
 	@echo "  CC      $@"
 	$(Q)$(CC) -std=c11 -g -O2 $(SAN_FLAGS) $(PROTOBUF_C_CFLAGS) -I$(B)/gen -c $< -o $@
 
 $(B)/report/export_pprof.o: $(B)/gen/profile.pb-c.h
 
-$(B)/callprof: $(TOOL_OBJ)
+$(B)/callprof: $(TOOL_OBJ) $(call flags,tool)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(SAN_FLAGS) -o $@ $(TOOL_OBJ) $(TOOL_LIBS)
 
@@ -152,7 +173,7 @@ $(B)/runtime $(B)/report $(B)/gen $(B)/tests:
 	$(Q)mkdir -p $@
 
 # ---- top-level targets -------------------------------------------------------
-.PHONY: all deps test-deps check demo bench fuzz install uninstall clean format help
+.PHONY: all deps test-deps check demo bench fuzz install uninstall clean format format-check help FORCE
 all: $(B)/libcallprof.so $(B)/libcallprof.a $(B)/callprof
 
 help:
@@ -162,9 +183,14 @@ help:
 	@echo "make bench      overhead, accuracy and scale benchmarks -> bench/RESULTS.md"
 	@echo "make fuzz       fuzz the dump reader for FUZZ_SECONDS (default 300) with libFuzzer"
 	@echo "make install    install into \$$DESTDIR\$$PREFIX (PREFIX=$(PREFIX)); make uninstall"
+	@echo "make format     clang-format the sources that differ from .clang-format; make format-check"
 	@echo "knobs: V=1, SAN=address,undefined, CC=clang"
 
 # Build dependencies: installed with apt-get when run as root, else the command is printed.
+# check, demo and bench install them first and then build in a new make, which asks
+# pkg-config for the flags only after the install: on a fresh machine this make's own
+# answers (read when it parsed this file) are empty.  So nothing they build may be a
+# prerequisite here.
 deps:
 	$(Q)sh tests/deps.sh build
 
@@ -172,7 +198,7 @@ test-deps:
 	$(Q)sh tests/deps.sh test
 
 check: test-deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all tests-build
 	$(Q)$(MAKE) --no-print-directory SAN=address,undefined B=$(B)/san $(B)/san/callprof
 	$(Q)sh tests/run.sh
 
@@ -209,8 +235,25 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/bin/callprof $(DESTDIR)$(PREFIX)/include/callprof.h \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/callprof.pc $(DESTDIR)$(PREFIX)/share/man/man1/callprof.1
 
+# .clang-format is the style.  format rewrites the files of FORMAT_FILES that differ from
+# it, and names them; format-check names them and fails.  For the files a branch changed:
+#   make format FORMAT_FILES="$(git diff --name-only main -- '*.c' '*.h')"
+# The test programs are left out: their expectations name source lines.
+FORMAT_FILES := $(wildcard runtime/*.[ch] report/*.[ch] tests/unit/*.[ch] tests/unit/*/*.[ch] tests/dumpcheck/*.c \
+                tests/fuzz/*.c)
+CLANG_FORMAT ?= clang-format
+
 format:
-	clang-format -i runtime/*.[ch] report/*.[ch] tests/unit/*.[ch]
+	$(Q)for f in $(strip $(FORMAT_FILES)); do \
+	    $(CLANG_FORMAT) "$$f" | cmp -s - "$$f" && continue; \
+	    echo "  FORMAT  $$f"; $(CLANG_FORMAT) -i "$$f" || exit 1; \
+	done
+
+format-check:
+	$(Q)n=0; t=0; for f in $(strip $(FORMAT_FILES)); do t=$$((t + 1)); \
+	    $(CLANG_FORMAT) "$$f" | cmp -s - "$$f" || { echo "$$f"; n=$$((n + 1)); }; \
+	done; \
+	[ $$n -eq 0 ] || { echo "$$n of $$t files differ from .clang-format: make format rewrites them" >&2; exit 1; }
 
 clean:
 	rm -rf $(B)

@@ -212,15 +212,13 @@ static void tree_index(struct ptree *t)
 	free(cursor);
 	/* A dump taken with CALLPROF_CLOCK=none has no times: size the tree by calls instead. */
 	t->by_calls = time_total == 0;
-	if (t->by_calls) {
-		t->sub_calls = xmalloc((t->n + 1) * sizeof(*t->sub_calls));
-		for (i = 0; i < t->n; i++)
-			t->sub_calls[i] = t->nodes[i].calls;
-		for (i = t->n; i-- > 0;) /* children come after their parent */
-			if (t->nodes[i].parent >= 0)
-				t->sub_calls[t->nodes[i].parent] =
-					u64_add(t->sub_calls[t->nodes[i].parent], t->sub_calls[i]);
-	}
+	t->sub_calls = xmalloc((t->n + 1) * sizeof(*t->sub_calls));
+	for (i = 0; i < t->n; i++)
+		t->sub_calls[i] = t->nodes[i].calls;
+	for (i = t->n; i-- > 0;) /* children come after their parent */
+		if (t->nodes[i].parent >= 0)
+			t->sub_calls[t->nodes[i].parent] =
+				u64_add(t->sub_calls[t->nodes[i].parent], t->sub_calls[i]);
 	for (i = 0; i < t->n; i++)
 		if (t->kid_off[i + 1] - t->kid_off[i] > 1)
 			qsort_r(t->kids + t->kid_off[i], t->kid_off[i + 1] - t->kid_off[i],
@@ -261,8 +259,7 @@ static void merge_trees(struct profile *p)
 		m->kid_off = memdup(t->kid_off, (t->n + 1) * sizeof(*m->kid_off));
 		m->kids = memdup(t->kids, (t->kid_off[t->n] + 1) * sizeof(*m->kids));
 		m->roots = memdup(t->roots, (t->nroots + 1) * sizeof(*m->roots));
-		if (t->sub_calls)
-			m->sub_calls = memdup(t->sub_calls, (t->n + 1) * sizeof(*m->sub_calls));
+		m->sub_calls = memdup(t->sub_calls, (t->n + 1) * sizeof(*m->sub_calls));
 		return;
 	}
 	for (size_t i = 0; i < p->nthreads; i++)

@@ -111,18 +111,6 @@ static char **make_labels(const struct profile *p)
 	return labels;
 }
 
-uint64_t *export_subtree_calls(const struct ptree *t)
-{
-	uint64_t *sub = xmalloc((t->n + 1) * sizeof(*sub));
-
-	for (size_t i = 0; i < t->n; i++)
-		sub[i] = t->nodes[i].calls;
-	for (size_t i = t->n; i-- > 0;) /* children come after their parent */
-		if (t->nodes[i].parent >= 0)
-			sub[t->nodes[i].parent] = u64_add(sub[t->nodes[i].parent], sub[i]);
-	return sub;
-}
-
 /* parse_args: 0, or the exit status after a message (OPTS_HELP for --help). */
 static int parse_args(int argc, char **argv, struct opts_list *dumps, const struct export_format **fmt)
 {

@@ -34,11 +34,5 @@ extern const struct export_format export_pprof;
 extern const struct export_format export_speedscope;
 extern const struct export_format export_folded;
 
-/*
- * export_subtree_calls: the calls made on each node's subtree of t, the node's
- * own included (t->n values, malloc'd): what "calls" means for a path and all
- * below it.
- */
-uint64_t *export_subtree_calls(const struct ptree *t);
 
 #endif

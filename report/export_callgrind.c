@@ -87,7 +87,8 @@ static const char *obj_of(const struct pfunc *f)
 static uint64_t *arc_calls(const struct profile *p)
 {
 	const struct ptree *t = &p->tree;
-	uint64_t *sub = export_subtree_calls(t), *calls = xcalloc(p->nedges + 1, sizeof(*calls));
+	const uint64_t *sub = t->sub_calls;
+	uint64_t *calls = xcalloc(p->nedges + 1, sizeof(*calls));
 	uint32_t *active = xcalloc(p->nedges + 1, sizeof(*active));
 	int64_t *edge_of = xmalloc((t->n + 1) * sizeof(*edge_of));
 	uint32_t *stack = xmalloc((2 * t->n + 1) * sizeof(*stack));
@@ -119,7 +120,6 @@ static uint64_t *arc_calls(const struct profile *p)
 	free(stack);
 	free(edge_of);
 	free(active);
-	free(sub);
 	return calls;
 }
 

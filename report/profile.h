@@ -75,7 +75,7 @@ struct ptree {
 	uint32_t *roots;    /* root nodes, heaviest first */
 	uint64_t total;     /* summed weight of the roots */
 	int by_calls;       /* weights are calls, not time (a dump taken with the clock off) */
-	uint64_t *sub_calls; /* with by_calls: the calls of each node's subtree, itself included */
+	uint64_t *sub_calls; /* the calls of each node's subtree, itself included */
 };
 
 /*

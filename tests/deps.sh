@@ -7,7 +7,8 @@ set -eu
 what=${1:-build}
 
 missing=""
-need_pkg() { # need_pkg PACKAGE: when dpkg does not have it
+need_pkg() { # need_pkg PACKAGE: when dpkg does not have it (and it is not listed yet)
+	case " $missing " in *" $1 "*) return 0 ;; esac
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed" || missing="$missing $1"
 }
 need_cmd() { # need_cmd COMMAND PACKAGE: when COMMAND is not on PATH
@@ -31,6 +32,7 @@ if [ "$what" = test ]; then
 	need_cmd node nodejs
 	need_cmd npm npm
 	need_cmd jq jq
+	need_cmd clang-format clang-format
 	# tests/export: callgrind_annotate reads the callgrind export back.
 	need_cmd callgrind_annotate valgrind
 	[ -x /usr/bin/chromium ] || missing="$missing chromium"

@@ -13,12 +13,13 @@ T := $(B)/tests
 
 .PHONY: tests-build tests-dumpcheck tests-unit tests-e2e
 tests-build: tests-dumpcheck tests-unit tests-e2e tests-fuzz
-check: tests-build
 
 # ---- dumpcheck ---------------------------------------------------------------
 tests-dumpcheck: $(T)/dumpcheck
 
-$(T)/dumpcheck: tests/dumpcheck/dumpcheck.c | $(T)
+FLAGS_dumpcheck = $(CC) $(BASE_CFLAGS) $(JSON_CFLAGS) | $(JSON_LIBS)
+
+$(T)/dumpcheck: tests/dumpcheck/dumpcheck.c $(call flags,dumpcheck) | $(T)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(BASE_CFLAGS) $(JSON_CFLAGS) $< -o $@ $(JSON_LIBS)
 
@@ -28,20 +29,21 @@ UNIT_CFLAGS := $(RT_CFLAGS) $(UNIT_SAN) -Iruntime
 UNIT_RT     := cct shadow clock compensate verdict
 UNIT_OBJ    := $(patsubst tests/unit/%.c,$(T)/unit/%.o,$(wildcard tests/unit/*.c)) \
                $(UNIT_RT:%=$(T)/unit/rt/%.o)
+FLAGS_unit  = $(CC) $(UNIT_CFLAGS)
 
 tests-unit: $(T)/unit/unit
 
-$(T)/unit/rt/%.o: runtime/%.c
+$(T)/unit/rt/%.o: runtime/%.c $(call flags,unit)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(UNIT_CFLAGS) -c $< -o $@
 
-$(T)/unit/%.o: tests/unit/%.c
+$(T)/unit/%.o: tests/unit/%.c $(call flags,unit)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(UNIT_CFLAGS) -c $< -o $@
 
-$(T)/unit/unit: $(UNIT_OBJ)
+$(T)/unit/unit: $(UNIT_OBJ) $(call flags,unit)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(UNIT_SAN) -o $@ $(UNIT_OBJ)
 
@@ -50,17 +52,11 @@ $(T)/unit/unit: $(UNIT_OBJ)
 # compiler at each level, with -finstrument-functions -g, twice: P links the
 # runtime (-lcallprof), P.pre does not (for `callprof record`, LD_PRELOAD).
 # build/tests/e2e/static/P links build/libcallprof.a instead.
+# The programs, variants and compilers come from tests/matrix.mk.
+include tests/matrix.mk
 E2E          := $(T)/e2e
-E2E_PROGS_C  := basic recurse qsort statics threads api exitcode
-E2E_PROGS_CC := cxx
 E2E_PROGS    := $(E2E_PROGS_C) $(E2E_PROGS_CC)
-E2E_STATIC   := basic threads api
-E2E_VARIANTS := gcc-O0 gcc-O2 clang-O0 clang-O2
 E2E_PARTS_statics := statics_a statics_b
-E2E_CC_gcc    := gcc
-E2E_CXX_gcc   := g++
-E2E_CC_clang  := clang
-E2E_CXX_clang := clang++
 E2E_LIBDIR   := $(abspath $(B))
 E2E_FLAGS    := -g -finstrument-functions -MMD -MP -Iruntime -Itests/e2e
 E2E_CFLAGS   := -std=c11 -D_GNU_SOURCE $(WARN) $(E2E_FLAGS)
@@ -70,24 +66,27 @@ E2E_CXXFLAGS := -std=c++17 $(filter-out -Wstrict-prototypes -Wmissing-prototypes
 e2e_family = $(word 1,$(subst -, ,$(1)))
 e2e_level  = $(word 2,$(subst -, ,$(1)))
 e2e_objs   = $(addprefix $(E2E)/$(1)/,$(addsuffix .o,$(2) $(E2E_PARTS_$(2))))
-e2e_linker = $(if $(filter $(2),$(E2E_PROGS_CC)),$(E2E_CXX_$(call e2e_family,$(1))),$(E2E_CC_$(call e2e_family,$(1))))
+e2e_linker = $(if $(filter $(2),$(E2E_PROGS_CC)),$(CXX_$(call e2e_family,$(1))),$(CC_$(call e2e_family,$(1))))
 
 # $(1): a variant such as gcc-O2
 define e2e_variant_rules
-$(E2E)/$(1)/%.o: tests/e2e/%.c
+FLAGS_e2e-$(1) = $(CC_$(call e2e_family,$(1))) $(CXX_$(call e2e_family,$(1))) \
+	-$(call e2e_level,$(1)) $(E2E_CFLAGS) | $(E2E_CXXFLAGS) | -L$(E2E_LIBDIR) -Wl,-rpath,$(E2E_LIBDIR)
+
+$(E2E)/$(1)/%.o: tests/e2e/%.c $(call flags,e2e-$(1))
 	@mkdir -p $$(@D)
 	@echo "  CC      $$@"
-	$(Q)$(E2E_CC_$(call e2e_family,$(1))) -$(call e2e_level,$(1)) $(E2E_CFLAGS) -c $$< -o $$@
+	$(Q)$(CC_$(call e2e_family,$(1))) -$(call e2e_level,$(1)) $(E2E_CFLAGS) -c $$< -o $$@
 
-$(E2E)/$(1)/%.o: tests/e2e/%.cc
+$(E2E)/$(1)/%.o: tests/e2e/%.cc $(call flags,e2e-$(1))
 	@mkdir -p $$(@D)
 	@echo "  CXX     $$@"
-	$(Q)$(E2E_CXX_$(call e2e_family,$(1))) -$(call e2e_level,$(1)) $(E2E_CXXFLAGS) -c $$< -o $$@
+	$(Q)$(CXX_$(call e2e_family,$(1))) -$(call e2e_level,$(1)) $(E2E_CXXFLAGS) -c $$< -o $$@
 endef
 
 # $(1): a variant, $(2): a program
 define e2e_program_rules
-$(E2E)/$(1)/$(2): $(call e2e_objs,$(1),$(2)) $(B)/libcallprof.so
+$(E2E)/$(1)/$(2): $(call e2e_objs,$(1),$(2)) $(B)/libcallprof.so $(call flags,e2e-$(1))
 	@echo "  LD      $$@"
 	$(Q)$(call e2e_linker,$(1),$(2)) -o $$@ $(call e2e_objs,$(1),$(2)) \
 	    -L$(E2E_LIBDIR) -lcallprof -Wl,-rpath,$(E2E_LIBDIR) -lpthread
@@ -97,15 +96,17 @@ $(E2E)/$(1)/$(2).pre: $(call e2e_objs,$(1),$(2))
 	$(Q)$(call e2e_linker,$(1),$(2)) -o $$@ $(call e2e_objs,$(1),$(2)) -lpthread
 endef
 
-$(foreach v,$(E2E_VARIANTS),$(eval $(call e2e_variant_rules,$(v))))
-$(foreach v,$(E2E_VARIANTS),$(foreach p,$(E2E_PROGS),$(eval $(call e2e_program_rules,$(v),$(p)))))
+$(foreach v,$(VARIANTS),$(eval $(call e2e_variant_rules,$(v))))
+$(foreach v,$(VARIANTS),$(foreach p,$(E2E_PROGS),$(eval $(call e2e_program_rules,$(v),$(p)))))
 
-$(E2E)/static/%: $(E2E)/gcc-O2/%.o $(B)/libcallprof.a
+FLAGS_e2e-static = $(CC) $(RT_LIBS)
+
+$(E2E)/static/%: $(E2E)/gcc-O2/%.o $(B)/libcallprof.a $(call flags,e2e-static)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) -o $@ $(E2E)/gcc-O2/$*.o $(B)/libcallprof.a $(RT_LIBS)
 
-E2E_BINS := $(foreach v,$(E2E_VARIANTS),$(foreach p,$(E2E_PROGS),$(E2E)/$(v)/$(p) $(E2E)/$(v)/$(p).pre)) \
+E2E_BINS := $(foreach v,$(VARIANTS),$(foreach p,$(E2E_PROGS),$(E2E)/$(v)/$(p) $(E2E)/$(v)/$(p).pre)) \
             $(E2E_STATIC:%=$(E2E)/static/%)
 
 tests-e2e: $(E2E_BINS) $(T)/dumpcheck $(B)/callprof
@@ -121,23 +122,24 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit
 FUZZ_CFLAGS  := $(filter-out -Wconversion,$(TOOL_CFLAGS)) -gline-tables-only -O1
 FUZZ_SRC     := $(filter-out report/main.c report/site.c,$(TOOL_SRC))
 FUZZ_OBJ     := $(FUZZ_SRC:report/%.c=$(FUZZ)/obj/%.o) $(FUZZ)/obj/fuzz_load.o $(TOOL_GEN)
+FLAGS_fuzz    = $(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) | $(TOOL_LIBS)
 
 .PHONY: tests-fuzz
 tests-fuzz: $(FUZZ)/fuzz-load
 
-$(FUZZ)/obj/%.o: report/%.c
+$(FUZZ)/obj/%.o: report/%.c $(call flags,fuzz)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(FUZZ)/obj/export_pprof.o: $(B)/gen/profile.pb-c.h
 
-$(FUZZ)/obj/fuzz_load.o: tests/fuzz/fuzz_load.c
+$(FUZZ)/obj/fuzz_load.o: tests/fuzz/fuzz_load.c $(call flags,fuzz)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
 
-$(FUZZ)/fuzz-load: $(FUZZ_OBJ)
+$(FUZZ)/fuzz-load: $(FUZZ_OBJ) $(call flags,fuzz)
 	@echo "  LD      $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $(FUZZ_OBJ) $(TOOL_LIBS)
 

@@ -6,10 +6,8 @@
 # the call counts the benchmarks rely on are the ones the programs' structure gives.
 . "$TOP/tests/lib.sh"
 set -u
-W=$B/tests/bench
+workdir bench
 R=$W/RESULTS.md
-rm -rf "$W"
-mkdir -p "$W"
 
 if BENCH_QUICK=2 BENCH_RESULTS="$R" B="$W/build" sh -c '
 	mkdir -p "$B" && cp "$0/libcallprof.so" "$0/libcallprof.a" "$0/callprof" "$B/" &&

@@ -5,20 +5,20 @@
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TOP"
-W=$B/tests/browser
-rm -rf "$W" "$B/tests/screens"
+workdir browser
+rm -rf "$B/tests/screens"
 mkdir -p "$W/tmp" "$B/tests/screens"
 
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
-if ! make -s --no-print-directory B="$(rel "$B")" "$(rel "$B")/callprof" >"$W/build.log" 2>&1; then
-	fail build "cannot build the tool: $(tail -n 3 "$W/build.log" | tr '\n' ' ')"
-	exit 1
-fi
+build build "$W/build.log" "$B/callprof" || exit 1
 if [ ! -x /usr/bin/chromium ] || ! command -v node >/dev/null || ! command -v npm >/dev/null; then
 	fail browser "needs /usr/bin/chromium, node and npm (make test-deps)"
 	exit 1
 fi
-if [ ! -f tests/browser/node_modules/playwright-core/package.json ]; then
+# The version package.json pins (one that runs on Debian 12's Node.js 18), installed again
+# when another is there.
+want=$(sed -n 's/.*"playwright-core": "\(.*\)".*/\1/p' tests/browser/package.json)
+have=$(sed -n 's/^  "version": "\(.*\)".*/\1/p' tests/browser/node_modules/playwright-core/package.json 2>/dev/null)
+if [ "$have" != "$want" ]; then
 	echo "installing playwright-core into tests/browser/node_modules"
 	if ! (cd tests/browser && npm install --no-audit --no-fund --loglevel=error) >"$W/npm.log" 2>&1; then
 		fail "npm install" "$(tail -n 3 "$W/npm.log" | tr '\n' ' ')"

@@ -4,9 +4,8 @@
 # CALLPROF_CLOCK=none turn compensation off; compensated figures never exceed raw ones.  Ratios between runs, no absolute times.
 . "$TOP/tests/lib.sh"
 set -u
-W=$B/tests/calib
-rm -rf "$W"
-mkdir -p "$W"
+workdir calib
+build build "$W/build.log" "$B/libcallprof.so" || exit 1
 command -v jq >/dev/null || { fail "calib" "jq is missing (make check installs it)"; exit 1; }
 cc -O2 -g -finstrument-functions "$TOP/tests/filters/filt.c" -L"$B" -lcallprof -Wl,-rpath,"$B" \
 	-o "$W/prog" || { fail "build" "see the log"; exit 1; }

@@ -7,15 +7,8 @@
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TOP"
-W=$B/tests/ci-sharded
-rm -rf "$W"
-mkdir -p "$W"
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
-if ! make -s --no-print-directory B="$(rel "$B")" all "$(rel "$B")/tests/dumpcheck" >"$W/build.log" 2>&1; then
-	fail build "cannot build (see $W/build.log)"
-	exit 1
-fi
-has() { if grep -Eq -- "$3" "$2"; then ok "$1"; else fail "$1" "no /$3/ in $2"; fi; }
+workdir ci-sharded
+build build "$W/build.log" all "$DC" || exit 1
 
 # ---- the documentation shows what is tested ------------------------------------------------
 sed -n '/^<!-- begin docs\/ci-sharded.sh/,/^<!-- end docs\/ci-sharded.sh/p' docs/ci.md | sed -e '1,2d' -e '$d' |

@@ -2,8 +2,12 @@
  * small() 300 times longer (a big relative change of a tiny absolute time: noise for the gate).
  * steady() is 40 times target()'s fast work, so main() grows about 2.2 times while target()
  * grows about 50: t-diff.sh sets its gates at half and twice target()'s measured growth, which
- * timing noise on a loaded machine moves, and main() stays far under the lower one. */
+ * timing noise on a loaded machine moves, and main() stays far under the lower one.  A
+ * preemption adds whole milliseconds to whichever function it lands in, so the program prints
+ * how often the scheduler preempted it while main() ran, and the test runs it again until
+ * that is never. */
 #include <stdio.h>
+#include <sys/resource.h>
 
 #ifdef SLOW
 #define TARGET_SPINS 50000000UL
@@ -38,8 +42,18 @@ __attribute__((noinline)) int tiny(int x)
 	return x + 1;
 }
 
+/* The involuntary context switches of the process so far (not profiled: no function of
+ * the comparison). */
+__attribute__((no_instrument_function)) static long preemptions(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_nivcsw : -1;
+}
+
 int main(void)
 {
+	long before = preemptions();
 	int n = 0;
 
 	steady();
@@ -47,6 +61,6 @@ int main(void)
 	small();
 	for (int i = 0; i < 1000; i++)
 		n = tiny(n);
-	printf("%d\n", n);
+	printf("%d\npreempted %ld\n", n, preemptions() - before);
 	return 0;
 }

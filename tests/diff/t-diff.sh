@@ -10,19 +10,9 @@ set -u
 cd "$TOP"
 FIX=tests/diff/fixtures
 GOLD=tests/diff/golden
-W=$B/tests/diff
-rm -rf "$W"
-mkdir -p "$W"
-
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
-make -s --no-print-directory B="$(rel "$B")" all >"$W/build.log" 2>&1
-make -s --no-print-directory SAN=address,undefined B="$(rel "$SAN_B")" "$(rel "$SAN_B")/callprof" \
-	>>"$W/build.log" 2>&1
+workdir diff
+build build "$W/build.log" all && build_san build "$W/build.log" || exit 1
 CP=$SAN_B/callprof
-if [ ! -x "$CP" ] || [ ! -x "$B/callprof" ]; then
-	fail build "cannot build the tool (see $W/build.log)"
-	exit 1
-fi
 
 # run NAME ARGS...: callprof diff -o $W/site-NAME ARGS; output in $W/NAME.out/.err, status in $rc.
 run() {
@@ -30,11 +20,6 @@ run() {
 	shift
 	"$CP" diff -o "$W/site-$_n" "$@" >"$W/$_n.out" 2>"$W/$_n.err"
 	rc=$?
-}
-
-# has NAME FILE PATTERN: FILE holds the extended regular expression PATTERN.
-has() {
-	if grep -Eq -- "$3" "$2"; then ok "$1"; else fail "$1" "no /$3/ in $2"; fi
 }
 
 # same NAME FILE EXPECTED: FILE's contents are exactly EXPECTED.
@@ -61,9 +46,22 @@ if ! cc $CFLAGS tests/diff/slow.c -o "$W/fast" 2>"$W/cc.err" || ! cc $CFLAGS -DS
 	fail "build the slow program" "$(head -n 3 "$W/cc.err" | tr '\n' ' ')"
 	exit 1
 fi
-"$B/callprof" record -o "$W/fast.json" -- "$W/fast" >/dev/null &&
-	"$B/callprof" record -o "$W/slow.json" -- "$W/slow" >/dev/null ||
-	fail "record the slow program" "callprof record failed"
+# quiet NAME: records $W/NAME into $W/NAME.json, unpreempted, again until a run the
+# scheduler never preempted while main() ran (where unpreempted cannot keep others off, a
+# preemption puts milliseconds into one function's time, which these tests are not about),
+# at most 5 times; false if record fails.
+quiet() {
+	_i=1
+	while unpreempted "$B/callprof" record -o "$W/$1.json" -- "$W/$1" >"$W/$1.run"; do
+		_p=$(sed -n 's/^preempted //p' "$W/$1.run")
+		echo "# $1: run $_i preempted $_p times"
+		[ "$_p" = 0 ] && return 0
+		[ $_i -eq 5 ] && { echo "# $1: preempted in each of 5 runs; the last is used"; return 0; }
+		_i=$((_i + 1))
+	done
+	return 1
+}
+quiet fast && quiet slow || fail "record the slow program" "callprof record failed"
 
 run slow "$W/fast.json" "$W/slow.json"
 status "diff of a slowed program exits 0 without a gate" 0
@@ -114,7 +112,7 @@ has "the site shows summary.md" "$W/site-slow/index.html" '<code>target</code> â
 growth=$(awk -v a="$(figure target inclusive_ns "$W/fast.json")" -v b="$(figure target inclusive_ns "$W/slow.json")" \
 	'BEGIN { printf "%d", (a > 0 ? 100 * (b / a - 1) : 0) }')
 lo=$((growth / 2)) hi=$((growth * 2 + 1))
-gate_line="^callprof diff: target: inclusive [0-9.]+ .s -> [0-9.]+ ms \\(\\+[0-9.]+%, \\+[0-9.]+ ms\\), above $lo% and 1.00 ms\$"
+gate_line="^callprof diff: target: inclusive [0-9.]+ [^ ]+ -> [0-9.]+ ms \\(\\+[0-9.]+%, \\+[0-9.]+ ms\\), above $lo% and 1.00 ms\$"
 run gate-below "$W/fast.json" "$W/slow.json" --fail-above "$lo"
 status "the gate trips below the slowed function's growth of $growth% (exit 3)" 3
 if [ "$(wc -l <"$W/gate-below.err")" -eq 1 ] && grep -Eq "$gate_line" "$W/gate-below.err"; then
@@ -203,15 +201,6 @@ same "the gate's lines, exactly" "$W/gate.err" "callprof diff: helper (/src/x/ut
 callprof diff: parse: inclusive 4.00 ms -> 6.00 ms (+50.0%, +2.00 ms), above 45% and 1.00 ms"
 
 # Golden pages of the fixture diff (dates and the version normalised, static files left out).
-normalise() {
-	rm -rf "$2"
-	mkdir -p "$2"
-	(cd "$1" && find . -type f ! -path './static/*' ! -name .callprof-report) | sort | while read -r f; do
-		mkdir -p "$2/$(dirname "$f")"
-		sed -e 's|<span class="date">[^<]*</span>|<span class="date">DATE</span>|g' \
-		    -e 's|callprof [0-9][0-9]*\.[0-9][0-9.]*|callprof VERSION|g' "$1/$f" >"$2/$f"
-	done
-}
 normalise "$S" "$W/norm-fx"
 if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
 	rm -rf "${GOLD:?}/fixtures"

@@ -3,10 +3,8 @@
 # each broken invariant and each unmet expectation.
 . "$TOP/tests/lib.sh"
 D=$TOP/tests/dumpcheck
-W=$B/tests/dumpcheck-work
-DC=$B/tests/dumpcheck
-mkdir -p "$W"
-make -s -C "$TOP" B="$B" "$DC" >"$W/build.log" 2>&1 || { fail build "$(tail -n 3 "$W/build.log" | tr '\n' ' ')"; exit 1; }
+workdir dumpcheck-work
+build build "$W/build.log" "$DC" || exit 1
 
 check "good dump" "$DC" "$D/good.json"
 check "good dump meets its expectations" "$DC" "$D/good.json" "$D/good.expect"

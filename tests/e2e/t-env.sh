@@ -5,15 +5,9 @@
 . "$TOP/tests/lib.sh"
 E=$TOP/tests/e2e
 P=$B/tests/e2e/gcc-O2
-W=$B/tests/e2e-env
-DC=$B/tests/dumpcheck
-REC=$B/callprof
 BAD_DIR=/nonexistent-callprof-dir
-rm -rf "$W"
-mkdir -p "$W"
-if ! make -k -s -C "$TOP" B="$B" -j2 tests-e2e >"$W/build.log" 2>&1; then
-	fail "e2e build" "$(grep -m 3 -i 'error' "$W/build.log" | tr '\n' ' ')"
-fi
+workdir e2e-env
+build "e2e build" "$W/build.log" -k -j2 tests-e2e
 [ -x "$DC" ] && [ -x "$P/basic" ] || exit 1
 
 # expect_status NAME WANT GOT: ok when GOT is WANT; returns false otherwise.

@@ -7,14 +7,8 @@
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TOP"
-W=$B/tests/export
-rm -rf "$W"
-mkdir -p "$W"
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
-if ! make -s --no-print-directory B="$(rel "$B")" all >"$W/build.log" 2>&1; then
-	fail build "cannot build (see $W/build.log)"
-	exit 1
-fi
+workdir export
+build build "$W/build.log" all || exit 1
 CP=$B/callprof
 for c in node npm callgrind_annotate perl jq; do
 	command -v $c >/dev/null || { fail "$c" "needs $c (make test-deps)"; exit 1; }
@@ -102,7 +96,6 @@ export_all merged $F/merge-a.json $F/merge-b.json
 export_all names "$W/names.json"
 
 # ---- what each format says beyond the totals ------------------------------------------------
-has() { if grep -Eq -- "$3" "$2"; then ok "$1"; else fail "$1" "no /$3/ in $2"; fi; }
 has "callgrind: names are compressed, each written once" "$W/demo.callgrind" '^fn=\(1\) [a-z_]+$'
 has "callgrind: a call arc has its count and the callee's line" "$W/demo.callgrind" '^calls=[0-9]+ [0-9]+$'
 has "callgrind: a newline in a name becomes ?" "$W/names.callgrind" '^c?fn=\([0-9]+\) new\?line$'

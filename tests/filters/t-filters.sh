@@ -5,10 +5,8 @@
 # Clang at -O0 (preloaded through `callprof record`).
 . "$TOP/tests/lib.sh"
 set -u
-W=$B/tests/filters
-DC=$B/tests/dumpcheck
-rm -rf "$W"
-mkdir -p "$W"
+workdir filters
+build build "$W/build.log" "$B/libcallprof.so" "$REC" "$DC" || exit 1
 command -v jq >/dev/null || { fail "filters" "jq is missing (make check installs it)"; exit 1; }
 
 gcc -O2 -g -finstrument-functions "$TOP/tests/filters/filt.c" -L"$B" -lcallprof -Wl,-rpath,"$B" \
@@ -16,14 +14,15 @@ gcc -O2 -g -finstrument-functions "$TOP/tests/filters/filt.c" -L"$B" -lcallprof 
 clang -O0 -g -finstrument-functions "$TOP/tests/filters/filt.c" -o "$W/filt-pre" ||
 	fail "build clang -O0" "see above"
 
-# run VARIANT OUT [VAR=VALUE...]: one profiled run of the variant with the settings.
+# run VARIANT OUT [VAR=VALUE...]: one profiled run of the variant with the settings,
+# unpreempted: the share of busy_excluded's time below is a ratio of times.
 run() {
 	variant=$1 out=$2
 	shift 2
 	if [ "$variant" = link ]; then
-		env "$@" CALLPROF_OUTPUT="$out" "$W/filt-link"
+		unpreempted env "$@" CALLPROF_OUTPUT="$out" "$W/filt-link"
 	else
-		env "$@" "$B/callprof" record -o "$out" -- "$W/filt-pre"
+		unpreempted env "$@" "$B/callprof" record -o "$out" -- "$W/filt-pre"
 	fi
 }
 

@@ -6,18 +6,11 @@
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TOP"
-W=$B/tests/fuzz/check
-rm -rf "$W"
+workdir fuzz/check
 mkdir -p "$W/corpus" "$W/site"
 
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
 FZ=$B/tests/fuzz/fuzz-load
-if ! make -s --no-print-directory B="$(rel "$B")" "$(rel "$FZ")" >"$W/build.log" 2>&1 ||
-	! make -s --no-print-directory SAN=address,undefined B="$(rel "$SAN_B")" "$(rel "$SAN_B")/callprof" \
-		>>"$W/build.log" 2>&1; then
-	fail build "cannot build the fuzz target or the tool: $(tail -n 3 "$W/build.log" | tr '\n' ' ')"
-	exit 1
-fi
+build build "$W/build.log" "$FZ" && build_san build "$W/build.log" || exit 1
 CP=$SAN_B/callprof
 
 # Each finding, and each seed, replayed once through the fuzz target: no crash, no sanitizer report.

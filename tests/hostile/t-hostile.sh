@@ -8,20 +8,13 @@
 . "$TOP/tests/lib.sh"
 H=$TOP/tests/hostile
 P=$B/tests/hostile
-W=$B/tests/hostile-work
-DC=$B/tests/dumpcheck
-REC=$B/callprof
-VARIANTS="gcc-O0 gcc-O2 clang-O0 clang-O2"
-MODES="link preload"
 JOBS=$(nproc 2>/dev/null || echo 2)
 LC_ALL=C # ls and sort agree on the order of file names
 export LC_ALL
-rm -rf "$W"
+workdir hostile-work
 mkdir -p "$W/jobs" "$P"
 
-if ! make -s -C "$TOP" B="$B" "$DC" "$B/libcallprof.so" "$REC" >"$W/make.log" 2>&1; then
-	fail "build the runtime, callprof and dumpcheck" "$(grep -m 3 -i error "$W/make.log" | tr '\n' ' ')"
-fi
+build "build the runtime, callprof and dumpcheck" "$W/make.log" "$DC" "$B/libcallprof.so" "$REC"
 command -v jq >/dev/null || { fail "jq" "jq reads the per-thread keys: install it"; exit 1; }
 [ -x "$DC" ] && [ -f "$B/libcallprof.so" ] || exit 1
 
@@ -35,7 +28,7 @@ CFLAGS="-std=c11 -D_GNU_SOURCE -g -finstrument-functions -Wall -Wextra -I$TOP/te
 CXXFLAGS="-std=c++17 -g -finstrument-functions -Wall -Wextra -I$TOP/tests/e2e"
 RT="-L$B -lcallprof -Wl,-rpath,$B"
 LIBS="-lpthread -ldl"
-COMMON_INPUTS="$TOP/tests/e2e/e2e.h $H/t-hostile.sh"
+COMMON_INPUTS="$TOP/tests/e2e/e2e.h $H/t-hostile.sh $TOP/tests/lib.sh $TOP/tests/matrix.mk"
 
 # fresh OUT... -- IN...: true if every OUT exists and is newer than every IN.
 fresh() {
@@ -55,10 +48,6 @@ job() {
 	njobs=$((njobs + 1))
 	printf 'set -e\n%s\n' "$4" >"$W/jobs/$1.sh"
 }
-
-cc_of() { case $1 in gcc-*) echo gcc ;; clang-*) echo clang ;; esac; }
-cxx_of() { case $1 in gcc-*) echo g++ ;; clang-*) echo clang++ ;; esac; }
-level_of() { echo "-${1#*-}"; }
 
 for v in $VARIANTS; do
 	d=$P/$v cc=$(cc_of $v) cxx=$(cxx_of $v) o=$(level_of $v)
@@ -106,84 +95,7 @@ fi
 echo "built $njobs jobs"
 
 # ---- running and checking ------------------------------------------------------
-# One test collects its problems in $W/problems; verdict reports them all in
-# the log and the first three on its line.
-# CLOCK_ENV: a VAR=VALUE word every run gets, named in every test it runs under.
-CLOCK_ENV=
-begin() {
-	tname=$1${CLOCK_ENV:+ ($CLOCK_ENV)}
-	: >"$W/problems"
-}
-problem() { printf '%s\n' "$*" >>"$W/problems"; }
-verdict() {
-	if [ -s "$W/problems" ]; then
-		sed "s|^|# $tname: |" "$W/problems"
-		fail "$tname" "$(head -n 3 "$W/problems" | tr '\n' ' ')"
-	else
-		ok "$tname"
-	fi
-}
-
-# run MODE VARIANT PROG NAME [ARGS...]: runs the program linked (MODE link) or
-# under `callprof record` (MODE preload), with the words VAR=VALUE of $RUN_ENV
-# in its environment and its dump in $DUMP (if set, else $W/NAME.json), then
-# clears both.  Sets $dump and $rc; keeps stdout in $out and stderr in $err.
-RUN_ENV= DUMP=
-run() {
-	_mode=$1 _v=$2 _prog=$3 _name=$4 _env="$RUN_ENV $CLOCK_ENV"
-	shift 4
-	dump=${DUMP:-$W/$_name.json} out=$W/$_name.out err=$W/$_name.err
-	RUN_ENV= DUMP=
-	_bin=$P/$_v/$_prog
-	[ "$_mode" = preload ] && _bin=$_bin.pre
-	if [ ! -x "$_bin" ]; then
-		problem "$_bin was not built"
-		rc=127
-		return
-	fi
-	case $_mode in
-	link) env $_env CALLPROF_OUTPUT="$dump" "$_bin" "$@" ;;
-	preload) env $_env "$REC" record -o "$dump" -- "$_bin" "$@" ;;
-	esac >"$out" 2>"$err"
-	rc=$?
-}
-
-# checked STATUS EXPECT: the last run ended with STATUS and printed nothing on
-# stderr; its dump meets every invariant and EXPECT, and names every function.
-checked() {
-	[ "$rc" -eq "$1" ] || problem "exit status $rc, expected $1: $(head -n 2 "$err" | tr '\n' ' ')"
-	[ -s "$err" ] && [ "$rc" -eq "$1" ] && problem "stderr: $(head -n 2 "$err" | tr '\n' ' ')"
-	dumpchecked "$dump" "$2"
-}
-
-# dumpchecked DUMP EXPECT: DUMP exists, meets every invariant and EXPECT, and
-# every function has a name (not an address).
-dumpchecked() {
-	if [ ! -f "$1" ]; then
-		problem "no dump $1"
-		return 1
-	fi
-	_out=$("$DC" "$1" "$2" 2>&1) || problem "$(printf '%s\n' "$_out" | sed "s|$W/||g" | head -n 5)"
-	_bad=$(jq -r '[.functions[].name | select(test("^(0x|\\?)"))] | join(" ")' "$1")
-	[ -z "$_bad" ] || problem "functions without a name: $_bad"
-}
-
-# key FILTER: jq FILTER on the last dump, one line.
-key() { jq -c "$1" "$dump" 2>&1 | tr '\n' ' ' | sed 's/ $//'; }
-
-# want WHAT GOT EXPECTED: a problem unless GOT is EXPECTED.
-want() { [ "$2" = "$3" ] || problem "$1: $2, expected $3"; }
-
-# The id of the function named $1 in the last dump, for jq filters.
-fid() { jq "[.functions[] | select(.name == \"$1\") | .id][0]" "$dump"; }
-
-# The threads running function $1, as a jq expression to pipe on.
-threads_of() { echo "($(fid "$1")) as \$f | .threads[] | select(any(.functions[]; .fn == \$f))"; }
-
-# calls FN: the calls of FN on the first thread of the last dump (0 if none).
-calls() { key "[.threads[0].functions[] | select(.fn == $(fid "$1")) | .calls] | add // 0"; }
-
-family_of() { case $1 in gcc-*) echo gcc ;; *) echo clang ;; esac; }
+# begin, run, checked, verdict and the dump queries come from tests/lib.sh.
 
 # ---- the cases -------------------------------------------------------------------
 # Each case_X VARIANT MODE runs its program and reports its tests.

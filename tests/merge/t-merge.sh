@@ -6,16 +6,9 @@
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TOP"
-W=$B/tests/merge
-rm -rf "$W"
-mkdir -p "$W"
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
-if ! make -s --no-print-directory B="$(rel "$B")" all "$(rel "$B")/tests/dumpcheck" >"$W/build.log" 2>&1; then
-	fail build "cannot build (see $W/build.log)"
-	exit 1
-fi
+workdir merge
+build build "$W/build.log" all "$DC" || exit 1
 CP=$B/callprof
-DC=$B/tests/dumpcheck
 if ! command -v node >/dev/null; then
 	fail node "needs node (make test-deps)"
 	exit 1

@@ -12,16 +12,10 @@
 . "$TOP/tests/lib.sh"
 set -u
 T=$TOP/tests/probe
-W=$B/tests/probe
-DC=$B/tests/dumpcheck
-rm -rf "$W"
+workdir probe
 mkdir -p "$W/rp/lib"
 command -v jq >/dev/null || { fail "probe" "jq is missing (make check installs it)"; exit 1; }
-if ! make -s -C "$TOP" B="$B" "$DC" "$B/libcallprof.so" "$B/libcallprof.a" "$B/callprof" \
-	>"$W/make.log" 2>&1; then
-	fail "build the runtime" "$(tail -n 3 "$W/make.log" | tr '\n' ' ')"
-	exit 1
-fi
+build "build the runtime" "$W/make.log" "$DC" "$B/libcallprof.so" "$B/libcallprof.a" "$B/callprof" || exit 1
 
 # build_pair NAME SOURCE [FLAGS...]: NAME-link (gcc -O2, linked) and NAME-pre (clang -O0).
 # -rdynamic: the runtime must see the functions these programs define in its place.

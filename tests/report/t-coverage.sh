@@ -6,23 +6,9 @@
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TOP"
-W=$B/tests/coverage
-rm -rf "$W"
-mkdir -p "$W"
-
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
-make -s --no-print-directory B="$(rel "$B")" all >"$W/build.log" 2>&1
-make -s --no-print-directory SAN=address,undefined B="$(rel "$SAN_B")" "$(rel "$SAN_B")/callprof" \
-	>>"$W/build.log" 2>&1
+workdir coverage
+build build "$W/build.log" all && build_san build "$W/build.log" || exit 1
 CP=$SAN_B/callprof
-if [ ! -x "$CP" ] || [ ! -x "$B/callprof" ]; then
-	fail build "cannot build the tool (see $W/build.log)"
-	exit 1
-fi
-
-has() {
-	if grep -Eq -- "$3" "$2"; then ok "$1"; else fail "$1" "no /$3/ in $2"; fi
-}
 
 # rows TABLE PAGE: the rows of a table, tags stripped, cells separated by '|', rows ended by ';'.
 rows() {

@@ -5,14 +5,8 @@
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TOP"
-W=$B/tests/report-docs
-rm -rf "$W"
-mkdir -p "$W"
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
-if ! make -s --no-print-directory B="$(rel "$B")" all >"$W/build.log" 2>&1; then
-	fail build "cannot build (see $W/build.log)"
-	exit 1
-fi
+workdir report-docs
+build build "$W/build.log" all || exit 1
 CP=$B/callprof
 
 # ---- every option of every command is in the man page ------------------------------------
@@ -69,9 +63,7 @@ __attribute__((noinline)) static int work(int n) { int s = 0; for (int i = 0; i 
 int main(int argc, char **argv) { printf("%d\n", work(argc > 1 ? (int)strlen(argv[1]) + 5 : 5)); return 0; }
 C
 D=$W/stage
-if ! make -s -C "$TOP" B="$(rel "$B")" install DESTDIR="$D" >"$W/install.log" 2>&1; then
-	fail "README: a staged make install" "$(tail -n 2 "$W/install.log" | tr '\n' ' ')"
-fi
+build "README: a staged make install" "$W/install.log" install DESTDIR="$D"
 pc_dir=$(dirname "$(find "$D" -name callprof.pc | head -n 1)")
 real_pc=$(command -v pkg-config)
 cat >"$W/bin/pkg-config" <<SH

@@ -9,11 +9,8 @@ set -u
 . "$TOP/tests/lib.sh"
 cd "$TOP"
 FIX=tests/report/fixtures
-W=$B/tests/report-notices
-rm -rf "$W"
-mkdir -p "$W"
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
-make -s --no-print-directory SAN=address,undefined B="$(rel "$SAN_B")" "$(rel "$SAN_B")/callprof" >"$W/build.log" 2>&1
+workdir report-notices
+build_san build "$W/build.log"
 CP=$SAN_B/callprof
 if ! "$CP" report -o "$W/site" "$FIX/degraded.json" >/dev/null 2>"$W/err"; then
 	fail "report degraded.json" "$(head -c 300 "$W/err")"

@@ -8,38 +8,17 @@ set -u
 cd "$TOP"
 FIX=tests/report/fixtures
 GOLD=tests/report/golden
-W=$B/tests/report
-rm -rf "$W"
-mkdir -p "$W"
+workdir report
 
-# Bring both builds up to date, so `sh tests/run.sh report` works on its own.  Paths go
-# to make as `make check` gives them (relative), or the .d files would not match.
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
-make -s --no-print-directory B="$(rel "$B")" "$(rel "$B")/callprof" >"$W/build.log" 2>&1
-make -s --no-print-directory SAN=address,undefined B="$(rel "$SAN_B")" "$(rel "$SAN_B")/callprof" \
-	>>"$W/build.log" 2>&1
+# Bring both builds up to date, so `sh tests/run.sh report` works on its own.
+build build "$W/build.log" "$B/callprof" && build_san build "$W/build.log" || exit 1
 CP=$SAN_B/callprof
-if [ ! -x "$CP" ] || [ ! -x "$B/callprof" ]; then
-	fail build "cannot build the tool (see $W/build.log)"
-	exit 1
-fi
 
 # report NAME DUMP...: writes the site of DUMP... to $W/site-NAME; output in $W/NAME.out/.err.
 report() {
 	_n=$1
 	shift
 	"$CP" report -o "$W/site-$_n" "$@" >"$W/$_n.out" 2>"$W/$_n.err"
-}
-
-# normalise SITE OUT: the site without volatile text (dates, version) and static files.
-normalise() {
-	rm -rf "$2"
-	mkdir -p "$2"
-	(cd "$1" && find . -type f ! -path './static/*' ! -name .callprof-report) | sort | while read -r f; do
-		mkdir -p "$2/$(dirname "$f")"
-		sed -e 's|<span class="date">[^<]*</span>|<span class="date">DATE</span>|g' \
-		    -e 's|callprof [0-9][0-9]*\.[0-9][0-9.]*|callprof VERSION|g' "$1/$f" >"$2/$f"
-	done
 }
 
 # ---- golden pages, links ----------------------------------------------------------
@@ -75,10 +54,6 @@ for c in c-small cpp-hostile threads merge noclock c-adaptive; do
 done
 
 # ---- figures agree with the dump --------------------------------------------------------
-# has NAME FILE PATTERN: FILE (in a site) holds the extended regular expression PATTERN.
-has() {
-	if grep -Eq -- "$3" "$2"; then ok "$1"; else fail "$1" "no /$3/ in $2"; fi
-}
 S=$W/site-c-small
 has "compute's page: 10 calls" "$S/fn/3.html" 'id="fig-calls" data-v="10">10<'
 has "compute's page: inclusive 70 ms" "$S/fn/3.html" 'id="fig-incl" data-v="70000000">70.0 ms<'
@@ -197,7 +172,6 @@ sed 's/"fenced_calls": 16 }/"fenced_calls": -16 }/' "$FIX/c-adaptive.json" >"$BA
 sed 's/"fenced_calls": 16 }/"fenced_calls": 5001 }/' "$FIX/c-adaptive.json" >"$BAD/fencedovercalls.json"
 sed 's/"fenced_calls": 16 }/"fenced_calls": "16" }/' "$FIX/c-adaptive.json" >"$BAD/fencedstring.json"
 cp -r "$W/site-c-small" "$BAD/site"
-snapshot() { (cd "$1" && find . -type f | sort | xargs md5sum); }
 snapshot "$BAD/site" >"$BAD/before.txt"
 for c in missing:"No such file" notjson:"not valid JSON" empty:"empty" adir:"directory" \
 	format:"not a callprof dump" version:"version 2" truncated:"truncated" \

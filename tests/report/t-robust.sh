@@ -8,19 +8,9 @@ set -u
 . "$TOP/tests/lib.sh"
 cd "$TOP"
 FIX=tests/report/fixtures
-W=$B/tests/report-robust
-rm -rf "$W"
-mkdir -p "$W"
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
-make -s --no-print-directory B="$(rel "$B")" "$(rel "$B")/callprof" >"$W/build.log" 2>&1
-make -s --no-print-directory SAN=address,undefined B="$(rel "$SAN_B")" "$(rel "$SAN_B")/callprof" \
-	>>"$W/build.log" 2>&1
+workdir report-robust
+build build "$W/build.log" "$B/callprof" && build_san build "$W/build.log" || exit 1
 CP=$SAN_B/callprof
-if [ ! -x "$CP" ] || [ ! -x "$B/callprof" ]; then
-	fail build "cannot build the tool (see $W/build.log)"
-	exit 1
-fi
-snapshot() { (cd "$1" && find . -type f | sort | xargs md5sum); }
 
 # ---- broken dumps: exit 2, one line naming the file and where, nothing written ------------
 BAD=$W/bad

@@ -7,15 +7,8 @@
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TOP"
-W=$B/tests/robust
-rm -rf "$W"
-mkdir -p "$W"
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
-if ! make -s --no-print-directory B="$(rel "$B")" "$(rel "$B")/libcallprof.so" "$(rel "$B")/callprof" \
-	>"$W/build.log" 2>&1; then
-	fail build "cannot build the runtime: $(tail -n 3 "$W/build.log" | tr '\n' ' ')"
-	exit 1
-fi
+workdir robust
+build build "$W/build.log" "$B/libcallprof.so" "$B/callprof" || exit 1
 CC=${CC:-cc}
 if ! $CC -std=c11 -g -O1 -finstrument-functions tests/robust/chatty.c -o "$W/chatty" \
 	-L"$B" -lcallprof -Wl,-rpath,"$B" 2>"$W/cc.log" ||
@@ -107,6 +100,7 @@ printf 'OLD\n' >"$W/ro/out.json"
 chmod 555 "$W/ro"
 if [ "$(id -u)" -eq 0 ]; then
 	as_user() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
+	searchable "$W"
 	chmod o+rx "$W" "$B" 2>/dev/null
 else
 	as_user() { "$@"; }

@@ -6,10 +6,9 @@
 # this is how the runtime's own memory errors would show.
 . "$TOP/tests/lib.sh"
 set -u
-W=$B/tests/runtime-san
-DC=$B/tests/dumpcheck
-rm -rf "$W"
+workdir runtime-san
 mkdir -p "$W/rt"
+build build "$W/build.log" "$DC" || exit 1
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 RTFLAGS="-std=c11 -g -O1 -D_GNU_SOURCE -fPIC -ftls-model=initial-exec $(pkg-config --cflags libdw) $SAN"
 LIBS="$(pkg-config --libs libdw) -lelf -ldl -lpthread"

@@ -10,16 +10,8 @@
 set -u
 . "$TOP/tests/lib.sh"
 cd "$TOP"
-type skip >/dev/null 2>&1 || skip() { echo "skip - $1: $2"; }
-W=$B/tests/security
-rm -rf "$W"
-mkdir -p "$W"
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
-if ! make -s --no-print-directory B="$(rel "$B")" "$(rel "$B")/libcallprof.so" "$(rel "$B")/callprof" \
-	>"$W/build.log" 2>&1; then
-	fail build "cannot build the runtime: $(tail -n 3 "$W/build.log" | tr '\n' ' ')"
-	exit 1
-fi
+workdir security
+build build "$W/build.log" "$B/libcallprof.so" "$B/callprof" || exit 1
 CC=${CC:-cc}
 CP=$B/callprof
 S=tests/security
@@ -40,11 +32,7 @@ NOBODY=65534
 as_nobody() { setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups -- "$@"; }
 # Files the unprivileged runs need: the directories down to $W must be searchable.
 if $ROOT; then
-	d=$W
-	while [ "$d" != / ] && [ -n "$d" ]; do
-		chmod o+x "$d" 2>/dev/null
-		d=$(dirname "$d")
-	done
+	searchable "$W"
 	chmod o+rx "$B" "$B/libcallprof.so" 2>/dev/null
 fi
 
