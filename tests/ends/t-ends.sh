@@ -8,21 +8,12 @@
 # profile was written and follows the programs the run starts.  Exact counts throughout.
 set -u
 . "$TOP/tests/lib.sh"
-command -v skip >/dev/null 2>&1 || skip() { echo "skip - $1: $2"; }
 S=$TOP/tests/ends
-W=$B/tests/ends
-DC=$B/tests/dumpcheck
-REC=$B/callprof
-rm -rf "$W"
-mkdir -p "$W"
+workdir ends
 cd "$W" || exit 1
 ulimit -c 0 # SIGQUIT, SIGABRT and SIGSEGV dump no core here
-rel() { case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
-if ! (cd "$TOP" && make -s --no-print-directory B="$(rel "$B")" "$(rel "$B")/libcallprof.so" \
-	"$(rel "$B")/libcallprof.a" "$(rel "$B")/callprof" "$(rel "$DC")") >"$W/build.log" 2>&1; then
-	fail build "cannot build the runtime: $(grep -m 3 -i error "$W/build.log" | tr '\n' ' ')"
-	exit 1
-fi
+build "build the runtime, the tool and dumpcheck" "$W/build.log" "$B/libcallprof.so" "$B/libcallprof.a" \
+	"$REC" "$DC" || exit 1
 command -v jq >/dev/null || { fail jq "jq reads the dumps' keys: install it"; exit 1; }
 
 # ---- the programs ------------------------------------------------------------------------
@@ -46,9 +37,9 @@ cc_ok -std=c11 -O1 "$S/ends.c" -o ends.plain -D_GNU_SOURCE -I"$TOP/tests/e2e" -l
 [ $built = 1 ] || { fail "build the test programs" "$(head -n 3 "$W/cc.log" | tr '\n' ' ')"; exit 1; }
 WS=$W/waitstatus
 
-# run NAME OUT PROGRAM [ARGS...]: runs with the profile in $W/OUT.json, stdout in OUT.out,
+# go NAME OUT PROGRAM [ARGS...]: runs with the profile in $W/OUT.json, stdout in OUT.out,
 # stderr in OUT.err, at most 60 s; sets $how ("exit N" or "signal N") and $dump.
-run() {
+go() {
 	_n=$1 _o=$2
 	shift 2
 	dump=$W/$_o.json
@@ -57,14 +48,13 @@ run() {
 		tail -n 1 "$W/$_o.out.all")
 	sed '$d' "$W/$_o.out.all" >"$W/$_o.out"
 }
-# The same, under `callprof record -o` (extra record options in $RECOPT).
-RECOPT=
-rec() {
+# go_rec NAME OUT PROGRAM [ARGS...]: the same, under `callprof record -o`.
+go_rec() {
 	_n=$1 _o=$2
 	shift 2
 	dump=$W/$_o.json
 	rm -f "$dump"
-	how=$(timeout 60 "$WS" "$REC" record $RECOPT -o "$dump" -- "$@" 2>"$W/$_o.err" >"$W/$_o.out.all"; \
+	how=$(timeout 60 "$WS" "$REC" record -o "$dump" -- "$@" 2>"$W/$_o.err" >"$W/$_o.out.all"; \
 		tail -n 1 "$W/$_o.out.all")
 	sed '$d' "$W/$_o.out.all" >"$W/$_o.out"
 }
@@ -112,7 +102,7 @@ one_line() {
 }
 
 # ---- item 9: the program's output and status come first ------------------------------
-run x exit ./ends exit
+go x exit ./ends exit
 same_as_plain "exit: status and output as unprofiled" exit exit && ok "exit: status and output as unprofiled"
 expect "exit: the profile's counts" "$dump" "$WORK5
 calls run 1"
@@ -131,7 +121,7 @@ fi
 # SIGSYS.  Now the profile is written by a child, which the filter kills instead.
 for m in seccomp seccomp-raw; do
 	t="a seccomp filter that kills openat, installed late ($m)"
-	run "$t" $m ./ends $m
+	go "$t" $m ./ends $m
 	if [ "$how" = "exit 2" ]; then
 		skip "$t" "this kernel refuses the filter"
 		continue
@@ -140,7 +130,7 @@ for m in seccomp seccomp-raw; do
 done
 
 # ---- item 8: a program that forbids the TSC -------------------------------------------
-run x tsclate ./ends tsc-late
+go x tsclate ./ends tsc-late
 if same_as_plain "the TSC forbidden late (PR_SET_TSC)" tsclate tsc-late; then
 	expect "the TSC forbidden late: exact counts, the clock stopped" "$dump" "calls main 1
 calls work5 2
@@ -151,23 +141,23 @@ calls leaf 10"
 	[ "$s" != null ] && [ "$s" -gt 0 ] && [ "$s" -le "$w" ] && ok "the TSC forbidden late: clock.stopped_ns $s within wall_ns $w" ||
 		fail "the TSC forbidden late: clock.stopped_ns" "stopped_ns $s, wall_ns $w"
 fi
-run x strict ./ends strict
+go x strict ./ends strict
 same_as_plain "strict seccomp (the TSC forbidden, exit by SYS_exit)" strict strict &&
 	ok "strict seccomp: status and output as unprofiled"
 
 # ---- item 18: calls in libraries' destructors ------------------------------------------
-run x dtor ./dtor
+go x dtor ./dtor
 expect "a linked library's destructor is counted (link)" "$dump" "calls lib_entry 1
 calls lib_work 4
 calls lib_fini 1"
-rec x dtorpre ./dtor.pre
+go_rec x dtorpre ./dtor.pre
 expect "a linked library's destructor is counted (preload)" "$dump" "calls lib_entry 1
 calls lib_work 4"
-run x dlo ./ends dlopen "$W/libdtor.so"
+go x dlo ./ends dlopen "$W/libdtor.so"
 expect "a dlopen()ed library's destructor is counted (link)" "$dump" "$WORK5
 calls lib_entry 2
 calls lib_work 5"
-rec x dlopre ./ends.pre dlopen "$W/libdtor.so"
+go_rec x dlopre ./ends.pre dlopen "$W/libdtor.so"
 expect "a dlopen()ed library's destructor is counted (preload)" "$dump" "$WORK5
 calls lib_entry 2
 calls lib_work 5"
@@ -181,7 +171,7 @@ for v in link pre; do
 	p=./alloc
 	[ $v = pre ] && p="env LD_PRELOAD=$B/libcallprof.so ./alloc.pre"
 	rm -f "$W/mid.json"
-	run x alloc-$v $p "$W/mid.json"
+	go x alloc-$v $p "$W/mid.json"
 	a=$(alloc_calls "$W/mid.json" 2>/dev/null) b=$(alloc_calls "$dump" 2>/dev/null)
 	if [ "$how" = "exit 0" ] && [ -n "$a" ] && [ "$a" = "$b" ] && echo "$a" | grep -q '"malloc":10[0-9]'; then
 		ok "$t: $a in both profiles"
@@ -216,7 +206,7 @@ fi
 # ---- item 13: ends by a signal write what was gathered, then the signal ends the process --
 for sig in 1 2 3 10 13 14 15; do
 	t="signal $sig with no handler of the program's: the profile cut short, then the signal"
-	run "$t" sig$sig ./ends kill $sig
+	go "$t" sig$sig ./ends kill $sig
 	if [ "$how" != "signal $sig" ]; then
 		fail "$t" "ended by '$how' (stderr: $(head -c 200 "$W/sig$sig.err"))"
 	elif [ "$(jq -c '.cut_short.signal' "$dump" 2>/dev/null)" != $sig ]; then
@@ -227,7 +217,7 @@ for sig in 1 2 3 10 13 14 15; do
 done
 for m in abort segv overflow; do
 	t="$m: the profile cut short, then the same death"
-	run "$t" $m ./ends $m
+	go "$t" $m ./ends $m
 	want=$(timeout 60 "$WS" ./ends.plain $m 2>/dev/null | tail -n 1)
 	if [ "$how" != "$want" ]; then
 		fail "$t" "ended by '$how', unprofiled by '$want'"
@@ -239,21 +229,21 @@ for m in abort segv overflow; do
 		expect "$t" "$dump" "$WORK5"
 	fi
 done
-run x handled ./ends handled 15
+go x handled ./ends handled 15
 [ "$how" = "exit 7" ] && [ "$(jq '.cut_short' "$dump")" = null ] &&
 	expect "the program's own handler decides: exit 7, a whole profile" "$dump" "$WORK5" ||
 	fail "the program's own handler decides" "ended by '$how', cut_short $(jq -c .cut_short "$dump" 2>&1)"
-run x ifdefault ./ends if-default
+go x ifdefault ./ends if-default
 [ "$how" = "exit 9" ] && expect "a program that handles SIGINT only where it has its default action still does" "$dump" "$WORK5" ||
 	fail "a program that handles SIGINT only where it has its default action still does" "ended by '$how'"
-run x reraise ./ends reraise 15
+go x reraise ./ends reraise 15
 [ "$how" = "signal 15" ] && [ "$(jq -c '.cut_short.signal' "$dump" 2>/dev/null)" = 15 ] &&
 	expect "a handler that puts the default back and raises again: the profile cut short" "$dump" "$WORK5" ||
 	fail "a handler that puts the default back and raises again" "ended by '$how', cut_short $(jq -c .cut_short "$dump" 2>&1 | head -c 80)"
-run x quick ./ends quick_exit
+go x quick ./ends quick_exit
 [ "$how" = "exit 0" ] && expect "quick_exit writes the profile" "$dump" "$WORK5" ||
 	fail "quick_exit writes the profile" "ended by '$how'"
-run x _exit ./ends _exit
+go x _exit ./ends _exit
 [ "$how" = "exit 0" ] && [ ! -f "$dump" ] && [ "$(cat "$W/_exit.out")" = "ends: _exit" ] &&
 	ok "_exit: no profile (no hook runs), the status as unprofiled" ||
 	fail "_exit" "ended by '$how', dump $(ls "$dump" 2>&1)"
@@ -290,7 +280,7 @@ for sig in TERM:15 INT:2 HUP:1 QUIT:3; do
 		ok "$t"
 	fi
 done
-rec x recsegv ./ends.pre segv
+go_rec x recsegv ./ends.pre segv
 [ "$how" = "signal 11" ] && ok "record dies by the signal that killed the program" ||
 	fail "record dies by the signal that killed the program" "record ended by '$how'"
 
@@ -301,13 +291,13 @@ mid_final() { # NAME: mid.json counts work 5, the profile at exit work 10
 calls work5 2"
 }
 rm -f "$W/mid.json"
-run x dsig env CALLPROF_DUMP_SIGNAL=USR2 ./daemon signal "$W/dsig.json" "$W/mid.json"
+go x dsig env CALLPROF_DUMP_SIGNAL=USR2 ./daemon signal "$W/dsig.json" "$W/mid.json"
 [ "$how" = "exit 0" ] && mid_final "CALLPROF_DUMP_SIGNAL=USR2" || fail "CALLPROF_DUMP_SIGNAL=USR2" "ended by '$how'"
 rm -f "$W/mid.json"
-run x devery env CALLPROF_DUMP_EVERY=1 ./daemon every "$W/devery.json" "$W/mid.json"
+go x devery env CALLPROF_DUMP_EVERY=1 ./daemon every "$W/devery.json" "$W/mid.json"
 [ "$how" = "exit 0" ] && mid_final "CALLPROF_DUMP_EVERY=1" || fail "CALLPROF_DUMP_EVERY=1" "ended by '$how'"
 rm -f "$W/mid.json"
-run x dhandler ./daemon handler "$W/dhandler.json" "$W/mid.json"
+go x dhandler ./daemon handler "$W/dhandler.json" "$W/mid.json"
 t="callprof_dump() in a signal handler refuses, and is counted"
 if [ "$how" != "exit 0" ] || [ "$(cat "$W/dhandler.out")" != refused ]; then
 	fail "$t" "ended by '$how', printed '$(cat "$W/dhandler.out")'"
@@ -325,7 +315,7 @@ if ! echo 'int main(void){return 0;}' | gcc -x c - -static -o static-probe $SLIB
 else
 	t="a fully static C program's longjmp"
 	if gcc $CFLAGS -static "$S/static_jmp.c" -o static_jmp "$B/libcallprof.a" $SLIBS 2>"$W/static.log"; then
-		run x sjmp ./static_jmp
+		go x sjmp ./static_jmp
 		[ "$how" = "exit 0" ] && [ "$(cat "$W/sjmp.out")" = back ] && expect "$t" "$dump" "calls main 1
 calls deep 5" || fail "$t" "ended by '$how', printed '$(cat "$W/sjmp.out")'"
 	else
@@ -334,7 +324,7 @@ calls deep 5" || fail "$t" "ended by '$how', printed '$(cat "$W/sjmp.out")'"
 	t="a fully static C++ program's exceptions"
 	if g++ -std=c++17 -g -O1 -finstrument-functions -I"$TOP/tests/e2e" -static "$S/static_catch.cc" \
 		-o static_catch "$B/libcallprof.a" $SLIBS 2>"$W/static.log"; then
-		run x scatch ./static_catch
+		go x scatch ./static_catch
 		[ "$how" = "exit 0" ] && [ "$(cat "$W/scatch.out")" = 4 ] && expect "$t" "$dump" "calls main 1
 calls catcher 4
 calls thrower 16" || fail "$t" "ended by '$how', printed '$(cat "$W/scatch.out")'"
@@ -343,7 +333,7 @@ calls thrower 16" || fail "$t" "ended by '$how', printed '$(cat "$W/scatch.out")
 	fi
 	t="the TSC forbidden before start-up (a static program started so)"
 	if gcc $CFLAGS -static "$S/ends.c" -o ends.static "$B/libcallprof.a" $SLIBS 2>"$W/static.log"; then
-		run x tscearly ./ends.static forbid-tsc tsc-early
+		go x tscearly ./ends.static forbid-tsc tsc-early
 		if [ "$how" != "exit 0" ]; then
 			fail "$t" "ended by '$how'"
 		elif [ "$(jq -r .clock.source "$dump")" != none ] || [ "$(jq -r .clock.note "$dump")" = null ]; then
@@ -357,7 +347,7 @@ calls thrower 16" || fail "$t" "ended by '$how', printed '$(cat "$W/scatch.out")
 fi
 
 # ---- item 29: record says when no profile was written -----------------------------------
-rec x noinst ./ends.plain exit
+go_rec x noinst ./ends.plain exit
 [ "$how" = "exit 1" ] && one_line "record of an uninstrumented program" noinst "no profile written" &&
 	ok "record of an uninstrumented program: exit 1, one line" ||
 	fail "record of an uninstrumented program" "ended by '$how'"
@@ -390,7 +380,7 @@ calls work 5"
 done
 for m in exec execl; do
 	t="record: a program that becomes another with a clean environment ($m) is followed"
-	rec "$t" follow-$m ./spawner.pre $m
+	go_rec "$t" follow-$m ./spawner.pre $m
 	[ "$how" = "exit 0" ] && expect "$t" "$dump" "$CHILD" || fail "$t" "ended by '$how'"
 done
 t="record --no-follow: children with an environment of their own stay unprofiled"
