@@ -25,6 +25,7 @@
 #include "dumpfile.h"
 #include "endsig.h"
 #include "filter.h"
+#include "linkage.h"
 #include "nonlocal.h"
 #include "options.h"
 #include "probe.h"
@@ -108,7 +109,8 @@ static void dump_for_thread(int cut_short);
 
 static void start(void)
 {
-	nonlocal_setup();
+	nonlocal_setup(linkage_longjmp());
+	linkage_setup();
 	if (options.filtered) {
 		filter_setup(options.include, options.exclude);
 		filter_load_modules();

@@ -13,15 +13,14 @@
 #ifndef CALLPROF_LINKAGE_H
 #define CALLPROF_LINKAGE_H
 
-#include <setjmp.h>
+#include "nonlocal.h"
 
-typedef void (*linkage_jump_fn)(struct __jmp_buf_tag *, int) __attribute__((noreturn));
-
-/* At start-up (nonlocal_setup): looks up what the interposers of this linkage need. */
+/* At start-up (the lifecycle's): looks up what the interposers of this linkage need. */
 void linkage_setup(void);
 
 /* The C library's longjmp under a name the runtime does not interpose
- * (_longjmp: in glibc every longjmp is one function), or NULL. */
-linkage_jump_fn linkage_longjmp(void);
+ * (_longjmp: in glibc every longjmp is one function), or NULL; the lifecycle
+ * gives it to nonlocal_setup. */
+jump_fn linkage_longjmp(void);
 
 #endif

@@ -18,7 +18,7 @@ void linkage_setup(void)
 	spawn_setup();
 }
 
-linkage_jump_fn linkage_longjmp(void)
+jump_fn linkage_longjmp(void)
 {
 	return NULL;
 }

@@ -11,7 +11,7 @@ void linkage_setup(void)
 {
 }
 
-linkage_jump_fn linkage_longjmp(void)
+jump_fn linkage_longjmp(void)
 {
 	return _longjmp;
 }

@@ -10,7 +10,6 @@
 
 #include "arch.h"
 #include "compat.h"
-#include "linkage.h"
 #include "probe.h"
 #include "shadow.h"
 
@@ -18,6 +17,8 @@ typedef void *(*catch_fn)(void *);
 
 /* The interposed functions' real definitions, found once at start-up. */
 static jump_fn real_longjmp, real_siglongjmp, real_longjmp_chk;
+/* The C library's longjmp where dlsym finds none: a static program (linkage.h). */
+static jump_fn fallback_jump;
 static catch_fn real_begin_catch;
 
 static void *next_symbol(const char *name)
@@ -25,12 +26,12 @@ static void *next_symbol(const char *name)
 	return dlsym(RTLD_NEXT, name);
 }
 
-void nonlocal_setup(void)
+void nonlocal_setup(jump_fn fallback)
 {
+	fallback_jump = fallback;
 	*(void **)&real_longjmp = next_symbol("longjmp");
 	*(void **)&real_siglongjmp = next_symbol("siglongjmp");
 	*(void **)&real_longjmp_chk = next_symbol("__longjmp_chk");
-	linkage_setup();
 	*(void **)&real_begin_catch = next_symbol("__cxa_begin_catch");
 }
 
@@ -56,14 +57,13 @@ static bool leave_alt_stack(uintptr_t target)
 }
 
 /* The real function `name`, looked up now if start-up has not (a jump before
- * the runtime's constructor ran); in a static program, the C library's own
- * under a name the runtime leaves alone (linkage.h). */
+ * the runtime's constructor ran); in a static program, the fallback. */
 static jump_fn real_jump(jump_fn *real, const char *name)
 {
 	if (!*real)
 		*(void **)real = next_symbol(name);
 	if (!*real)
-		*real = linkage_longjmp();
+		*real = fallback_jump;
 	return *real;
 }
 
