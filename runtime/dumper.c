@@ -143,7 +143,7 @@ void dumper_forked(void)
 
 void dumper_stop(void)
 {
-	int quit = DUMPER_QUIT;
+	int quit = DUMPER_QUIT, saved_errno = errno;
 
 	if (!running || dumper_is_self())
 		return;
@@ -153,6 +153,7 @@ void dumper_stop(void)
 	close(req[0]);
 	close(req[1]);
 	req[0] = req[1] = -1;
+	errno = saved_errno; /* the program's call, whose errno it is, comes next */
 }
 
 bool dumper_is_self(void)
