@@ -253,24 +253,28 @@ static __attribute__((noinline)) void *open_deciding(const char *file, int mode,
 	int saved_errno = errno;
 
 	if (h) {
-		if (verdict_on)
-			filter_load_modules();
-		endsig_arm();
+		filter_load_modules();
 		dlerror(); /* the program's dlopen succeeded: no error of our lookups' is left to it */
 	}
 	errno = saved_errno;
 	return h;
 }
 
-/* Without filters, the real dlopen called as a tail call would see our caller
- * as its own; so it is, unless the runtime's signal handling waits for
- * instrumented code (endsig_arm), which a library opened may bring. */
+/* Without filters, a tail call: the real dlopen sees our caller as its own.
+ * First, the runtime's signal handling, which waits for instrumented code,
+ * looks at the libraries opened before (endsig_arm): a process that opens
+ * an instrumented one is armed by its next dlopen. */
 CP_EXPORT void *dlopen(const char *file, int mode);
 void *dlopen(const char *file, int mode)
 {
 	if (!real_dlopen)
 		find_real();
-	if (!verdict_on && endsig_armed())
+	if (!endsig_armed()) {
+		int saved_errno = errno;
+		endsig_arm();
+		errno = saved_errno;
+	}
+	if (!verdict_on)
 		return real_dlopen(file, mode);
 	return open_deciding(file, mode, __builtin_return_address(0));
 }

@@ -22,6 +22,8 @@
  *   _exit         _exit(0) after printing
  *   quick_exit    quick_exit(0) after printing
  *   dlopen LIB    dlopen()s LIB, calls its lib_entry() 2 times, never closes it
+ *   dlopen-term LIB  the same, then opens libm.so.6 too, then sends itself SIGTERM
+ *                 (built without instrumentation: only LIB is instrumented)
  *   forbid-tsc MODE...  sets PR_TSC_SIGSEGV, then runs itself with MODE... (no profile of its own)
  */
 #include <dlfcn.h>
@@ -170,13 +172,20 @@ static int run(int argc, char **argv)
 		printf("ends: %s\n", mode);
 		fflush(stdout);
 		quick_exit(0);
-	} else if (!strcmp(mode, "dlopen") && argc > 2) {
+	} else if ((!strcmp(mode, "dlopen") || !strcmp(mode, "dlopen-term")) && argc > 2) {
 		void *h = dlopen(argv[2], RTLD_NOW);
 		void (*entry)(void) = h ? (void (*)(void))dlsym(h, "lib_entry") : NULL;
 		if (!entry)
 			return 2;
 		entry();
 		entry();
+		if (!strcmp(mode, "dlopen-term")) {
+			if (!dlopen("libm.so.6", RTLD_NOW))
+				return 2;
+			kill(getpid(), SIGTERM);
+			for (;;)
+				pause();
+		}
 	} else {
 		return 2;
 	}

@@ -229,6 +229,13 @@ for m in abort segv overflow; do
 		expect "$t" "$dump" "$WORK5"
 	fi
 done
+# An uninstrumented program that opens an instrumented library: its next dlopen arms the
+# runtime's signal handling, and SIGTERM writes what the library's calls gathered.
+go_rec x dlterm ./ends.plain dlopen-term "$W/libdtor.so"
+[ "$how" = "signal 15" ] && [ "$(jq -c '.cut_short.signal' "$dump" 2>/dev/null)" = 15 ] &&
+	expect "an instrumented library opened by an uninstrumented program: SIGTERM cuts its profile short" "$dump" "calls lib_entry 2
+calls lib_work 2" ||
+	fail "an instrumented library opened by an uninstrumented program: SIGTERM cuts its profile short" "ended by '$how', cut_short $(jq -c .cut_short "$dump" 2>&1 | head -c 80)"
 go x handled ./ends handled 15
 [ "$how" = "exit 7" ] && [ "$(jq '.cut_short' "$dump")" = null ] &&
 	expect "the program's own handler decides: exit 7, a whole profile" "$dump" "$WORK5" ||
