@@ -6,6 +6,7 @@
  *   fsize         the same, under a file size limit the profile does not fit in
  *   seccomp       installs a seccomp filter that kills openat, prints, returns 0
  *   seccomp-raw   the same through the raw seccomp system call, as libseccomp does
+ *   seccomp-mmap  installs a seccomp filter that kills mmap, prints, returns 0
  *   tsc-late      forbids the TSC (PR_SET_TSC), then calls work() 5 times more
  *   tsc-early     the TSC was forbidden before start-up (by `ends forbid-tsc MODE`)
  *   strict        enters strict seccomp, calls work() 5 times more, exits by SYS_exit
@@ -24,6 +25,7 @@
  *   dlopen LIB    dlopen()s LIB, calls its lib_entry() 2 times, never closes it
  *   dlopen-term LIB  the same, then opens libm.so.6 too, then sends itself SIGTERM
  *                 (built without instrumentation: only LIB is instrumented)
+ *   sigcgt        prints the SigIgn and SigCgt lines of /proc/self/status
  *   forbid-tsc MODE...  sets PR_TSC_SIGSEGV, then runs itself with MODE... (no profile of its own)
  */
 #include <dlfcn.h>
@@ -68,13 +70,13 @@ NOINLINE static int deep(int n)
 	return deep(n + 1) + pad[0];
 }
 
-/* A filter that kills the process on openat (and open), allowing the rest. */
-static int kill_openat(int raw)
+/* A filter that kills the process on openat (and open), or on mmap, allowing the rest. */
+static int kill_syscall(int raw, int mmap)
 {
 	struct sock_filter code[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 2, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_open, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, mmap ? SYS_mmap : SYS_openat, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, mmap ? SYS_mmap : SYS_open, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
 	};
@@ -112,8 +114,8 @@ static int run(int argc, char **argv)
 	work5();
 	if (!strcmp(mode, "exit") || !strcmp(mode, "fsize")) {
 		printf("ends: %s\n", mode);
-	} else if (!strcmp(mode, "seccomp") || !strcmp(mode, "seccomp-raw")) {
-		if (kill_openat(!strcmp(mode, "seccomp-raw")))
+	} else if (!strcmp(mode, "seccomp") || !strcmp(mode, "seccomp-raw") || !strcmp(mode, "seccomp-mmap")) {
+		if (kill_syscall(!strcmp(mode, "seccomp-raw"), !strcmp(mode, "seccomp-mmap")))
 			return 2;
 		printf("ends: %s\n", mode);
 	} else if (!strcmp(mode, "tsc-late")) {
@@ -153,6 +155,15 @@ static int run(int argc, char **argv)
 		kill(getpid(), atoi(argv[2]));
 		for (;;)
 			pause();
+	} else if (!strcmp(mode, "sigcgt")) {
+		char line[256];
+		FILE *f = fopen("/proc/self/status", "r");
+		if (!f)
+			return 2;
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "SigIgn:", 7) || !strncmp(line, "SigCgt:", 7))
+				fputs(line, stdout);
+		fclose(f);
 	} else if (!strcmp(mode, "wait")) {
 		printf("ready\n");
 		fflush(stdout);

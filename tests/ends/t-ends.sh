@@ -34,6 +34,10 @@ cc_ok $CFLAGS "$S/daemon.c" -o daemon $RT
 cc_ok $CFLAGS "$S/spawner.c" -o spawner.pre
 cc_ok -O1 "$S/waitstatus.c" -o waitstatus
 cc_ok -std=c11 -O1 "$S/ends.c" -o ends.plain -D_GNU_SOURCE -I"$TOP/tests/e2e" -ldl
+cc_ok $CFLAGS "$S/dtor.c" -o dtor.a "$B/libcallprof.a" $(pkg-config --libs libdw) -lelf -ldl -lpthread -L. -ldtor -Wl,-rpath,"$W"
+CXXFLAGS="-std=c++17 -g -O1 -finstrument-functions -I$TOP/tests/e2e"
+g++ $CXXFLAGS "$S/terminate.cc" -o terminate $RT 2>>"$W/cc.log" || built=0
+g++ -std=c++17 -O1 -I"$TOP/tests/e2e" "$S/terminate.cc" -o terminate.plain 2>>"$W/cc.log" || built=0
 [ $built = 1 ] || { fail "build the test programs" "$(head -n 3 "$W/cc.log" | tr '\n' ' ')"; exit 1; }
 WS=$W/waitstatus
 
@@ -119,8 +123,9 @@ fi
 
 # A seccomp filter the program installs late, which kills openat: the program died of
 # SIGSYS.  Now the profile is written by a child, which the filter kills instead.
-for m in seccomp seccomp-raw; do
+for m in seccomp seccomp-raw seccomp-mmap; do
 	t="a seccomp filter that kills openat, installed late ($m)"
+	[ $m = seccomp-mmap ] && t="a seccomp filter that kills mmap, installed late"
 	go "$t" $m ./ends $m
 	if [ "$how" = "exit 2" ]; then
 		skip "$t" "this kernel refuses the filter"
@@ -147,20 +152,41 @@ same_as_plain "strict seccomp (the TSC forbidden, exit by SYS_exit)" strict stri
 
 # ---- item 18: calls in libraries' destructors ------------------------------------------
 go x dtor ./dtor
-expect "a linked library's destructor is counted (link)" "$dump" "calls lib_entry 1
+expect "a linked library's destructor is counted (link)" "$dump" "calls main 1
+calls lib_entry 1
 calls lib_work 4
 calls lib_fini 1"
 go_rec x dtorpre ./dtor.pre
-expect "a linked library's destructor is counted (preload)" "$dump" "calls lib_entry 1
-calls lib_work 4"
+expect "a linked library's destructor is counted (preload)" "$dump" "calls main 1
+calls lib_entry 1
+calls lib_work 4
+calls lib_fini 1"
 go x dlo ./ends dlopen "$W/libdtor.so"
 expect "a dlopen()ed library's destructor is counted (link)" "$dump" "$WORK5
 calls lib_entry 2
-calls lib_work 5"
+calls lib_work 5
+calls lib_fini 1"
 go_rec x dlopre ./ends.pre dlopen "$W/libdtor.so"
 expect "a dlopen()ed library's destructor is counted (preload)" "$dump" "$WORK5
 calls lib_entry 2
-calls lib_work 5"
+calls lib_work 5
+calls lib_fini 1"
+# The archive's destructor writes the profile before the libraries' destructors run
+# (docs/ends.md): one of them that forks after it (system() does) neither hangs nor adds a
+# profile, and its calls are not in the one written.
+t="the archive: a library destructor that forks after the dump ends the program, one profile"
+rm -f "$W"/dtorfork*.json
+how=$(CALLPROF_OUTPUT="$W/dtorfork.json" LIBDTOR_FORK=1 timeout 60 "$WS" ./dtor.a 2>"$W/dtorfork.err" | tail -n 1)
+if [ "$how" != "exit 0" ]; then
+	fail "$t" "ended by '$how' (timeout: 'exit 124')"
+elif [ "$(ls "$W" | grep -c '^dtorfork.*json$')" -ne 1 ]; then
+	fail "$t" "profiles: $(ls "$W" | grep '^dtorfork' | tr '\n' ' ')"
+else
+	expect "$t" "$W/dtorfork.json" "calls main 1
+calls lib_entry 1
+calls lib_work 1
+absent lib_fini"
+fi
 
 # ---- item 27: the dump counts none of its own calls -------------------------------------
 alloc_calls() { jq -c '[.functions[] | .name] as $n | [.threads[].functions[] |
@@ -236,6 +262,46 @@ go_rec x dlterm ./ends.plain dlopen-term "$W/libdtor.so"
 	expect "an instrumented library opened by an uninstrumented program: SIGTERM cuts its profile short" "$dump" "calls lib_entry 2
 calls lib_work 2" ||
 	fail "an instrumented library opened by an uninstrumented program: SIGTERM cuts its profile short" "ended by '$how', cut_short $(jq -c .cut_short "$dump" 2>&1 | head -c 80)"
+# std::terminate, by an exception nobody catches or called outright: SIGABRT.
+for m in throw call; do
+	t="std::terminate ($m): the profile cut short, then SIGABRT"
+	go "$t" term-$m ./terminate $m
+	want=$(timeout 60 "$WS" ./terminate.plain $m 2>/dev/null | tail -n 1)
+	if [ "$how" != "$want" ] || [ "$how" != "signal 6" ]; then
+		fail "$t" "ended by '$how', unprofiled by '$want'"
+	elif [ "$(cat "$W/term-$m.out")" != "terminate: $m" ]; then
+		fail "$t" "printed '$(cat "$W/term-$m.out")'"
+	elif [ "$(jq -c '.cut_short.signal' "$dump" 2>/dev/null)" != 6 ]; then
+		fail "$t" "cut_short: $(jq -c '.cut_short' "$dump" 2>&1 | head -c 100)"
+	else
+		expect "$t" "$dump" "calls main 1
+calls work 5
+calls thrower 4
+edge main thrower 1
+edge thrower thrower 3"
+	fi
+done
+# The handlers go only where a signal has its default action: the ignored ones stay ignored
+# (env --ignore-signal, as nohup does), and a process without instrumentation catches none.
+sigmask() { sed -n "s/^$1:[[:space:]]*//p" "$2"; }
+t="the runtime catches the ending signals left to their default action, no ignored one"
+how=$(CALLPROF_OUTPUT="$W/cgt.json" env --ignore-signal=HUP --ignore-signal=PIPE "$WS" ./ends sigcgt 2>"$W/cgt.err" >"$W/cgt.out.all"; tail -n 1 "$W/cgt.out.all")
+ign=$(sigmask SigIgn "$W/cgt.out.all") cgt=$(sigmask SigCgt "$W/cgt.out.all")
+# SIGHUP..SIGFPE, SIGUSR1, SIGSEGV, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGXCPU, SIGXFSZ, SIGSYS;
+# the C library's own real-time ones (SIGSETXID) aside.
+want=$(printf '%08x' $((0x41807eff & ~0x${ign:-0})))
+cgt=$(printf '%08x' $((0x${cgt:-0} & 0xffffffff)))
+if [ "$how" != "exit 0" ] || [ $((0x${ign:-0} & 0x1001)) -ne $((0x1001)) ]; then
+	fail "$t" "ended by '$how', SigIgn '$ign'"
+elif [ "$cgt" != "$want" ]; then
+	fail "$t" "SigCgt '$cgt', want '$want' (SigIgn '$ign')"
+else
+	ok "$t: SigCgt $cgt"
+fi
+t="record: a process without instrumentation catches no signal"
+how=$(timeout 60 "$WS" "$REC" record -o "$W/cgt0.json" -- ./ends.plain sigcgt 2>"$W/cgt0.err" >"$W/cgt0.out.all"; tail -n 1 "$W/cgt0.out.all")
+cgt=$(sigmask SigCgt "$W/cgt0.out.all")
+[ "$cgt" = 0000000000000000 ] && [ "$how" = "exit 1" ] && ok "$t" || fail "$t" "ended by '$how', SigCgt '$cgt'"
 go x handled ./ends handled 15
 [ "$how" = "exit 7" ] && [ "$(jq '.cut_short' "$dump")" = null ] &&
 	expect "the program's own handler decides: exit 7, a whole profile" "$dump" "$WORK5" ||
