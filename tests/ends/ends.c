@@ -20,6 +20,8 @@
  *   abort         abort()
  *   segv          a write through a null pointer
  *   overflow      unbounded recursion (deep() calls deep())
+ *   thread-segv   a second thread calls crasher(), which calls work5() then writes
+ *                 through a null pointer; the first waits for it
  *   _exit         _exit(0) after printing
  *   quick_exit    quick_exit(0) after printing
  *   dlopen LIB    dlopen()s LIB, calls its lib_entry() 2 times, never closes it
@@ -29,6 +31,7 @@
  *   forbid-tsc MODE...  sets PR_TSC_SIGSEGV, then runs itself with MODE... (no profile of its own)
  */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <signal.h>
@@ -68,6 +71,13 @@ NOINLINE static int deep(int n)
 
 	pad[n & 255] = (char)n;
 	return deep(n + 1) + pad[0];
+}
+
+NOINLINE static void *crasher(void *arg)
+{
+	work5();
+	*(volatile int *)(uintptr_t)sink = 1;
+	return arg;
 }
 
 /* A filter that kills the process on openat (and open), or on mmap, allowing the rest. */
@@ -173,6 +183,11 @@ static int run(int argc, char **argv)
 		abort();
 	} else if (!strcmp(mode, "segv")) {
 		*(volatile int *)(uintptr_t)sink = 1;
+	} else if (!strcmp(mode, "thread-segv")) {
+		pthread_t th;
+		if (pthread_create(&th, NULL, crasher, NULL))
+			return 2;
+		pthread_join(th, NULL);
 	} else if (!strcmp(mode, "overflow")) {
 		return deep(0);
 	} else if (!strcmp(mode, "_exit")) {

@@ -241,7 +241,7 @@ for sig in 1 2 3 10 13 14 15; do
 		expect "$t" "$dump" "$WORK5"
 	fi
 done
-for m in abort segv overflow; do
+for m in abort segv overflow thread-segv; do
 	t="$m: the profile cut short, then the same death"
 	go "$t" $m ./ends $m
 	want=$(timeout 60 "$WS" ./ends.plain $m 2>/dev/null | tail -n 1)
@@ -251,6 +251,13 @@ for m in abort segv overflow; do
 		fail "$t" "cut_short: $(jq -c '.cut_short' "$dump" 2>&1 | head -c 100)"
 	elif [ $m = overflow ] && [ "$(jq '[.functions[] | .name] as $n | [.threads[0].functions[] | select($n[.fn] == "deep") | .calls] | add' "$dump")" -lt 1000 ]; then
 		fail "$t" "fewer than 1000 calls of deep"
+	elif [ $m = thread-segv ]; then
+		expect "$t" "$dump" "calls main 1
+calls work5 2
+calls work 10
+calls leaf 10
+calls crasher 1
+edge crasher work5 1"
 	else
 		expect "$t" "$dump" "$WORK5"
 	fi
