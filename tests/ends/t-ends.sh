@@ -468,4 +468,15 @@ rm -rf "$W/sp" && mkdir -p "$W/sp"
 how=$(timeout 60 "$WS" "$REC" record --no-follow -o "$W/sp/out.json" -- ./spawner.pre spawn 2>"$W/sp.err" | tail -n 1)
 [ "$how" = "exit 0" ] && [ "$(files "$W/sp")" = "out.json " ] && ok "$t" ||
 	fail "$t" "ended by '$how'; files '$(files "$W/sp")'"
+t="record -- sh -c: each process of the run its own profile, record names them"
+rm -rf "$W/sp" && mkdir -p "$W/sp"
+how=$(timeout 60 "$WS" "$REC" record -o "$W/sp/out.json" -- sh -c './spawner.pre child; ./spawner.pre child; true' \
+	2>"$W/shc.err" | tail -n 1)
+set -- $(LC_ALL=C ls "$W/sp") # sorted as record sorts them (strcmp)
+if [ "$how" != "exit 0" ] || [ $# -ne 2 ] || [ "$1" = out.json ] || [ "$2" = out.json ]; then
+	fail "$t" "ended by '$how'; files '$(files "$W/sp")'"
+elif one_line "$t" shc "wrote no profile of its own; other processes of the run wrote 2 in .*: $1 $2\$"; then
+	expect "$t: the first" "$W/sp/$1" "$CHILD"
+	expect "$t: the second" "$W/sp/$2" "$CHILD"
+fi
 exit 0
