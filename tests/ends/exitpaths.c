@@ -1,8 +1,9 @@
 /*
  * exitpaths.c: `exitpaths THREADS MS`: THREADS threads make new call paths
  * without end (each iteration takes a path of 24 calls through a() and b()
- * that no earlier iteration took) while main returns after MS milliseconds:
- * the process exits with every thread still growing its call tree.
+ * that no earlier iteration took) while main returns MS milliseconds after
+ * every thread made its first path: the process exits with every thread
+ * still growing its call tree.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -14,6 +15,7 @@
 #define DEPTH 24
 
 static volatile int sink;
+static int started;
 
 NOINLINE static void a(uint32_t bits, int depth);
 NOINLINE static void b(uint32_t bits, int depth);
@@ -34,7 +36,11 @@ NOINLINE static void b(uint32_t bits, int depth)
 
 static void *grow(void *arg)
 {
-	for (uint32_t i = (uint32_t)(uintptr_t)arg << 20;; i++)
+	uint32_t i = (uint32_t)(uintptr_t)arg << 20;
+
+	a(i++, DEPTH);
+	__atomic_add_fetch(&started, 1, __ATOMIC_RELEASE);
+	for (;; i++)
 		a(i, DEPTH);
 	return NULL;
 }
@@ -49,6 +55,10 @@ int main(int argc, char **argv)
 	for (int i = 0; i < threads; i++)
 		if (pthread_create(&t, NULL, grow, (void *)(uintptr_t)i))
 			return 2;
+	while (__atomic_load_n(&started, __ATOMIC_ACQUIRE) < threads) {
+		struct timespec ms1 = { 0, 1000000 };
+		nanosleep(&ms1, NULL);
+	}
 	nanosleep(&ts, NULL);
 	return 0;
 }

@@ -305,6 +305,14 @@ elif [ "$cgt" != "$want" ]; then
 else
 	ok "$t: SigCgt $cgt"
 fi
+t="CALLPROF_ON_SIGNAL=0: no handler, SIGTERM ends the program with no profile"
+how=$(CALLPROF_ON_SIGNAL=0 CALLPROF_OUTPUT="$W/off.json" "$WS" ./ends sigcgt 2>/dev/null | tail -n 2)
+cgt=$(echo "$how" | sed -n 's/^SigCgt:[[:space:]]*//p')
+cgt=$(printf '%08x' $((0x${cgt:-1} & 0xffffffff)))
+rm -f "$W/off.json"
+go x off env CALLPROF_ON_SIGNAL=0 ./ends kill 15
+[ "$cgt" = 00000000 ] && [ "$how" = "signal 15" ] && [ ! -f "$dump" ] && ok "$t" ||
+	fail "$t" "SigCgt '$cgt', ended by '$how', dump $(ls "$dump" 2>&1)"
 t="record: a process without instrumentation catches no signal"
 how=$(timeout 60 "$WS" "$REC" record -o "$W/cgt0.json" -- ./ends.plain sigcgt 2>"$W/cgt0.err" >"$W/cgt0.out.all"; tail -n 1 "$W/cgt0.out.all")
 cgt=$(sigmask SigCgt "$W/cgt0.out.all")
