@@ -28,7 +28,8 @@
  *                            program leaves SIGINT, SIGTERM, SIGSEGV, SIGABRT and the other
  *                            ending signals to their default action, a thread of the runtime's
  *                            writes what was gathered (marked cut_short), then the signal ends
- *                            the program as it would have (docs/ends.md)
+ *                            the program as it would have (docs/ends.md); and with the shared
+ *                            library, a program that ends by _exit or _Exit has it written first
  *   CALLPROF_DUMP_SIGNAL=SIG a signal (USR2, SIGRTMIN+3, or a number) whose arrival makes the
  *                            runtime's thread write the profile so far; the program runs on
  *   CALLPROF_DUMP_EVERY=S    the runtime's thread writes the profile every S seconds

@@ -15,6 +15,11 @@
  * after, else the signal ending the process (the lifecycle's). */
 typedef void (*dumper_write_fn)(int cut_short);
 
+/* What a dump is asked for as, beside 0 (one the program runs on after) and
+ * a signal ending the process: the last dump of a process that _exit ends,
+ * whole (not cut short). */
+#define DUMPER_HARD_EXIT 65
+
 /* Starts the thread, once, with `write` and a dump every `every_s` seconds
  * (0: none).  Returns 0, or -1 when the thread cannot be created. */
 int dumper_start(dumper_write_fn write, uint32_t every_s);

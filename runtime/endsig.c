@@ -250,6 +250,23 @@ void endsig_setup(dumper_write_fn write)
 	endsig_arm();
 }
 
+void endsig_hard_exit(void)
+{
+	int saved_errno = errno, none = 0;
+
+	if (!armed || dumper_is_self() || __atomic_load_n(&process.ending, __ATOMIC_RELAXED) ||
+	    !__atomic_load_n(&process.probed, __ATOMIC_RELAXED) || getpid() != process.pid)
+		return;
+	if (__atomic_compare_exchange_n(&first_sig, &none, DUMPER_HARD_EXIT, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		dumper_ask_wait(DUMPER_HARD_EXIT);
+		__atomic_store_n(&first_over, 1, __ATOMIC_RELEASE);
+	} else {
+		wait_first();
+	}
+	errno = saved_errno;
+}
+
 void endsig_forked(void)
 {
 	first_sig = first_over = 0;

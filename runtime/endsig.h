@@ -30,6 +30,15 @@ void endsig_arm(void);
 /* True once armed, or when nothing would arm it (no setting asks for it). */
 bool endsig_armed(void);
 
+/*
+ * _exit and _Exit, interposed (the shared library's, spawn.c), call it first:
+ * the runtime's thread writes the profile, whole, while the caller waits (as
+ * for an ending signal: the caller may be a signal handler).  Nothing in a
+ * vfork child (it shares its parent's memory), in the dump's own child, or
+ * once the last dump began.
+ */
+void endsig_hard_exit(void);
+
 /* In a fork child: the thread again, if the parent had one. */
 void endsig_forked(void);
 

@@ -383,7 +383,7 @@ static void dump_for_thread(int cut_short)
 			sched_yield();
 		return;
 	}
-	last_dump(cut_short);
+	last_dump(cut_short == DUMPER_HARD_EXIT ? 0 : cut_short);
 }
 
 /*

@@ -23,6 +23,9 @@
  *   thread-segv   a second thread calls crasher(), which calls work5() then writes
  *                 through a null pointer; the first waits for it
  *   _exit         _exit(0) after printing
+ *   _Exit         _Exit(0) after printing
+ *   _exit-handler its handler of SIGTERM calls _exit(5); then sends itself SIGTERM
+ *   vfork         a vfork child calls _exit(3); the parent waits for it, prints its status
  *   quick_exit    quick_exit(0) after printing
  *   dlopen LIB    dlopen()s LIB, calls its lib_entry() 2 times, never closes it
  *   dlopen-term LIB  the same, then opens libm.so.6 too, then sends itself SIGTERM
@@ -43,6 +46,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "e2e.h"
@@ -109,6 +113,12 @@ static void exit_9(int sig)
 {
 	(void)sig;
 	exit(9);
+}
+
+static void exit_5(int sig)
+{
+	(void)sig;
+	_exit(5);
 }
 
 static void reraise(int sig)
@@ -194,6 +204,23 @@ static int run(int argc, char **argv)
 		printf("ends: %s\n", mode);
 		fflush(stdout);
 		_exit(0);
+	} else if (!strcmp(mode, "_Exit")) {
+		printf("ends: %s\n", mode);
+		fflush(stdout);
+		_Exit(0);
+	} else if (!strcmp(mode, "_exit-handler")) {
+		signal(SIGTERM, exit_5);
+		kill(getpid(), SIGTERM);
+		for (;;)
+			pause();
+	} else if (!strcmp(mode, "vfork")) {
+		int status;
+		pid_t pid = vfork();
+		if (pid == 0)
+			_exit(3);
+		if (pid < 0 || waitpid(pid, &status, 0) != pid)
+			return 2;
+		printf("ends: vfork %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	} else if (!strcmp(mode, "quick_exit")) {
 		printf("ends: %s\n", mode);
 		fflush(stdout);

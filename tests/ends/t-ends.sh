@@ -331,10 +331,25 @@ go x reraise ./ends reraise 15
 go x quick ./ends quick_exit
 [ "$how" = "exit 0" ] && expect "quick_exit writes the profile" "$dump" "$WORK5" ||
 	fail "quick_exit writes the profile" "ended by '$how'"
+# _exit and _Exit (interposed by the shared library): the profile, whole, then the end.
 go x _exit ./ends _exit
-[ "$how" = "exit 0" ] && [ ! -f "$dump" ] && [ "$(cat "$W/_exit.out")" = "ends: _exit" ] &&
-	ok "_exit: no profile (no hook runs), the status as unprofiled" ||
-	fail "_exit" "ended by '$how', dump $(ls "$dump" 2>&1)"
+same_as_plain "_exit" _exit _exit && [ "$(jq '.cut_short' "$dump" 2>/dev/null)" = null ] &&
+	expect "_exit writes the profile (linked), the status and output as unprofiled" "$dump" "$WORK5"
+go_rec x _Exit ./ends.pre _Exit
+same_as_plain "_Exit" _Exit _Exit && [ "$(jq '.cut_short' "$dump" 2>/dev/null)" = null ] &&
+	expect "_Exit writes the profile (preloaded), the status and output as unprofiled" "$dump" "$WORK5"
+go x _exith ./ends _exit-handler
+[ "$how" = "exit 5" ] && [ "$(jq '.cut_short' "$dump" 2>/dev/null)" = null ] &&
+	expect "_exit(5) in a SIGTERM handler: the profile, exit 5" "$dump" "$WORK5" ||
+	fail "_exit(5) in a SIGTERM handler" "ended by '$how', dump $(ls "$dump" 2>&1)"
+t="a vfork child's _exit writes nothing (it shares its parent's memory)"
+rm -rf "$W/vf" && mkdir -p "$W/vf"
+how=$(timeout 60 "$WS" "$REC" record -o "$W/vf/out.json" -- ./ends.pre vfork 2>"$W/vf.err" >"$W/vf.out.all"; tail -n 1 "$W/vf.out.all")
+if [ "$how" != "exit 0" ] || [ "$(sed -n 1p "$W/vf.out.all")" != "ends: vfork 3" ] || [ "$(ls "$W/vf")" != out.json ]; then
+	fail "$t" "ended by '$how', printed '$(head -n 1 "$W/vf.out.all")', files '$(ls "$W/vf" | tr '\n' ' ')'"
+else
+	expect "$t" "$W/vf/out.json" "$WORK5"
+fi
 
 # record passes on the signals meant for the program, then dies by the program's signal.
 for sig in TERM:15 INT:2 HUP:1 QUIT:3; do
