@@ -25,6 +25,8 @@
  *   _exit         _exit(0) after printing
  *   _Exit         _Exit(0) after printing
  *   _exit-handler its handler of SIGTERM calls _exit(5); then sends itself SIGTERM
+ *   fork-_exit    a fork child calls work5() then _exit(4); the parent waits for it,
+ *                 prints the child's pid and status
  *   vfork         a vfork child calls _exit(3); the parent waits for it, prints its status
  *   quick_exit    quick_exit(0) after printing
  *   dlopen LIB    dlopen()s LIB, calls its lib_entry() 2 times, never closes it
@@ -213,6 +215,16 @@ static int run(int argc, char **argv)
 		kill(getpid(), SIGTERM);
 		for (;;)
 			pause();
+	} else if (!strcmp(mode, "fork-_exit")) {
+		int status;
+		pid_t pid = fork();
+		if (pid == 0) {
+			work5();
+			_exit(4);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid)
+			return 2;
+		printf("%d %d\n", (int)pid, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	} else if (!strcmp(mode, "vfork")) {
 		int status;
 		pid_t pid = vfork();

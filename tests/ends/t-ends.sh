@@ -96,6 +96,9 @@ same_as_plain() {
 	return 1
 }
 
+# files DIR: its files, sorted, on one line.
+files() { ls "$1" | sort | tr '\n' ' '; }
+
 # one_line NAME OUT PATTERN: OUT's stderr is exactly one line matching PATTERN.
 one_line() {
 	if [ "$(wc -l <"$W/$2.err")" -eq 1 ] && grep -Eq -- "$3" "$W/$2.err"; then
@@ -342,6 +345,18 @@ go x _exith ./ends _exit-handler
 [ "$how" = "exit 5" ] && [ "$(jq '.cut_short' "$dump" 2>/dev/null)" = null ] &&
 	expect "_exit(5) in a SIGTERM handler: the profile, exit 5" "$dump" "$WORK5" ||
 	fail "_exit(5) in a SIGTERM handler" "ended by '$how', dump $(ls "$dump" 2>&1)"
+t="a fork child's _exit writes its own profile, named with its pid"
+rm -rf "$W/fx" && mkdir -p "$W/fx"
+how=$(timeout 60 "$WS" "$REC" record -o "$W/fx/out.json" -- ./ends.pre fork-_exit 2>"$W/fx.err" >"$W/fx.out.all"; tail -n 1 "$W/fx.out.all")
+set -- $(sed -n 1p "$W/fx.out.all")
+if [ "$how" != "exit 0" ] || [ "${2:-}" != 4 ] || [ "$(files "$W/fx")" != "$(printf '%s\n' out.json "out.$1.json" | sort | tr '\n' ' ')" ]; then
+	fail "$t" "ended by '$how', printed '$*', files '$(files "$W/fx")'"
+else
+	expect "$t: the parent's" "$W/fx/out.json" "$WORK5"
+	expect "$t: the child's" "$W/fx/out.$1.json" "calls work5 1
+calls work 5
+calls leaf 5"
+fi
 t="a vfork child's _exit writes nothing (it shares its parent's memory)"
 rm -rf "$W/vf" && mkdir -p "$W/vf"
 how=$(timeout 60 "$WS" "$REC" record -o "$W/vf/out.json" -- ./ends.pre vfork 2>"$W/vf.err" >"$W/vf.out.all"; tail -n 1 "$W/vf.out.all")
@@ -463,8 +478,6 @@ how=$(timeout 60 "$WS" "$REC" record -o "$W/nodir/x.json" -- ./ends.pre exit 2>"
 CHILD="calls main 1
 calls child_work 3
 absent work"
-# files DIR: its files, sorted, on one line.
-files() { ls "$1" | sort | tr '\n' ' '; }
 for m in spawn inherit; do
 	t="record: two children started by posix_spawn ($m environment) each write their own profile"
 	rm -rf "$W/sp" && mkdir -p "$W/sp"
