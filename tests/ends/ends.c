@@ -27,7 +27,8 @@
  *   _exit-handler its handler of SIGTERM calls _exit(5); then sends itself SIGTERM
  *   fork-_exit    a fork child calls work5() then _exit(4); the parent waits for it,
  *                 prints the child's pid and status
- *   vfork         a vfork child calls _exit(3); the parent waits for it, prints its status
+ *   vfork         a vfork child calls _exit(3); the parent waits for it, calls work5()
+ *                 again, prints the child's status
  *   quick_exit    quick_exit(0) after printing
  *   dlopen LIB    dlopen()s LIB, calls its lib_entry() 2 times, never closes it
  *   dlopen-term LIB  the same, then opens libm.so.6 too, then sends itself SIGTERM
@@ -232,6 +233,7 @@ static int run(int argc, char **argv)
 			_exit(3);
 		if (pid < 0 || waitpid(pid, &status, 0) != pid)
 			return 2;
+		work5();
 		printf("ends: vfork %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	} else if (!strcmp(mode, "quick_exit")) {
 		printf("ends: %s\n", mode);

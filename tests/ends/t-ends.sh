@@ -363,7 +363,10 @@ how=$(timeout 60 "$WS" "$REC" record -o "$W/vf/out.json" -- ./ends.pre vfork 2>"
 if [ "$how" != "exit 0" ] || [ "$(sed -n 1p "$W/vf.out.all")" != "ends: vfork 3" ] || [ "$(ls "$W/vf")" != out.json ]; then
 	fail "$t" "ended by '$how', printed '$(head -n 1 "$W/vf.out.all")', files '$(ls "$W/vf" | tr '\n' ' ')'"
 else
-	expect "$t" "$W/vf/out.json" "$WORK5"
+	expect "$t" "$W/vf/out.json" "calls main 1
+calls work5 2
+calls work 10
+calls leaf 10"
 fi
 
 # record passes on the signals meant for the program, then dies by the program's signal.
