@@ -410,6 +410,9 @@ mid_final() { # NAME: mid.json counts work 5, the profile at exit work 10
 	expect "$1: the profile written meanwhile" "$W/mid.json" "calls work 5"
 	expect "$1: the profile at exit" "$dump" "calls work 10
 calls work5 2"
+	[ "$(jq -c '[.threads[].name]' "$W/mid.json" "$dump" 2>&1 | tr -d '\n')" = '["main"]["main"]' ] &&
+		ok "$1: the runtime's thread is in neither profile" ||
+		fail "$1: the runtime's thread is in neither profile" "threads $(jq -c '[.threads[].name]' "$W/mid.json" "$dump" 2>&1 | tr '\n' ' ')"
 }
 rm -f "$W/mid.json"
 go x dsig env CALLPROF_DUMP_SIGNAL=USR2 ./daemon signal "$W/dsig.json" "$W/mid.json"
