@@ -419,15 +419,17 @@ static int set_environment(const char *lib, const char *output)
 static void exec_program(const struct opts_list *args, const sigset_t *old_mask, int failed)
 {
 	char pid[24];
+	int status;
 
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	setenv("CALLPROF_ROOT_PID", pid, 1);
 	relay_undo(old_mask);
 	execvp(args->v[0], args->v);
+	status = errno == ENOENT || errno == ENOTDIR ? 127 : 126; /* not found, or found but not runnable: as a shell */
 	fprintf(stderr, "callprof record: cannot run '%s': %s\n", args->v[0], strerror(errno));
 	if (write(failed, "x", 1) < 0)
-		_exit(127);
-	_exit(127);
+		_exit(status);
+	_exit(status);
 }
 
 /* True if the child wrote to `failed` before closing it: the program never ran. */

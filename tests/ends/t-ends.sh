@@ -480,6 +480,18 @@ how=$(timeout 60 "$WS" "$REC" record -o "$W/nodir/x.json" -- ./ends.pre exit 2>"
 	ok "record -o into a missing directory: exit 1, the reason" ||
 	fail "record -o into a missing directory" "ended by '$how': $(head -c 200 "$W/nodir.err")"
 
+printf 'not a program\n' >"$W/notprog" && chmod 644 "$W/notprog"
+for c in "missing:127:$W/no-such-program" "not executable:126:$W/notprog"; do
+	n=${c%%:*} c=${c#*:} want=${c%%:*} prog=${c#*:}
+	t="record of a program that cannot be run ($n): $want and one line, as a shell"
+	how=$(timeout 60 "$WS" "$REC" record -o "$W/x.json" -- "$prog" 2>"$W/cannot.err" | tail -n 1)
+	if [ "$how" = "exit $want" ]; then
+		one_line "$t" cannot "cannot run '$prog'" && ok "$t"
+	else
+		fail "$t" "ended by '$how'"
+	fi
+done
+
 # ---- item 33: programs the run starts --------------------------------------------------
 CHILD="calls main 1
 calls child_work 3
