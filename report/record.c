@@ -364,16 +364,24 @@ static void relay(int sig, siginfo_t *info, void *uc)
 	errno = saved_errno;
 }
 
+/* The relayed signals record was started with ignored (nohup, a shell's background job):
+ * neither relayed nor handled, so the program inherits them ignored. */
+static bool relay_ignored[sizeof(relayed) / sizeof(relayed[0])];
+
 /* Sets up the relay of every relayed signal; `mask` gets them, to block around the fork. */
 static void relay_setup(sigset_t *mask)
 {
-	struct sigaction sa;
+	struct sigaction sa, old;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = relay;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(mask);
 	for (size_t i = 0; i < sizeof(relayed) / sizeof(relayed[0]); i++) {
+		relay_ignored[i] = sigaction(relayed[i], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+				   old.sa_handler == SIG_IGN;
+		if (relay_ignored[i])
+			continue;
 		sigaction(relayed[i], &sa, NULL);
 		sigaddset(mask, relayed[i]);
 	}
@@ -383,7 +391,8 @@ static void relay_setup(sigset_t *mask)
 static void relay_undo(const sigset_t *old_mask)
 {
 	for (size_t i = 0; i < sizeof(relayed) / sizeof(relayed[0]); i++)
-		signal(relayed[i], SIG_DFL);
+		if (!relay_ignored[i])
+			signal(relayed[i], SIG_DFL);
 	sigprocmask(SIG_SETMASK, old_mask, NULL);
 }
 

@@ -316,6 +316,15 @@ rm -f "$W/off.json"
 go x off env CALLPROF_ON_SIGNAL=0 ./ends kill 15
 [ "$cgt" = 00000000 ] && [ "$how" = "signal 15" ] && [ ! -f "$dump" ] && ok "$t" ||
 	fail "$t" "SigCgt '$cgt', ended by '$how', dump $(ls "$dump" 2>&1)"
+t="record started with SIGINT and SIGHUP ignored: the program has them ignored too"
+how=$(timeout 60 env --ignore-signal=INT --ignore-signal=HUP "$WS" "$REC" record -o "$W/ign.json" -- ./ends.pre sigcgt \
+	2>"$W/ign.err" >"$W/ign.out.all"; tail -n 1 "$W/ign.out.all")
+ign=$(sigmask SigIgn "$W/ign.out.all") cgt=$(sigmask SigCgt "$W/ign.out.all")
+if [ "$how" = "exit 0" ] && [ $((0x${ign:-0} & 0x3)) -eq 3 ] && [ $((0x${cgt:-3} & 0x3)) -eq 0 ]; then
+	ok "$t"
+else
+	fail "$t" "ended by '$how', SigIgn '$ign', SigCgt '$cgt'"
+fi
 t="record: a process without instrumentation catches no signal"
 how=$(timeout 60 "$WS" "$REC" record -o "$W/cgt0.json" -- ./ends.plain sigcgt 2>"$W/cgt0.err" >"$W/cgt0.out.all"; tail -n 1 "$W/cgt0.out.all")
 cgt=$(sigmask SigCgt "$W/cgt0.out.all")
@@ -374,7 +383,9 @@ for sig in TERM:15 INT:2 HUP:1 QUIT:3; do
 	num=${sig#*:} sig=${sig%:*}
 	t="record relays SIG$sig to the program and dies by it"
 	rm -f "$W/relay.json" "$W/relay.out"
-	"$WS" "$REC" record -o "$W/relay.json" -- ./ends.pre wait >"$W/relay.out" 2>"$W/relay.err" &
+	# A background job of this shell has SIGINT and SIGQUIT ignored, which record keeps (as the
+	# program itself would): give them their default action, as a foreground command has.
+	env --default-signal=INT,QUIT "$WS" "$REC" record -o "$W/relay.json" -- ./ends.pre wait >"$W/relay.out" 2>"$W/relay.err" &
 	bg=$!
 	i=0
 	while ! grep -q ready "$W/relay.out" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
