@@ -428,6 +428,18 @@ calls work5 2"
 rm -f "$W/mid.json"
 go x dsig env CALLPROF_DUMP_SIGNAL=USR2 ./daemon signal "$W/dsig.json" "$W/mid.json"
 [ "$how" = "exit 0" ] && mid_final "CALLPROF_DUMP_SIGNAL=USR2" || fail "CALLPROF_DUMP_SIGNAL=USR2" "ended by '$how'"
+for v in SIGUSR2 12; do # the same signal by its other names
+	rm -f "$W/mid.json"
+	go x dsig$v env CALLPROF_DUMP_SIGNAL=$v ./daemon signal "$W/dsig$v.json" "$W/mid.json"
+	[ "$how" = "exit 0" ] && expect "CALLPROF_DUMP_SIGNAL=$v: the profile written meanwhile" "$W/mid.json" "calls work 5" ||
+		fail "CALLPROF_DUMP_SIGNAL=$v" "ended by '$how'"
+done
+for v in KILL RTMIN+99 bogus; do
+	t="CALLPROF_DUMP_SIGNAL=$v is refused in one line; the program runs as it would"
+	go x dbad$v env CALLPROF_DUMP_SIGNAL=$v ./ends exit
+	same_as_plain "$t" dbad$v exit && one_line "$t" dbad$v "ignoring CALLPROF_DUMP_SIGNAL='${v%+*}" &&
+		expect "$t" "$dump" "$WORK5"
+done
 rm -f "$W/mid.json"
 go x devery env CALLPROF_DUMP_EVERY=1 ./daemon every "$W/devery.json" "$W/mid.json"
 [ "$how" = "exit 0" ] && mid_final "CALLPROF_DUMP_EVERY=1" || fail "CALLPROF_DUMP_EVERY=1" "ended by '$how'"
