@@ -412,6 +412,23 @@ for sig in TERM:15 INT:2 HUP:1 QUIT:3; do
 		ok "$t"
 	fi
 done
+# ^C on a terminal: the kernel sends SIGINT to record and the program alike (one foreground
+# process group).  (That record does not pass it on a second time cannot be seen from here:
+# a second SIGINT sent while the first is pending merges with it.)
+if ! command -v python3 >/dev/null; then
+	skip "^C on a terminal" "no python3 here to drive a pseudo-terminal"
+else
+	t="^C on a terminal: the program's profile cut short, record dies by SIGINT"
+	rm -f "$W/tty.json"
+	got=$(python3 "$S/ctrl_c.py" "$REC" record -o "$W/tty.json" -- ./ends.pre wait 2>&1 | tail -n 1)
+	if [ "$got" != "signal 2" ]; then
+		fail "$t" "record ended by '$got'"
+	elif [ "$(jq -c '.cut_short.signal' "$W/tty.json" 2>/dev/null)" != 2 ]; then
+		fail "$t" "cut_short: $(jq -c .cut_short "$W/tty.json" 2>&1 | head -c 100)"
+	else
+		expect "$t" "$W/tty.json" "$WORK5"
+	fi
+fi
 go_rec x recsegv ./ends.pre segv
 [ "$how" = "signal 11" ] && ok "record dies by the signal that killed the program" ||
 	fail "record dies by the signal that killed the program" "record ended by '$how'"
