@@ -156,6 +156,11 @@ void dumper_stop(void)
 	errno = saved_errno; /* the program's call, whose errno it is, comes next */
 }
 
+bool dumper_running(void)
+{
+	return __atomic_load_n(&running, __ATOMIC_ACQUIRE);
+}
+
 bool dumper_is_self(void)
 {
 	return running && __atomic_load_n(&thread_tid, __ATOMIC_ACQUIRE) == (int)gettid();

@@ -32,6 +32,9 @@ void dumper_forked(void);
  * calls may not be allowed).  No dump is written on a signal after it. */
 void dumper_stop(void);
 
+/* True while the thread runs (started, not stopped). */
+bool dumper_running(void);
+
 /* True on the dumper thread. */
 bool dumper_is_self(void);
 

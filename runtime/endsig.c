@@ -90,6 +90,35 @@ static void wait_first(void)
 		nanosleep(&nap, NULL);
 }
 
+/* Writes `s` to stderr, async-signal-safely. */
+static void say(const char *s)
+{
+	if (write(STDERR_FILENO, s, strlen(s)) < 0)
+		return;
+}
+
+/*
+ * One line, async-signal-safe: the last dump of a process that `sig` (or
+ * _exit: DUMPER_HARD_EXIT) ends was not written: the runtime's thread made no
+ * progress (the interrupted code holds a lock the dump needs) or faulted, or
+ * it is gone (the program shut itself in, or it could not be started).
+ */
+static void say_unwritten(int sig, bool ran)
+{
+	char num[] = "signal 00";
+
+	say("callprof: no profile written before ");
+	if (sig == DUMPER_HARD_EXIT) {
+		say("_exit");
+	} else {
+		num[7] = sig >= 10 ? (char)('0' + sig / 10) : (char)('0' + sig % 10);
+		num[8] = sig >= 10 ? (char)('0' + sig % 10) : '\0';
+		say(num);
+	}
+	say(ran ? " ended the program: its dump stalled or failed\n"
+		: " ended the program: the runtime's thread that writes it was gone\n");
+}
+
 static void on_ending(int sig, siginfo_t *info, void *uc)
 {
 	int saved_errno = errno, none = 0;
@@ -104,8 +133,8 @@ static void on_ending(int sig, siginfo_t *info, void *uc)
 		return;
 	}
 	if (__atomic_compare_exchange_n(&first_sig, &none, sig, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		if (__atomic_load_n(&process.probed, __ATOMIC_RELAXED))
-			dumper_ask_wait(sig);
+		if (__atomic_load_n(&process.probed, __ATOMIC_RELAXED) && !dumper_ask_wait(sig))
+			say_unwritten(sig, dumper_running());
 		__atomic_store_n(&first_over, 1, __ATOMIC_RELEASE);
 	} else {
 		wait_first();
@@ -259,7 +288,8 @@ void endsig_hard_exit(void)
 		return;
 	if (__atomic_compare_exchange_n(&first_sig, &none, DUMPER_HARD_EXIT, false, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE)) {
-		dumper_ask_wait(DUMPER_HARD_EXIT);
+		if (!dumper_ask_wait(DUMPER_HARD_EXIT))
+			say_unwritten(DUMPER_HARD_EXIT, dumper_running());
 		__atomic_store_n(&first_over, 1, __ATOMIC_RELEASE);
 	} else {
 		wait_first();

@@ -31,6 +31,7 @@ cc_ok $CFLAGS "$S/alloc.c" -o alloc.pre
 cc_ok $CFLAGS -O2 "$S/exitpaths.c" -o exitpaths.pre -lpthread
 cc_ok -std=c11 -D_GNU_SOURCE -O2 -I"$TOP/tests/e2e" "$S/exitpaths.c" -o exitpaths.plain -lpthread
 cc_ok $CFLAGS "$S/daemon.c" -o daemon $RT
+cc_ok $CFLAGS "$S/stall.c" -o stall $RT -lpthread
 cc_ok $CFLAGS "$S/spawner.c" -o spawner.pre
 cc_ok -O1 "$S/waitstatus.c" -o waitstatus
 cc_ok -std=c11 -O1 "$S/ends.c" -o ends.plain -D_GNU_SOURCE -I"$TOP/tests/e2e" -ldl
@@ -265,6 +266,19 @@ edge crasher work5 1"
 		expect "$t" "$dump" "$WORK5"
 	fi
 done
+# A signal that comes while the program holds a lock the dump needs (its allocator's): the
+# handler gives up once the dump's thread has used no CPU for 10 s, says so, and the signal
+# ends the program; nothing is left in the output's directory.
+t="SIGTERM while the program holds its allocator's lock: one line, then SIGTERM"
+rm -rf "$W/stalldir" && mkdir -p "$W/stalldir"
+how=$(CALLPROF_OUTPUT="$W/stalldir/out.json" timeout 120 "$WS" ./stall 2>"$W/stall.err" | tail -n 1)
+if [ "$how" != "signal 15" ]; then
+	fail "$t" "ended by '$how'"
+elif [ -n "$(ls -A "$W/stalldir")" ]; then
+	fail "$t" "left: $(ls -A "$W/stalldir" | tr '\n' ' ')"
+else
+	one_line "$t" stall "no profile written before signal 15 ended the program: its dump stalled" && ok "$t"
+fi
 # An uninstrumented program that opens an instrumented library: its next dlopen arms the
 # runtime's signal handling, and SIGTERM writes what the library's calls gathered.
 go_rec x dlterm ./ends.plain dlopen-term "$W/libdtor.so"
