@@ -4,9 +4,15 @@
  * 100 allocations, writes its profile to FIRST with callprof_dump(), and exits
  * without allocating again, so the profile at exit counts exactly the calls of
  * malloc and free that FIRST counts (the dumps' own ones are not the program's).
+ * `alloc FIRST OUT` has the runtime's thread write FIRST instead: it sends
+ * itself SIGUSR2 (run with CALLPROF_DUMP_SIGNAL=USR2 and CALLPROF_OUTPUT=OUT),
+ * waits for OUT and renames it FIRST.
  */
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "e2e.h"
 
@@ -54,7 +60,18 @@ NOINLINE static void work(void)
 
 int main(int argc, char **argv)
 {
+	const struct timespec nap = { 0, 10000000L };
+
 	work();
+	if (argc == 3) {
+		kill(getpid(), SIGUSR2);
+		for (int i = 0; i < 3000; i++) {
+			if (rename(argv[2], argv[1]) == 0)
+				return 0;
+			nanosleep(&nap, NULL);
+		}
+		return 3;
+	}
 	if (argc < 2 || !callprof_dump || callprof_dump(argv[1]) != 0)
 		return 2;
 	return 0;

@@ -196,12 +196,18 @@ fi
 alloc_calls() { jq -c '[.functions[] | .name] as $n | [.threads[].functions[] |
 	select($n[.fn] == "malloc" or $n[.fn] == "calloc" or $n[.fn] == "realloc" or $n[.fn] == "free") |
 	{($n[.fn]): .calls}] | add' "$1"; }
-for v in link pre; do
+for v in link pre signal; do
 	t="an instrumented allocator: the dumps' allocations are not counted ($v)"
 	p=./alloc
 	[ $v = pre ] && p="env LD_PRELOAD=$B/libcallprof.so ./alloc.pre"
+	[ $v = signal ] && t="an instrumented allocator: the runtime's thread's dump (CALLPROF_DUMP_SIGNAL) is not counted" &&
+		p="env CALLPROF_DUMP_SIGNAL=USR2 ./alloc"
 	rm -f "$W/mid.json"
-	go x alloc-$v $p "$W/mid.json"
+	if [ $v = signal ]; then
+		go x alloc-$v $p "$W/mid.json" "$W/alloc-$v.json"
+	else
+		go x alloc-$v $p "$W/mid.json"
+	fi
 	a=$(alloc_calls "$W/mid.json" 2>/dev/null) b=$(alloc_calls "$dump" 2>/dev/null)
 	if [ "$how" = "exit 0" ] && [ -n "$a" ] && [ "$a" = "$b" ] && echo "$a" | grep -q '"malloc":10[0-9]'; then
 		ok "$t: $a in both profiles"
