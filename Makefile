@@ -63,15 +63,18 @@ FORCE:
 # function calibration drives through the real probes.
 # linkage_shared.c and spawn.c go into the shared library only, linkage_static.c
 # into the archive only (runtime/linkage.h).
+RT_TARGETS := runtime/calib_target.c runtime/calib_target_fentry.c
 RT_SO_ONLY := runtime/linkage_shared.c runtime/spawn.c
-RT_SRC   := $(filter-out runtime/calib_target.c runtime/linkage_static.c $(RT_SO_ONLY),$(wildcard runtime/*.c))
-RT_OBJ   := $(RT_SRC:%.c=$(B)/%.o) $(B)/runtime/calib_target.o
+RT_SRC   := $(filter-out $(RT_TARGETS) runtime/linkage_static.c $(RT_SO_ONLY),$(wildcard runtime/*.c))
+RT_ASM   := $(wildcard runtime/*.S)
+RT_OBJ   := $(RT_SRC:%.c=$(B)/%.o) $(RT_ASM:%.S=$(B)/%.o) $(RT_TARGETS:%.c=$(B)/%.o)
 SO_OBJ   := $(RT_OBJ) $(RT_SO_ONLY:%.c=$(B)/%.o)
 AR_OBJ   := $(RT_OBJ) $(B)/runtime/linkage_static.o
 RT_CFLAGS:= $(BASE_CFLAGS) -D_GNU_SOURCE -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
             -ftls-model=initial-exec $(DW_CFLAGS)
 RT_LIBS  := $(DW_LIBS) -lelf -ldl -lpthread
 RT_TARGET_CFLAGS := -finstrument-functions -O2 -fno-inline -fno-optimize-sibling-calls
+RT_FENTRY_TARGET_CFLAGS := -pg -mfentry -O2 -fno-inline -fno-optimize-sibling-calls
 # The shared library is libcallprof.so.$(VERSION), named libcallprof.so.$(SO_MAJOR) in the
 # programs linked with it (its soname), reached through the usual two symbolic links; it is
 # never unloaded (-z nodelete: its exit handler is tied to no module, lifecycle.c).
@@ -79,15 +82,32 @@ SO_MAJOR := 0
 SO_REAL  := libcallprof.so.$(VERSION)
 SO_NAME  := libcallprof.so.$(SO_MAJOR)
 RT_LDFLAGS := -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,$(SO_NAME) -Wl,-z,nodelete
-FLAGS_runtime = $(CC) $(RT_CFLAGS) | $(RT_TARGET_CFLAGS) | $(RT_LDFLAGS) $(RT_LIBS)
+# The hot paths the -pg -mfentry front-end runs before a function's prologue and
+# at its return leave every vector register alone (hijack.h).
+RT_GPR_CFLAGS := -mgeneral-regs-only
+RT_GPR_OBJ := $(B)/runtime/fentry.o $(B)/runtime/hijack_fast.o
+$(RT_GPR_OBJ): RT_ONLY_FLAGS := $(RT_GPR_CFLAGS)
+FLAGS_runtime = $(CC) $(RT_CFLAGS) | $(RT_TARGET_CFLAGS) | $(RT_FENTRY_TARGET_CFLAGS) | $(RT_GPR_CFLAGS) | $(RT_LDFLAGS) $(RT_LIBS)
+# Nor do they keep a frame pointer: a register more, and no frame, on every probe.
+RT_GPR_NOFP_CFLAGS := -fomit-frame-pointer
+$(RT_GPR_OBJ): RT_ONLY_FLAGS += $(RT_GPR_NOFP_CFLAGS)
+FLAGS_runtime += | $(RT_GPR_NOFP_CFLAGS)
 
 $(B)/runtime/%.o: runtime/%.c $(call flags,runtime) | $(B)/runtime
 	@echo "  CC      $@" $(if $(Q),,)
-	$(Q)$(CC) $(RT_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(RT_CFLAGS) $(RT_ONLY_FLAGS) -c $< -o $@
+
+$(B)/runtime/%.o: runtime/%.S $(call flags,runtime) | $(B)/runtime
+	@echo "  AS      $@"
+	$(Q)$(CC) -fPIC -MMD -MP -c $< -o $@
 
 $(B)/runtime/calib_target.o: runtime/calib_target.c $(call flags,runtime) | $(B)/runtime
 	@echo "  CC      $@"
 	$(Q)$(CC) $(RT_CFLAGS) $(RT_TARGET_CFLAGS) -c $< -o $@
+
+$(B)/runtime/calib_target_fentry.o: runtime/calib_target_fentry.c $(call flags,runtime) | $(B)/runtime
+	@echo "  CC      $@"
+	$(Q)$(CC) $(RT_CFLAGS) $(RT_FENTRY_TARGET_CFLAGS) -c $< -o $@
 
 $(B)/$(SO_REAL): $(SO_OBJ) runtime/libcallprof.map $(call flags,runtime)
 	@echo "  LD      $@"
@@ -109,12 +129,14 @@ $(B)/archive/exports.txt: runtime/libcallprof.map
 
 # Its __cxa_begin_catch is weak: a program linked with -static brings libstdc++.a's
 # own (with __cxa_end_catch), which then takes the catches; so are its unshare and
-# setns, should libc.a's strong ones come along (docs/ends.md).
-$(B)/archive/libcallprof.o: $(AR_OBJ) $(B)/archive/exports.txt
+# setns, should libc.a's strong ones come along (docs/ends.md); and so are the names
+# libgcc_eh.a and libc.a define too (_Unwind_Backtrace, backtrace, vfork, gprof's).
+AR_WEAK := __cxa_begin_catch unshare setns _Unwind_Backtrace backtrace vfork __monstartup monstartup _mcleanup
+FLAGS_runtime += | $(AR_WEAK)
+$(B)/archive/libcallprof.o: $(AR_OBJ) $(B)/archive/exports.txt $(call flags,runtime)
 	@echo "  LD -r   $@"
 	$(Q)$(CC) -r -nostdlib -o $@.all $(AR_OBJ) && \
-	    objcopy --keep-global-symbols=$(B)/archive/exports.txt --weaken-symbol=__cxa_begin_catch \
-	        --weaken-symbol=unshare --weaken-symbol=setns $@.all $@ && \
+	    objcopy --keep-global-symbols=$(B)/archive/exports.txt $(AR_WEAK:%=--weaken-symbol=%) $@.all $@ && \
 	    rm -f $@.all
 
 $(B)/libcallprof.a: $(B)/archive/libcallprof.o

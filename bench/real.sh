@@ -51,8 +51,7 @@ EOF
 
 # Builds: name, the tree it is compiled in (builds of one tree share their objects and differ
 # in what they are linked with), the compiler, compile flags, link flags ('-': none).
-# The -pg -mfentry front-end of callprof (issue 12) will be the line
-#   fentry	pg	gcc	-pg -mfentry	-L$LIB -Wl,-rpath,$LIB -lcallprof
+# fentry is callprof's -pg -mfentry front-end: gprof's objects linked with the runtime.
 builds() {
 	cat <<EOF
 plain	plain	gcc	-	-
@@ -60,6 +59,7 @@ fi	fi	gcc	-finstrument-functions	-
 empty	fi	gcc	-finstrument-functions	$R/hooks_empty.o
 callprof	fi	gcc	-finstrument-functions	-L$LIB -Wl,-rpath,$LIB -lcallprof
 pg	pg	gcc	-pg -mfentry	-pg
+fentry	pg	gcc	-pg -mfentry	-L$LIB -Wl,-rpath,$LIB -lcallprof
 clang	clang	clang	-	-
 clang-callprof	clang-fi	clang	-finstrument-functions	-L$LIB -Wl,-rpath,$LIB -lcallprof
 clang-real	clang-ai	clang	-finstrument-functions-after-inlining	-L$LIB -Wl,-rpath,$LIB -lcallprof
@@ -78,6 +78,7 @@ callprof	callprof	CALLPROF_OUTPUT=DUMP	**callprof**, link mode (-finstrument-fun
 record	fi	$LIB/callprof record -o DUMP --	**callprof record** (preloaded into the -finstrument-functions build)
 gprof	pg	-	gprof (-pg -mfentry: glibc's __fentry__ and gmon.out)
 fentry	fentry	CALLPROF_OUTPUT=DUMP	**callprof**, -pg -mfentry front-end
+fentry-args	fentry	CALLPROF_OUTPUT=DUMP CALLPROF_ARGS=$ARGS_HOT	**callprof**, -pg -mfentry front-end, CALLPROF_ARGS on a hot function ($ARGS_HOT: the program's one)
 EOF
 	# clang's rows compare with clang's uninstrumented build.  -after-inlining probes only the
 	# functions left after inlining, as -pg -mfentry does: a preview of that front-end's probes.
@@ -88,6 +89,13 @@ clang-callprof	clang-callprof	CALLPROF_OUTPUT=DUMP	**callprof**, clang -finstrum
 clang-real	clang-real	CALLPROF_OUTPUT=DUMP	**callprof**, clang -finstrument-functions-after-inlining (the functions left after inlining)
 EOF
 }
+
+# The hot function of each program whose arguments and return value the fentry-args run
+# captures (CALLPROF_ARGS): a real function (not inlined) with typed arguments, called
+# hundreds of thousands of times (lua_type: int(lua_State *, int); sqlite3VdbeAddOp3:
+# int(Vdbe *, int, int, int, int); jv_get_kind: a 16-byte struct in registers).  zstd's hot
+# functions are inlined: none of its own is named, so its row costs what the fentry row does.
+ARGS_HOT=lua_type,sqlite3VdbeAddOp3,jv_get_kind
 
 # Workload sizes: a few seconds at most uninstrumented in a full run.
 # (-finstrument-functions probes every inlined helper: jq makes about 30,000 probed calls a

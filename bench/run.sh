@@ -111,6 +111,19 @@ build_variants() {
 		-o "$d/callprof-static"
 	x "$GCC" $objs $mw -o "$d/fi"
 	x "$GCC" $flags -pg "$@" $mw -o "$d/pg"
+	# callprof's -pg -mfentry front-end: the same sources compiled for it, linked like callprof's
+	# builds, and linked with nothing (glibc's __fentry__, which returns at once: its floor).
+	fobjs=""
+	for src in "$@"; do
+		o=$d/o/$(basename "$src" .c).fentry.o
+		x "$GCC" $flags -pg -mfentry -c "$src" -o "$o"
+		fobjs="$fobjs $o"
+	done
+	x "$GCC" $fobjs $mw -L"$W/lib" -Wl,-rpath,"$W/lib" -lcallprof -o "$d/fentry"
+	# shellcheck disable=SC2046
+	x "$GCC" $fobjs $mw "$W/lib/libcallprof.a" $(pkg-config --libs libdw) -lelf -ldl -lpthread \
+		-o "$d/fentry-static"
+	x "$GCC" $fobjs $mw -o "$d/fentry-glibc"
 	if [ $HAVE_XRAY = 1 ]; then
 		x "$CLANG" $flags "$@" $mw -o "$d/clang"
 		# Probes only the functions left after inlining, as XRay instruments: its call count.
@@ -135,6 +148,10 @@ variant_cmds() {
 	printf 'callprof-static%s\tCALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cps.json" "$d/callprof-static" "$a"
 	printf 'callprof-static-none%s\tCALLPROF_CLOCK=none CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpsn.json" "$d/callprof-static" "$a"
 	printf 'gprof%s\t%s %s\n' "$z" "$d/pg" "$a"
+	printf 'fentry%s\tCALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpf.json" "$d/fentry" "$a"
+	printf 'fentry-none%s\tCALLPROF_CLOCK=none CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpfn.json" "$d/fentry" "$a"
+	printf 'fentry-static%s\tCALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpfs.json" "$d/fentry-static" "$a"
+	printf 'fentry-glibc%s\t%s %s\n' "$z" "$d/fentry-glibc" "$a"
 	if [ $HAVE_UFTRACE = 1 ]; then
 		printf 'uftrace-fi%s\tuftrace record -d %s %s %s\n' "$z" "$r/uftrace.data" "$d/fi" "$a"
 		printf 'uftrace-pg%s\tuftrace record -d %s %s %s\n' "$z" "$r/uftrace.data" "$d/pg" "$a"
@@ -178,7 +195,8 @@ probe_workload() {
 	say "timing $name ($ROUNDS interleaved rounds)"
 	timed "$W/probe/$name.cmds" "$W/probe/$name.tsv"
 	calls=$(calls_of "$name" "$args")
-	eval "CALLS_$name=\$calls"
+	fcalls=$(calls_of "$name" "$args" fentry)
+	eval "CALLS_$name=\$calls FENTRY_CALLS_$name=\$fcalls"
 	# gprof and XRay probe only what the compiler did not inline: their own counts.
 	pgc=$(pg_calls_of "$name" "$args")
 	xc=0
@@ -186,6 +204,9 @@ probe_workload() {
 	eval "PG_CALLS_$name=\$pgc XRAY_CALLS_$name=\$xc"
 	if [ -n "$expect" ] && [ "$expect" != "$calls" ]; then
 		note "$name: the dump counts $calls calls where the program's structure makes $expect"
+	fi
+	if [ -n "$expect" ] && [ "$fcalls" != "$calls" ]; then
+		note "$name: the -pg -mfentry build's dump counts $fcalls calls where the program's structure makes $calls"
 	fi
 	# Built with -fno-inline, every tool must probe every call.
 	if [ -n "$expect" ] && [ "$pgc" != "$calls" ]; then
@@ -212,8 +233,8 @@ probe_cost() {
 	timed "$W/probe/fixed.cmds" "$W/probe/fixed.tsv"
 	: > "$W/probe/figs.tsv"
 	for w in fib wide demo; do
-		eval "c=\$CALLS_$w pgc=\$PG_CALLS_$w xc=\$XRAY_CALLS_$w"
-		awk -v mode=probe -v workload="$w" -v calls="$c" -v pgcalls="$pgc" -v xraycalls="$xc" \
+		eval "c=\$CALLS_$w pgc=\$PG_CALLS_$w xc=\$XRAY_CALLS_$w fc=\$FENTRY_CALLS_$w"
+		awk -v mode=probe -v workload="$w" -v calls="$c" -v pgcalls="$pgc" -v xraycalls="$xc" -v fentrycalls="$fc" \
 			-v figs="$W/probe/figs.tsv" \
 			-f "$S/tables.awk" "$W/probe/$w.tsv" > "$W/probe/$w.md"
 	done

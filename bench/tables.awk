@@ -38,6 +38,10 @@ function label(v) {
 	if (v == "callprof-static") return "**callprof**, static archive (direct calls, no PLT)"
 	if (v == "callprof-static-none") return "**callprof**, static archive, CALLPROF_CLOCK=none"
 	if (v == "gprof") return "gprof (-pg)"
+	if (v == "fentry") return "**callprof**, -pg -mfentry front-end (link mode, default clock: tsc)"
+	if (v == "fentry-none") return "**callprof**, -pg -mfentry front-end, CALLPROF_CLOCK=none"
+	if (v == "fentry-static") return "**callprof**, -pg -mfentry front-end, static archive"
+	if (v == "fentry-glibc") return "-pg -mfentry with glibc's __fentry__ (returns at once): that mechanism's floor"
 	if (v == "uftrace-fi") return "uftrace record (-finstrument-functions)"
 	if (v == "uftrace-pg") return "uftrace record (-pg)"
 	if (v == "clang") return "no instrumentation (clang)"
@@ -110,6 +114,8 @@ function calls_for(v) {
 		return pgcalls
 	if (v ~ /^xray/ && xraycalls > 0)
 		return xraycalls
+	if (v ~ /^fentry/ && fentrycalls > 0)
+		return fentrycalls
 	return calls
 }
 
@@ -172,6 +178,15 @@ function target_rows(w,    cp, fl, none, gp, uf, xr, r) {
 	}
 	if (none != "")
 		printf "| %s | static archive: CALLPROF_CLOCK=none <= 5 ns/call | %.1f ns | %s |\n", w, none, verdict(none <= 5)
+	# Issue 12: the -pg -mfentry front-end against the -finstrument-functions one, same run, same floor.
+	cp = net[w, "callprof"]; fe = net[w, "fentry"]
+	if (cp != "" && fe != "" && cp > 0)
+		printf "| %s | -pg -mfentry probe within 1.25x of the -finstrument-functions one (link mode) | %.1f vs %.1f ns: %.2fx | %s |\n",
+			w, fe, cp, fe / cp, verdict(fe / cp <= 1.25)
+	cp = net[w, "callprof-static"]; fe = net[w, "fentry-static"]
+	if (cp != "" && fe != "" && cp > 0)
+		printf "| %s | the same, static archive | %.1f vs %.1f ns: %.2fx | %s |\n",
+			w, fe, cp, fe / cp, verdict(fe / cp <= 1.25)
 	if (none != "" && gp != "")
 		printf "| %s | static archive: CALLPROF_CLOCK=none cheaper than gprof | %.1f vs %.1f ns | %s |\n",
 			w, none, gp, verdict(none < gp)
@@ -291,7 +306,7 @@ function real_base(r) {
 	return r ~ /^clang/ ? "clang" : "plain"
 }
 
-function real_table(    i, r, b, t, wp, cp, probes, fl, cr, mc, mv, mr, e, ew, cw) {
+function real_table(    i, r, b, t, wp, cp, probes, fl, cr, mc, mv, mr, e, ew, cw, fw, aw) {
 	print "| variant | wall | vs plain | CPU (user + sys) | vs plain | probes | main(), compensated | vs plain wall | main(), raw |"
 	print "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for (i = 1; i <= rn; i++) {
@@ -323,6 +338,12 @@ function real_table(    i, r, b, t, wp, cp, probes, fl, cr, mc, mv, mr, e, ew, c
 	if (ew > 0 && cw > wp && wp > 0)
 		printf "Empty hooks: %s over plain, %.0f%% of callprof's slowdown (%s): the instrumented code itself (lost optimisations, calls to hooks that do nothing), which no probe can win back.\n",
 			pct(ew / wp - 1), 100 * (ew - wp) / (cw - wp), pct(cw / wp - 1)
+	fw = rwall["fentry"]; aw = rwall["fentry-args"]
+	if (fw > 0 && cw > wp && wp > 0)
+		printf "Issue 12's target, the -pg -mfentry front-end's slowdown at most half the -finstrument-functions one: %s against %s, %.2f of it (%s).\n",
+			pct(fw / wp - 1), pct(cw / wp - 1), (fw - wp) / (cw - wp), verdict(fw - wp <= 0.5 * (cw - wp))
+	if (fw > 0 && aw > 0)
+		printf "CALLPROF_ARGS on the program's hot function: %s over the -pg -mfentry run without it.\n", pct(aw / fw - 1)
 	t = ""
 	for (i = 1; i <= rn; i++) {
 		r = rrun[i]

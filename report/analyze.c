@@ -143,6 +143,8 @@ static void map_functions(struct profile *p, const struct dump *dumps, uint32_t 
 				pf->file = f->file;
 				pf->line = f->line;
 			}
+			if (!p->funcs[idx].front_end)
+				p->funcs[idx].front_end = f->front_end;
 		}
 		fnkey_free(keys, dump->nfunctions);
 	}
@@ -521,26 +523,30 @@ static void order_functions(struct profile *p)
 	qsort_r(p->by_incl, p->nfuncs, sizeof(*p->by_incl), cmp_fn_incl, p->funcs);
 }
 
-/* How many of a dump's calls read the clock with fences (tsc-adaptive). */
-static uint64_t dump_fenced_calls(const struct dump *dump)
+/* How many of a dump's calls read the clock with fences (tsc-adaptive), were
+ * the -pg -mfentry front-end's, or were counted without a time of their own. */
+static void dump_kind_calls(const struct dump *dump, uint64_t *fenced, uint64_t *fentry, uint64_t *counted)
 {
-	uint64_t fenced = 0;
-
+	*fenced = *fentry = *counted = 0;
 	for (size_t i = 0; i < dump->nthreads; i++)
-		for (size_t k = 0; k < dump->threads[i].nfuncs; k++)
-			fenced = u64_add(fenced, dump->threads[i].funcs[k].st.fenced_calls);
-	return fenced;
+		for (size_t k = 0; k < dump->threads[i].nfuncs; k++) {
+			const struct pstat *st = &dump->threads[i].funcs[k].st;
+			*fenced = u64_add(*fenced, st->fenced_calls);
+			*fentry = u64_add(*fentry, st->fentry_calls);
+			*counted = u64_add(*counted, st->counted_calls);
+		}
 }
 
 static void totals(struct profile *p, const struct dump *dumps)
 {
 	size_t t = 0;
 	double o_in = 0, calls_with_cost = 0, plain_ns = 0, fenced_ns = 0, fenced_calls = 0;
+	double fentry_ns = 0, fentry_calls = 0, fentry_o_in = 0;
 
 	for (size_t d = 0; d < p->nruns; d++) {
 		const struct dump *dump = &dumps[d];
 		const struct run *run = &dump->run;
-		uint64_t calls = 0;
+		uint64_t calls = 0, fenced, fentry, counted;
 		double cost;
 
 		for (size_t i = 0; i < dump->nthreads; i++, t++) {
@@ -565,15 +571,23 @@ static void totals(struct profile *p, const struct dump *dumps)
 		plain_ns += (double)calls * cost;
 		if (run->has_o_in)
 			o_in += (double)calls * run->o_in_ns;
+		dump_kind_calls(dump, &fenced, &fentry, &counted);
 		if (run->has_fenced_o_in && run->has_fenced_o_out) {
 			/* tsc-adaptive: its fenced calls cost their own figure, not the plain one */
-			double n = (double)dump_fenced_calls(dump);
-
-			fenced_calls += n;
-			fenced_ns += n * (run->fenced_o_in_ns + run->fenced_o_out_ns - cost);
+			fenced_calls += (double)fenced;
+			fenced_ns += (double)fenced * (run->fenced_o_in_ns + run->fenced_o_out_ns - cost);
 		}
+		if (run->has_fentry_o_in && run->has_fentry_o_out) {
+			/* -pg -mfentry: its calls cost their own figure too */
+			fentry_calls += (double)fentry;
+			fentry_ns += (double)fentry * (run->fentry_o_in_ns + run->fentry_o_out_ns - cost);
+			fentry_o_in += (double)fentry * run->fentry_o_in_ns;
+		}
+		plain_ns -= (double)counted * cost; /* counted without a time: nothing was subtracted */
 	}
-	p->overhead_ns = plain_ns + fenced_ns;
+	p->overhead_ns = plain_ns + fenced_ns + fentry_ns;
+	if (p->overhead_ns < 0)
+		p->overhead_ns = 0;
 	/* Absurd calibration figures must not overflow the conversions to whole nanoseconds. */
 	if (p->overhead_ns > PROFILE_MAX_NS)
 		p->overhead_ns = PROFILE_MAX_NS;
@@ -583,6 +597,10 @@ static void totals(struct profile *p, const struct dump *dumps)
 	}
 	if (fenced_calls > 0)
 		p->fenced_probe_ns = p->probe_ns + fenced_ns / fenced_calls;
+	if (fentry_calls > 0) {
+		p->fentry_probe_ns = p->probe_ns + fentry_ns / fentry_calls;
+		p->fentry_o_in_ns = fentry_o_in / fentry_calls;
+	}
 }
 
 int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
@@ -623,6 +641,7 @@ int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
 	group_threads(p);
 	group_edges_and_nodes(p);
 	order_functions(p);
+	profile_args(p, dumps, map);
 	totals(p, dumps);
 	for (size_t d = 0; d < ndumps; d++)
 		free(map[d]);
@@ -633,6 +652,7 @@ int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
 
 void profile_release(struct profile *p)
 {
+	profile_args_release(p);
 	free(p->runs);
 	free(p->funcs);
 	free(p->by_self);

@@ -4,6 +4,33 @@
 
 #include "dump.h"
 
+static void values_free(struct dump_value *v, size_t n, size_t nvalues)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		for (size_t k = 0; v[i].values && k < nvalues; k++)
+			free(v[i].values[k]);
+		free(v[i].values);
+	}
+	free(v);
+}
+
+void dump_args_free(struct dump_args *a)
+{
+	if (!a)
+		return;
+	free(a->refused);
+	for (size_t i = 0; i < a->nparams; i++) {
+		free(a->param_names[i]);
+		free(a->param_types[i]);
+	}
+	free(a->param_names);
+	free(a->param_types);
+	free(a->returns);
+	values_free(a->tuples, a->ntuples, a->nparams);
+	values_free(a->returned, a->nreturned, 1);
+	free(a);
+}
+
 void dump_release(struct dump *d)
 {
 	run_release(&d->run);
@@ -11,6 +38,8 @@ void dump_release(struct dump *d)
 		free(d->functions[i].name);
 		free(d->functions[i].file);
 		free(d->functions[i].address);
+		free(d->functions[i].front_end);
+		dump_args_free(d->functions[i].args);
 	}
 	free(d->functions);
 	for (size_t i = 0; i < d->nthreads; i++) {

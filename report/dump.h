@@ -20,6 +20,27 @@
  * 0 / NULL.  All strings are owned by the dump and freed by dump_release.
  */
 
+/* One entry of a value profile (functions[].args): an argument tuple or a return value. */
+struct dump_value {
+	char **values;        /* a tuple: one text per parameter; a return value: one text */
+	uint64_t calls, error;          /* counted calls, of which at most error were other values' */
+	uint64_t timed_calls, incl_ns, min_ns, max_ns; /* a tuple's: the calls timed, their time */
+};
+
+/* functions[].args: the arguments and return values CALLPROF_ARGS captured. */
+struct dump_args {
+	char *refused;        /* why nothing was captured; NULL when captured */
+	size_t nparams;
+	char **param_names, **param_types;
+	int variadic;
+	char *returns;        /* the return type, NULL for void */
+	uint64_t entries;     /* the profile's bound */
+	uint64_t calls;       /* calls captured */
+	uint64_t returned_calls;
+	size_t ntuples, nreturned;
+	struct dump_value *tuples, *returned;
+};
+
 struct dump_function {
 	char *name;      /* demangled name, never NULL */
 	int32_t module;  /* index into dump.run.modules, -1 when unknown */
@@ -28,6 +49,8 @@ struct dump_function {
 	char *address;   /* "0x401136" as written, or NULL */
 	uint64_t offset; /* from its module's load address; valid when has_offset */
 	unsigned has_offset : 1;
+	char *front_end; /* "mfentry", "finstrument", or NULL when the dump does not say */
+	struct dump_args *args; /* NULL when CALLPROF_ARGS did not select it */
 };
 
 /* Per-function totals on one thread (threads[].functions[]). */
@@ -89,6 +112,9 @@ int dump_load(struct dump *d, const char *path, struct buf *err);
  * (NUL-terminated; the text is modified), named path in messages.
  */
 int dump_parse(struct dump *d, const char *path, char *text, size_t len, struct buf *err);
+
+/* dump_args_free frees a value profile and what it holds (NULL: nothing). */
+void dump_args_free(struct dump_args *a);
 
 /*
  * dump_merge makes out one dump of the n dumps in (`callprof merge`), named

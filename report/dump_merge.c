@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "dump_merge.h"
 #include "fnkey.h"
 
 /* One function of one input, with its key, for matching by sorting. */
@@ -148,7 +149,8 @@ static void merge_modules(struct dump *out, const struct dump *in, size_t n, int
 /*
  * merge_functions maps every input function to a merged one (fns[d][i]): one
  * per key, in order of first appearance; it keeps the first one's name,
- * file, line, address and offset.
+ * file, line, address and offset, the first front-end any of them names, and
+ * their captured values merged (dump_merge_args).
  */
 static void merge_functions(struct dump *out, const struct dump *in, size_t n, int32_t *const *mods,
 			    uint32_t **fns)
@@ -156,6 +158,7 @@ static void merge_functions(struct dump *out, const struct dump *in, size_t n, i
 	size_t total = 0, k = 0, groups = 0;
 	char ***keys = xcalloc(n + 1, sizeof(*keys));
 	struct merge_ref *refs, **firsts;
+	const struct dump_args **args = xcalloc(n + 1, sizeof(*args));
 
 	for (size_t d = 0; d < n; d++) {
 		keys[d] = fnkey_all(&in[d]);
@@ -187,9 +190,19 @@ static void merge_functions(struct dump *out, const struct dump *in, size_t n, i
 		to->offset = src->offset;
 		to->has_offset = src->has_offset;
 		/* every member of the group maps here: the refs of one key sit together after r */
-		for (const struct merge_ref *x = r; x < refs + total && !strcmp(x->key, r->key); x++)
+		size_t nargs = 0;
+		for (const struct merge_ref *x = r; x < refs + total && !strcmp(x->key, r->key); x++) {
+			const struct dump_function *m = &in[x->dump].functions[x->fn];
+
 			fns[x->dump][x->fn] = (uint32_t)g;
+			if (!to->front_end && m->front_end)
+				to->front_end = xstrdup(m->front_end);
+			if (m->args && nargs < n)
+				args[nargs++] = m->args;
+		}
+		to->args = dump_merge_args(args, nargs);
 	}
+	free(args);
 	free(firsts);
 	free(refs);
 	for (size_t d = 0; d < n; d++)
@@ -230,16 +243,17 @@ static void copy_thread(struct dump_thread *to, const struct dump_thread *t, con
 
 /* ---- the run ---- */
 
-/* dump_calls: the calls of a dump, and of those the calls read with fences. */
-static uint64_t dump_calls(const struct dump *d, uint64_t *fenced)
+/* dump_calls: the calls of a dump, and of those the calls read with fences and the -pg -mfentry ones. */
+static uint64_t dump_calls(const struct dump *d, uint64_t *fenced, uint64_t *fentry)
 {
 	uint64_t calls = 0;
 
-	*fenced = 0;
+	*fenced = *fentry = 0;
 	for (size_t t = 0; t < d->nthreads; t++)
 		for (size_t i = 0; i < d->threads[t].nfuncs; i++) {
 			calls = u64_add(calls, d->threads[t].funcs[i].st.calls);
 			*fenced = u64_add(*fenced, d->threads[t].funcs[i].st.fenced_calls);
+			*fentry = u64_add(*fentry, d->threads[t].funcs[i].st.fentry_calls);
 		}
 	return calls;
 }
@@ -281,18 +295,20 @@ static int raw_differs(const struct dump *d)
 
 /*
  * merge_calibration: the probes' costs as the means of the inputs' costs,
- * weighted by their calls (the fenced costs by their fenced calls), so the
+ * weighted by their calls (the fenced and -pg -mfentry costs by their fenced
+ * and -pg -mfentry calls), so the
  * cost the report estimates for the merged dump is the sum of the inputs'.
  */
 static void merge_calibration(struct run *r, const struct dump *in, size_t n)
 {
 	struct merge_mean per_call = { 0, 0 }, o_in = { 0, 0 }, o_out = { 0, 0 }, f_in = { 0, 0 }, f_out = { 0, 0 };
-	int any_per_call = 0, any_o_in = 0, any_o_out = 0, any_f_in = 0, any_f_out = 0;
+	struct merge_mean e_in = { 0, 0 }, e_out = { 0, 0 };
+	int any_per_call = 0, any_o_in = 0, any_o_out = 0, any_f_in = 0, any_f_out = 0, any_e_in = 0, any_e_out = 0;
 
 	r->compensated = -1;
 	for (size_t d = 0; d < n; d++) {
 		const struct run *s = &in[d].run;
-		uint64_t fenced, calls = dump_calls(&in[d], &fenced);
+		uint64_t fenced, fentry, calls = dump_calls(&in[d], &fenced, &fentry);
 
 		mean_add(&per_call, s->has_per_call, s->per_call_ns, calls);
 		mean_add(&o_in, s->has_o_in, s->o_in_ns, calls);
@@ -301,6 +317,9 @@ static void merge_calibration(struct run *r, const struct dump *in, size_t n)
 		mean_add(&f_out, s->has_fenced_o_out, s->fenced_o_out_ns, fenced);
 		any_per_call |= s->has_per_call, any_o_in |= s->has_o_in, any_o_out |= s->has_o_out;
 		any_f_in |= s->has_fenced_o_in, any_f_out |= s->has_fenced_o_out;
+		mean_add(&e_in, s->has_fentry_o_in, s->fentry_o_in_ns, fentry);
+		mean_add(&e_out, s->has_fentry_o_out, s->fentry_o_out_ns, fentry);
+		any_e_in |= s->has_fentry_o_in, any_e_out |= s->has_fentry_o_out;
 		if (s->compensated > 0 || (s->compensated < 0 && raw_differs(&in[d])))
 			r->compensated = 1;
 		else if (s->compensated == 0 && r->compensated < 0)
@@ -311,6 +330,8 @@ static void merge_calibration(struct run *r, const struct dump *in, size_t n)
 	r->has_o_out = mean_get(&o_out, any_o_out, &r->o_out_ns) & 1;
 	r->has_fenced_o_in = mean_get(&f_in, any_f_in, &r->fenced_o_in_ns) & 1;
 	r->has_fenced_o_out = mean_get(&f_out, any_f_out, &r->fenced_o_out_ns) & 1;
+	r->has_fentry_o_in = mean_get(&e_in, any_e_in, &r->fentry_o_in_ns) & 1;
+	r->has_fentry_o_out = mean_get(&e_out, any_e_out, &r->fentry_o_out_ns) & 1;
 }
 
 /*

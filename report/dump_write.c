@@ -53,7 +53,7 @@ static void put_run(const struct run *r, struct buf *out)
 	put_str(out, r->clock_source);
 	put_u64(out, "ticks_per_second", r->ticks_per_second);
 	buf_puts(out, "},\n\"calibration\":{\"method\":\"merged: each figure is the mean of the dumps' own, "
-		      "weighted by their calls (fenced figures by their fenced calls)\"");
+		      "weighted by their calls (fenced and fentry figures by their fenced and fentry calls)\"");
 	if (r->has_per_call)
 		put_num(out, "per_call_ns", r->per_call_ns);
 	if (r->has_o_in)
@@ -64,6 +64,10 @@ static void put_run(const struct run *r, struct buf *out)
 		put_num(out, "fenced_o_in_ns", r->fenced_o_in_ns);
 	if (r->has_fenced_o_out)
 		put_num(out, "fenced_o_out_ns", r->fenced_o_out_ns);
+	if (r->has_fentry_o_in)
+		put_num(out, "fentry_o_in_ns", r->fentry_o_in_ns);
+	if (r->has_fentry_o_out)
+		put_num(out, "fentry_o_out_ns", r->fentry_o_out_ns);
 	if (r->compensated >= 0)
 		buf_printf(out, ",\"compensated\":%s", r->compensated ? "true" : "false");
 	buf_puts(out, "},\n");
@@ -110,6 +114,73 @@ static void put_modules(const struct run *r, struct buf *out)
 	buf_puts(out, "],\n");
 }
 
+/* put_values: a value profile's tuples (nvalues texts each) or return values (one text). */
+static void put_values(const struct dump_value *v, size_t n, size_t nvalues, int tuple, struct buf *out)
+{
+	buf_putc(out, '[');
+	for (size_t i = 0; i < n; i++) {
+		buf_puts(out, i ? ",{" : "{");
+		if (tuple) {
+			buf_puts(out, "\"values\":[");
+			for (size_t k = 0; k < nvalues; k++) {
+				if (k)
+					buf_putc(out, ',');
+				put_str(out, v[i].values[k]);
+			}
+			buf_putc(out, ']');
+		} else {
+			buf_puts(out, "\"value\":");
+			put_str(out, v[i].values[0]);
+		}
+		put_u64(out, "calls", v[i].calls);
+		put_u64(out, "error", v[i].error);
+		if (tuple) {
+			put_u64(out, "timed_calls", v[i].timed_calls);
+			put_u64(out, "inclusive_ns", v[i].incl_ns);
+			put_u64(out, "min_ns", v[i].min_ns);
+			put_u64(out, "max_ns", v[i].max_ns);
+		}
+		buf_putc(out, '}');
+	}
+	buf_putc(out, ']');
+}
+
+/* put_args: functions[].args, the arguments and return values CALLPROF_ARGS captured. */
+static void put_args(const struct dump_args *a, struct buf *out)
+{
+	buf_puts(out, ",\"args\":{");
+	if (a->refused) {
+		buf_puts(out, "\"refused\":");
+		put_str(out, a->refused);
+		buf_putc(out, '}');
+		return;
+	}
+	buf_puts(out, "\"params\":[");
+	for (size_t k = 0; k < a->nparams; k++) {
+		buf_puts(out, k ? ",{\"name\":" : "{\"name\":");
+		put_str(out, a->param_names[k]);
+		buf_puts(out, ",\"type\":");
+		put_str(out, a->param_types[k]);
+		buf_putc(out, '}');
+	}
+	buf_putc(out, ']');
+	buf_printf(out, ",\"variadic\":%s", a->variadic ? "true" : "false");
+	if (a->returns) {
+		buf_puts(out, ",\"returns\":");
+		put_str(out, a->returns);
+	}
+	put_u64(out, "entries", a->entries);
+	put_u64(out, "calls", a->calls);
+	buf_puts(out, ",\"tuples\":");
+	put_values(a->tuples, a->ntuples, a->nparams, 1, out);
+	if (a->returns) {
+		put_u64(out, "returned_calls", a->returned_calls);
+		buf_puts(out, ",\"returned\":");
+		put_values(a->returned, a->nreturned, 1, 0, out);
+	}
+	buf_putc(out, '}');
+}
+
 static void put_functions(const struct dump *d, struct buf *out)
 {
 	buf_puts(out, "\"functions\":[");
@@ -131,6 +202,12 @@ static void put_functions(const struct dump *d, struct buf *out)
 			put_u64(out, "line", f->line);
 		else
 			buf_puts(out, ",\"line\":null");
+		if (f->front_end) {
+			buf_puts(out, ",\"front_end\":");
+			put_str(out, f->front_end);
+		}
+		if (f->args)
+			put_args(f->args, out);
 		buf_putc(out, '}');
 	}
 	buf_puts(out, "],\n");
@@ -152,6 +229,10 @@ static void put_fstat(const struct dump_fstat *f, struct buf *out)
 	}
 	if (st->has_fenced)
 		put_u64(out, "fenced_calls", st->fenced_calls);
+	if (st->fentry_calls)
+		put_u64(out, "fentry_calls", st->fentry_calls);
+	if (st->counted_calls)
+		put_u64(out, "counted_calls", st->counted_calls);
 	buf_putc(out, '}');
 }
 

@@ -41,7 +41,8 @@ const char *load_where_format(char *out, size_t size, const struct load_where *w
 /* ---- threads[].functions[]: struct dump_fstat ---- */
 
 /* The fields of a function's figures on a thread, in the order they are read and checked. */
-enum { FS_FN, FS_CALLS, FS_INCL, FS_SELF, FS_RAW_INCL, FS_RAW_SELF, FS_MIN, FS_MAX, FS_FENCED, FS_NFIELDS };
+enum { FS_FN, FS_CALLS, FS_INCL, FS_SELF, FS_RAW_INCL, FS_RAW_SELF, FS_MIN, FS_MAX, FS_FENCED, FS_FENTRY, FS_COUNTED,
+       FS_NFIELDS };
 _Static_assert(FS_NFIELDS <= LOAD_MAX_FIELDS, "a record's fields are bits of a uint64_t");
 
 #define FSTAT(field) offsetof(struct dump_fstat, st.field)
@@ -55,12 +56,15 @@ static const struct load_field fstat_fields[FS_NFIELDS] = {
 	[FS_MIN] = { "min_ns", LOAD_U64, LOAD_OPTIONAL, FSTAT(min_ns) },
 	[FS_MAX] = { "max_ns", LOAD_U64, LOAD_OPTIONAL, FSTAT(max_ns) },
 	[FS_FENCED] = { "fenced_calls", LOAD_U64, LOAD_OPTIONAL, FSTAT(fenced_calls) },
+	[FS_FENTRY] = { "fentry_calls", LOAD_U64, LOAD_OPTIONAL, FSTAT(fentry_calls) },
+	[FS_COUNTED] = { "counted_calls", LOAD_U64, LOAD_OPTIONAL, FSTAT(counted_calls) },
 };
 
 /*
  * fstat_finish: raw figures default to the compensated ones; min and max
- * count only together.  More fenced calls than calls is a damaged dump (the
- * fenced ones are some of its calls), which no runtime writes.
+ * count only together.  More fenced, fentry and counted calls than calls is a
+ * damaged dump (each is some of its calls, each call of one kind), which no
+ * runtime writes.
  */
 static int fstat_finish(struct load_ctx *c, void *record, uint64_t present, const struct load_where *w)
 {
@@ -77,6 +81,9 @@ static int fstat_finish(struct load_ctx *c, void *record, uint64_t present, cons
 		return load_fail(c, "fenced_calls %llu is more than calls %llu at %s.fenced_calls",
 				 (unsigned long long)st->fenced_calls, (unsigned long long)st->calls,
 				 load_where_format(where, sizeof(where), w));
+	if (u64_add(u64_add(st->fenced_calls, st->fentry_calls), st->counted_calls) > st->calls)
+		return load_fail(c, "fenced_calls, fentry_calls and counted_calls add up to more than calls %llu at %s",
+				 (unsigned long long)st->calls, load_where_format(where, sizeof(where), w));
 	return 0;
 }
 

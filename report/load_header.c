@@ -64,10 +64,18 @@ static int load_program(struct load_ctx *c, struct dump *d, struct json_object *
 	return 0;
 }
 
-/* load_fenced_costs: what a fenced read costs, which only tsc-adaptive dumps say. */
-static int load_fenced_costs(struct load_ctx *c, struct dump *d, struct json_object *cal)
+/* load_kind_costs: what a fenced read costs, which only tsc-adaptive dumps say, and a
+ * -pg -mfentry probe, which only dumps with such calls say. */
+static int load_kind_costs(struct load_ctx *c, struct dump *d, struct json_object *cal)
 {
 	int rc;
+
+	if ((rc = load_want_num(c, cal, "fentry_o_in_ns", "calibration", &d->run.fentry_o_in_ns)) < 0)
+		return -1;
+	d->run.has_fentry_o_in = rc > 0;
+	if ((rc = load_want_num(c, cal, "fentry_o_out_ns", "calibration", &d->run.fentry_o_out_ns)) < 0)
+		return -1;
+	d->run.has_fentry_o_out = rc > 0;
 
 	if ((rc = load_want_num(c, cal, "fenced_o_in_ns", "calibration", &d->run.fenced_o_in_ns)) < 0)
 		return -1;
@@ -107,7 +115,7 @@ static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *ro
 	if ((rc = load_want_num(c, cal, "o_out_ns", "calibration", &d->run.o_out_ns)) < 0)
 		return -1;
 	d->run.has_o_out = rc > 0;
-	if (load_fenced_costs(c, d, cal) < 0)
+	if (load_kind_costs(c, d, cal) < 0)
 		return -1;
 	if (load_get(cal, "compensated")) {
 		struct json_object *v = load_want(c, cal, "compensated", "calibration", LOAD_OPTIONAL, json_type_boolean, &bad);
@@ -258,7 +266,9 @@ static int load_function(struct load_ctx *c, struct dump_function *f, struct jso
 	    load_want_str(c, o, "name", where, LOAD_REQUIRED, &f->name) < 0 ||
 	    load_want_str(c, o, "file", where, LOAD_OPTIONAL, &f->file) < 0 ||
 	    load_want_str(c, o, "address", where, LOAD_OPTIONAL, &f->address) < 0 ||
-	    load_want_u64(c, o, "line", where, LOAD_OPTIONAL, &f->line) < 0 || load_offset(c, f, o, where) < 0)
+	    load_want_u64(c, o, "line", where, LOAD_OPTIONAL, &f->line) < 0 || load_offset(c, f, o, where) < 0 ||
+	    load_want_str(c, o, "front_end", where, LOAD_OPTIONAL, &f->front_end) < 0 ||
+	    load_args(c, o, where, &f->args) < 0)
 		return -1;
 	f->module = -1;
 	rc = load_want_id(c, o, "module", where, LOAD_OPTIONAL, &mod);

@@ -71,6 +71,10 @@ int load_functions(struct load_ctx *c, struct dump *d, struct json_object *root,
 		   struct keymap *ids);
 int load_threads(struct load_ctx *c, struct dump *d, struct json_object *root, const struct keymap *fns);
 
+/* load_args: function object o's "args" (a value profile), at where ("functions[3]"), into
+ * *out (NULL when absent) (load_args.c). */
+int load_args(struct load_ctx *c, struct json_object *o, const char *where, struct dump_args **out);
+
 /* load_tree: thread t's (index ti) "tree" of object th, at where ("threads[3]"). */
 int load_tree(struct load_ctx *c, struct dump_thread *t, size_t ti, struct json_object *th, const char *where,
 	      const struct keymap *fns);

@@ -35,6 +35,25 @@ struct dump;
 /* The largest time a double may hold and still convert to uint64_t (just under 2^64). */
 #define PROFILE_MAX_NS 1.8e19
 
+/* A function's argument tuple or return value, over every dump that captured it. */
+struct pvalue {
+	char *text;               /* a call, "parse(depth=3, s=\"abc\")", or a return value, "-1" */
+	uint64_t calls, error;    /* counted calls, of which at most error were other values' */
+	uint64_t timed_calls, incl_ns, min_ns, max_ns; /* a call's: those timed, and their time */
+};
+
+/* The arguments and return values CALLPROF_ARGS captured of one function (analyze_args.c). */
+struct pargs {
+	const char *refused;      /* why nothing was captured, or NULL */
+	const char *returns;      /* its return type, NULL for void */
+	uint64_t entries;         /* the bound each dump kept its entries to */
+	uint64_t calls, returned_calls;
+	size_t ntuples, nreturned;
+	struct pvalue *tuples;    /* most calls first */
+	uint32_t *by_time;        /* tuples' indices, most inclusive time first */
+	struct pvalue *returned;  /* most calls first */
+};
+
 struct pfunc {
 	const char *name;         /* demangled name */
 	const char *module;       /* base name of its module, or NULL */
@@ -47,6 +66,9 @@ struct pfunc {
 	size_t callees, ncallees; /* profile.by_caller[callees ..]: edges out of it */
 	size_t nodes, nnodes;     /* profile.fn_nodes[nodes ..]: its merged-tree nodes */
 	size_t threads, nthreads; /* profile.fn_threads[threads ..]: its figures per thread */
+	const char *front_end;    /* the front-end that probed it: "mfentry", "finstrument", or NULL
+				   * (no dump says) */
+	struct pargs *args;       /* its captured arguments, or NULL */
 };
 
 /* One caller -> callee edge, merged. */
@@ -136,12 +158,20 @@ struct profile {
 	double probe_ns;        /* the probes' cost per call (o_in + o_out), averaged over the calls
 				 * that read the clock plainly */
 	double fenced_probe_ns; /* the same for calls read with fences (tsc-adaptive); 0 if none */
+	double fentry_probe_ns; /* the same for calls of the -pg -mfentry front-end; 0 if none */
+	double fentry_o_in_ns;  /* of which inside the callee's own interval */
 	double o_in_ns;         /* of which inside the callee's own interval; 0 when no dump says */
 	int has_overhead;       /* some dump had a calibration figure */
 	int compensated;        /* the figures have the probes' cost subtracted (some dump says so) */
 	uint64_t clamped;       /* compensated figures the runtime clamped at 0, all dumps */
 	int processes;          /* threads of several processes: labels name the pid (several dumps, or a merged one) */
 };
+
+/* profile_args: gives each function of p the arguments the dumps captured of it (analyze_args.c). */
+void profile_args(struct profile *p, const struct dump *dumps, uint32_t *const *map);
+
+/* profile_args_release frees what profile_args made. */
+void profile_args_release(struct profile *p);
 
 /* profile_build: 0, or -1 after printing one line (too large for 32-bit indices). */
 int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps);

@@ -14,6 +14,8 @@ void pstat_add(struct pstat *to, const struct pstat *from)
 		to->has_fenced = 1;
 	to->calls = u64_add(to->calls, from->calls);
 	to->fenced_calls = u64_add(to->fenced_calls, from->fenced_calls);
+	to->fentry_calls = u64_add(to->fentry_calls, from->fentry_calls);
+	to->counted_calls = u64_add(to->counted_calls, from->counted_calls);
 	to->incl_ns = u64_add(to->incl_ns, from->incl_ns);
 	to->self_ns = u64_add(to->self_ns, from->self_ns);
 	to->raw_incl_ns = u64_add(to->raw_incl_ns, from->raw_incl_ns);

@@ -26,6 +26,10 @@ struct pstat {
 	uint64_t raw_incl_ns, raw_self_ns;   /* as measured; equal to the above when the dump has no raw_* */
 	uint64_t min_ns, max_ns;             /* shortest and longest call; valid when has_minmax */
 	uint64_t fenced_calls;               /* of the calls, those read with fences; valid when has_fenced */
+	uint64_t fentry_calls;               /* of the calls, those the -pg -mfentry front-end timed (0 when the
+					      * dump does not say) */
+	uint64_t counted_calls;              /* of the calls, those counted without a time of their own (past
+					      * the stack limit, on a coroutine's stack: -pg -mfentry) */
 	unsigned has_minmax : 1;
 	unsigned has_fenced : 1;             /* the dump said how many calls were fenced (tsc-adaptive) */
 };

@@ -17,7 +17,8 @@
 #define FN_PATH_HEAD 4      /* a long path shows its first frames ... */
 #define FN_PATH_TAIL 10     /* ... and its last ones */
 #define FN_MAX_ROWS 50      /* callers or callees listed; the rest are summed in one line */
-#define FN_PARTS 8          /* pieces of a function page */
+#define FN_PARTS 10         /* pieces of a function page */
+#define FN_MAX_VALUES 20    /* argument tuples or return values listed; the rest are summed in one line */
 #define FN_MAX_THREADS 16   /* threads listed; the rest are summed in one line */
 
 static void tile(struct buf *out, const char *id, const char *label, uint64_t v, const char *text,
@@ -55,11 +56,15 @@ static void figures(struct buf *out, const struct profile *p, const struct pfunc
 }
 
 /* probe_cost: what the probes of f's own calls cost, in ns (calls x per-call cost, at
- * the fenced reads' cost for its fenced calls). */
+ * the fenced reads' cost for its fenced calls, the -pg -mfentry probes' for theirs,
+ * nothing for the calls counted without a time). */
 static double probe_cost(const struct profile *p, const struct pfunc *f)
 {
 	uint64_t fenced = f->st.has_fenced ? f->st.fenced_calls : 0;
-	double ns = (double)(f->st.calls - fenced) * p->probe_ns + (double)fenced * p->fenced_probe_ns;
+	uint64_t other = u64_add(u64_add(fenced, f->st.fentry_calls), f->st.counted_calls);
+	uint64_t plain = f->st.calls > other ? f->st.calls - other : 0;
+	double ns = (double)plain * p->probe_ns + (double)fenced * p->fenced_probe_ns +
+		    (double)f->st.fentry_calls * (p->fentry_probe_ns ? p->fentry_probe_ns : p->probe_ns);
 
 	return ns < PROFILE_MAX_NS ? ns : PROFILE_MAX_NS;
 }
@@ -94,6 +99,9 @@ static void overhead(struct buf *out, const struct profile *p, const struct pfun
 	uint64_t cut_incl = st->raw_incl_ns > st->incl_ns ? st->raw_incl_ns - st->incl_ns : 0;
 	uint64_t cut_self = st->raw_self_ns > st->self_ns ? st->raw_self_ns - st->self_ns : 0;
 	double probes = probe_cost(p, f);
+	/* What one of its calls costs: the -pg -mfentry probes' figures for a function they probed. */
+	int fentry = f->front_end && !strcmp(f->front_end, "mfentry") && p->fentry_probe_ns > 0;
+	double o_in = fentry ? p->fentry_o_in_ns : p->o_in_ns, probe_ns = fentry ? p->fentry_probe_ns : p->probe_ns;
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE];
 
 	if (!p->has_overhead && !p->compensated && !st->has_fenced)
@@ -105,24 +113,24 @@ static void overhead(struct buf *out, const struct profile *p, const struct pfun
 			   fmt_ns(a, cut_incl));
 		if (p->has_overhead)
 			buf_printf(out, " (%s for each of its calls, %s for each call below it)",
-				   fmt_ns_f(c, p->o_in_ns), fmt_ns_f(d, p->probe_ns));
+				   fmt_ns_f(c, o_in), fmt_ns_f(d, p->probe_ns));
 		buf_printf(out, " and <span data-v=\"%llu\">%s</span> from the self time",
 			   (unsigned long long)cut_self, fmt_ns(b, cut_self));
 		if (p->has_overhead)
 			buf_printf(out, " (%s for each of its calls, %s for each call it makes)",
-				   fmt_ns_f(c, p->o_in_ns), fmt_ns_f(d, p->probe_ns - p->o_in_ns));
+				   fmt_ns_f(c, o_in), fmt_ns_f(d, p->probe_ns - p->o_in_ns));
 		buf_puts(out, ".</li>\n");
 	} else if (p->has_overhead) {
 		buf_printf(out, "<li class=\"info\" id=\"subtracted\">These figures still hold the probes' cost: "
 			   "about %s for its own calls (%s each), more for the calls below it.</li>\n",
-			   fmt_ns_f(a, probes), fmt_ns_f(b, p->probe_ns));
+			   fmt_ns_f(a, probes), fmt_ns_f(b, probe_ns));
 	}
 	fenced_reads(out, f);
 	if (p->has_overhead && st->calls && probes > (double)st->raw_self_ns)
 		buf_printf(out, "<li class=\"warn\" id=\"probe-exceeds\">Its probes cost more than its own measured "
 			   "time: about %s for its calls against %s of raw self time (%s against %s a call). "
 			   "Its figures are the least trustworthy of this profile.</li>\n",
-			   fmt_ns_f(a, probes), fmt_ns(b, st->raw_self_ns), fmt_ns_f(c, p->probe_ns),
+			   fmt_ns_f(a, probes), fmt_ns(b, st->raw_self_ns), fmt_ns_f(c, probe_ns),
 			   fmt_ns_f(d, (double)st->raw_self_ns / (double)st->calls));
 	if (p->compensated && pstat_doubtful(st->raw_incl_ns, st->incl_ns))
 		buf_printf(out, "<li class=\"warn\" id=\"doubtful-incl\">Compensation took more than half of its raw "
@@ -219,6 +227,126 @@ static void callees(struct buf *out, const struct profile *p, const struct pfunc
 		   "Time in callees that were not instrumented (the C library, other libraries) "
 		   "is part of it.</p>\n",
 		   fmt_ns(a, f->st.self_ns), fmt_pct(b, f->st.self_ns, f->st.incl_ns));
+}
+
+/* front_end: which probes counted the function, when a dump says. */
+static void front_end(struct buf *out, const struct pfunc *f)
+{
+	if (!f->front_end)
+		return;
+	buf_puts(out, " <span class=\"front-end\" id=\"front-end\">\xc2\xb7 probed by ");
+	if (!strcmp(f->front_end, "mfentry"))
+		buf_puts(out, "<code>-pg -mfentry</code> (its first instruction calls __fentry__)");
+	else if (!strcmp(f->front_end, "finstrument"))
+		buf_puts(out, "<code>-finstrument-functions</code>");
+	else
+		html_escape(out, f->front_end);
+	buf_puts(out, "</span>");
+}
+
+/* values_rest: what the rows past FN_MAX_VALUES add up to. */
+static void values_rest(struct buf *out, const struct pvalue *v, size_t n, const uint32_t *order, int cols)
+{
+	uint64_t calls = 0;
+	char a[FMT_SIZE];
+
+	if (n <= FN_MAX_VALUES)
+		return;
+	for (size_t i = FN_MAX_VALUES; i < n; i++)
+		calls = u64_add(calls, v[order ? order[i] : i].calls);
+	buf_printf(out, "<tfoot><tr><td colspan=\"%d\" class=\"hidden-note\">%zu more, %s calls in all</td></tr></tfoot>\n",
+		   cols, n - FN_MAX_VALUES, fmt_count(a, calls));
+}
+
+/* tuples: the calls as captured, ranked by `order` (NULL: by calls), in a table of id `id`. */
+static void tuples(struct buf *out, const struct pargs *a, const uint32_t *order, const char *id, const char *sorted)
+{
+	buf_printf(out, "<table class=\"profile values\" id=\"%s\">\n<thead><tr><th>Call</th>"
+		   "<th%s>Calls</th><th>Share of calls</th><th%s>Inclusive</th><th>Avg / call</th>"
+		   "<th>Shortest</th><th>Longest</th></tr></thead>\n<tbody>\n", id,
+		   !strcmp(sorted, "calls") ? " class=\"sorted\"" : "", !strcmp(sorted, "time") ? " class=\"sorted\"" : "");
+	for (size_t i = 0; i < a->ntuples && i < FN_MAX_VALUES; i++) {
+		const struct pvalue *v = &a->tuples[order ? order[i] : i];
+
+		buf_puts(out, "<tr><td class=\"name\"><code>");
+		html_escape(out, v->text);
+		buf_puts(out, "</code></td>");
+		cell_count(out, v->calls);
+		cell_pct(out, v->calls, a->calls);
+		cell_time(out, v->incl_ns);
+		cell_time(out, v->timed_calls ? v->incl_ns / v->timed_calls : 0);
+		cell_time(out, v->min_ns);
+		cell_time(out, v->max_ns);
+		buf_puts(out, "</tr>\n");
+	}
+	buf_puts(out, "</tbody>\n");
+	values_rest(out, a->tuples, a->ntuples, order, 7);
+	buf_puts(out, "</table>\n");
+}
+
+static void returned(struct buf *out, const struct pargs *a)
+{
+	buf_puts(out, "<h3>Returned</h3>\n");
+	if (!a->nreturned) {
+		buf_puts(out, "<p class=\"muted\">No return value was captured.</p>\n");
+		return;
+	}
+	buf_puts(out, "<table class=\"profile values\" id=\"returned\">\n<thead><tr><th>Value</th>"
+		      "<th class=\"sorted\">Calls</th><th>Share of returns</th></tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < a->nreturned && i < FN_MAX_VALUES; i++) {
+		buf_puts(out, "<tr><td class=\"name\"><code>");
+		html_escape(out, a->returned[i].text);
+		buf_puts(out, "</code></td>");
+		cell_count(out, a->returned[i].calls);
+		cell_pct(out, a->returned[i].calls, a->returned_calls);
+		buf_puts(out, "</tr>\n");
+	}
+	buf_puts(out, "</tbody>\n");
+	values_rest(out, a->returned, a->nreturned, NULL, 3);
+	buf_puts(out, "</table>\n");
+}
+
+/* The most any count of a list may exceed its value's own calls (space-saving's error). */
+static uint64_t max_error(const struct pvalue *v, size_t n)
+{
+	uint64_t e = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i].error > e)
+			e = v[i].error;
+	return e;
+}
+
+/* values: the arguments it was called with and the values it returned (CALLPROF_ARGS). */
+static void values(struct buf *out, const struct pfunc *f)
+{
+	const struct pargs *a = f->args;
+	char x[FMT_SIZE], y[FMT_SIZE];
+	uint64_t err;
+
+	if (!a)
+		return;
+	buf_puts(out, "<section id=\"values\">\n<h2>Arguments and return values</h2>\n");
+	if (a->refused) {
+		buf_puts(out, "<p class=\"muted\" id=\"args-refused\">CALLPROF_ARGS selected this function, "
+			      "but its arguments were not captured: ");
+		html_escape(out, a->refused);
+		buf_puts(out, ".</p>\n</section>\n");
+		return;
+	}
+	buf_printf(out, "<p class=\"hint\">%s call%s captured; each dump kept its %s most frequent argument "
+		   "tuples and return values, and counted every call.", fmt_count(x, a->calls),
+		   a->calls == 1 ? "" : "s", fmt_count(y, a->entries));
+	if ((err = max_error(a->tuples, a->ntuples)) > 0)
+		buf_printf(out, " Counts are at most %s above the true ones (a value that took another's entry "
+			   "inherits its count).", fmt_count(x, err));
+	buf_puts(out, "</p>\n<h3>Called with, by time</h3>\n");
+	tuples(out, a, a->by_time, "called-with-time", "time");
+	buf_puts(out, "<h3>Called with, by calls</h3>\n");
+	tuples(out, a, NULL, "called-with-calls", "calls");
+	if (a->returns)
+		returned(out, a);
+	buf_puts(out, "</section>\n");
 }
 
 /* path_frames: the functions from a root down to node, root first, in *frames (grown as needed). */
@@ -328,7 +456,7 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_P
 	const struct profile *p = ctx->prof;
 	const struct pfunc *f = &p->funcs[fn];
 	char path[48];
-	enum { NAME, LOCATION, FIGURES, CALLERS, CALLEES, PATHS, THREADS, OVERHEAD };
+	enum { NAME, LOCATION, FIGURES, CALLERS, CALLEES, PATHS, THREADS, OVERHEAD, PROBE, VALUES };
 
 	for (int i = 0; i < FN_PARTS; i++)
 		buf_reset(&parts[i]);
@@ -340,6 +468,8 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_P
 	paths(&parts[PATHS], p, f);
 	per_thread(&parts[THREADS], p, f);
 	overhead(&parts[OVERHEAD], p, f);
+	front_end(&parts[PROBE], f);
+	values(&parts[VALUES], f);
 
 	struct tmpl_var vars[] = {
 		{ "name", parts[NAME].data },
@@ -350,6 +480,8 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_P
 		{ "paths", parts[PATHS].data },
 		{ "threads", parts[THREADS].data },
 		{ "overhead", parts[OVERHEAD].data },
+		{ "probe", parts[PROBE].data },
+		{ "values", parts[VALUES].data },
 	};
 	snprintf(path, sizeof(path), "fn/%u.html", fn);
 	return layout_page(ctx, path, "../", "functions", f->name, "function.html", vars,

@@ -43,9 +43,10 @@ struct run {
 	double per_call_ns;       /* calibration: probe cost per call */
 	double o_in_ns, o_out_ns; /* calibration: the part inside / outside the callee */
 	double fenced_o_in_ns, fenced_o_out_ns; /* calibration under tsc-adaptive: the same for a fenced read */
+	double fentry_o_in_ns, fentry_o_out_ns; /* calibration of the -pg -mfentry front-end's calls */
 	uint64_t wall_ns;
 	unsigned has_pid : 1, has_per_call : 1, has_o_in : 1, has_o_out : 1, has_wall : 1;
-	unsigned has_fenced_o_in : 1, has_fenced_o_out : 1;
+	unsigned has_fenced_o_in : 1, has_fenced_o_out : 1, has_fentry_o_in : 1, has_fentry_o_out : 1;
 	int compensated;          /* calibration.compensated: 1, 0, or -1 when absent */
 	uint64_t clamped_figures; /* compensated figures clamped at 0 */
 	size_t nwarnings;

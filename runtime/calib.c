@@ -67,7 +67,12 @@ struct target {
 static const struct target targets[PROBE_KINDS] = {
 	[PROBE_PLAIN] = { calib_loop, calib_loop_plain, NULL, CALIB_ROUNDS, CALIB_CALLS },
 	[PROBE_FENCED] = { calib_loop_work, calib_loop_work_plain, calib_loop_plain, 9, 1000 },
+	[PROBE_FENTRY] = { calib_loop_fentry, calib_loop_plain, NULL, CALIB_ROUNDS, CALIB_CALLS },
 };
+
+/* The kinds measured only once some call was of them: they cost nothing to
+ * programs that never make such calls. */
+#define CALIB_LATE_KINDS (1u << PROBE_FENTRY)
 
 /* One round's measurements on the private state `t`, in ticks. */
 struct round {
@@ -167,6 +172,23 @@ static void publish(void)
 	probe_set_costs(cost);
 }
 
+/* Measures the late kinds some call used and nothing measured yet, once. */
+static void calib_late(void)
+{
+	probe_kind_set late = __atomic_load_n(&probe_kinds_seen, __ATOMIC_RELAXED) & CALIB_LATE_KINDS &
+			      ~calib.kinds;
+
+	for (unsigned k = 0; k < PROBE_KINDS; k++) {
+		struct calib_cost *c = &calib.kind[k];
+		if (!(late & 1u << k))
+			continue;
+		c->measured = measure((enum probe_kind)k, &c->start_o_in_ticks, &c->start_o_out_ticks) > 0;
+		c->o_in_ticks = c->end_o_in_ticks = c->start_o_in_ticks;
+		c->o_out_ticks = c->end_o_out_ticks = c->start_o_out_ticks;
+		calib.kinds |= 1u << k;
+	}
+}
+
 void calib_run(void)
 {
 	uint64_t start_ns;
@@ -191,6 +213,7 @@ void calib_run(void)
 			calib.rounds = rounds;
 	}
 	calib.calls_per_round = CALIB_CALLS;
+	calib_late(); /* when the first calibration is the dump's */
 	calib.cost_ns = clock_mono_ns() - start_ns;
 	calib.done = all;
 	if (calib.done)
@@ -202,15 +225,17 @@ void calib_run(void)
 void calib_again(void)
 {
 	double in[PROBE_KINDS], out[PROBE_KINDS];
+	probe_kind_set before = calib.kinds;
 
 	if (!calib.done)
 		return;
+	calib_late();
 	for (unsigned k = 0; k < PROBE_KINDS; k++)
-		if ((calib.kinds & 1u << k) && !measure((enum probe_kind)k, &in[k], &out[k]))
+		if ((before & 1u << k) && !measure((enum probe_kind)k, &in[k], &out[k]))
 			return;
 	for (unsigned k = 0; k < PROBE_KINDS; k++) {
 		struct calib_cost *c = &calib.kind[k];
-		if (!(calib.kinds & 1u << k))
+		if (!(before & 1u << k))
 			continue;
 		c->end_o_in_ticks = in[k];
 		c->end_o_out_ticks = out[k];

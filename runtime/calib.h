@@ -46,12 +46,17 @@ extern struct calib calib;
  * process started (process.h). */
 void calib_run(void);
 
-/* Measures them again (at dump time) and uses the mean of both measurements. */
+/* Measures them again (at dump time) and uses the mean of both measurements.
+ * The kinds of a front-end some call used (probe_kinds_seen: -pg -mfentry),
+ * not measured at start-up since no call was known to need them, are
+ * measured now, once. */
 void calib_again(void);
 
 /* The instrumented target (calib_target.c, the one instrumented file of the
  * runtime): calls calib_leaf `n` times, threading `x` through. */
 uint64_t calib_loop(uint32_t n, uint64_t x);
+/* The same built with -pg -mfentry (calib_target_fentry.c), for calls of kind PROBE_FENTRY. */
+uint64_t calib_loop_fentry(uint32_t n, uint64_t x);
 /* The same loop over an uninstrumented twin of the leaf: the cost without probes. */
 uint64_t calib_loop_plain(uint32_t n, uint64_t x);
 

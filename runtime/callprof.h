@@ -33,6 +33,9 @@
  *   CALLPROF_DUMP_SIGNAL=SIG a signal (USR2, SIGRTMIN+3, or a number) whose arrival makes the
  *                            runtime's thread write the profile so far; the program runs on
  *   CALLPROF_DUMP_EVERY=S    the runtime's thread writes the profile every S seconds
+ *   CALLPROF_ARGS=GLOBS      functions (demangled names) whose arguments and return values
+ *                            are profiled: code built with -pg -mfentry and -g only
+ *   CALLPROF_ARGS_ENTRIES=N  argument tuples, and return values, kept per function (64)
  *
  * Setuid, setgid and file-capability programs (AT_SECURE) are not profiled:
  * every CALLPROF_* variable is ignored, no dump is written anywhere,

@@ -38,7 +38,11 @@ struct cct_node {
 	uintptr_t fn;                    /* function address; 0 for the root */
 	struct cct_node *parent;         /* NULL for the root */
 	struct cct_node *first_child;    /* children, newest first, for walking */
-	struct cct_node *next_sibling;
+	uintptr_t fe_word;               /* the front-end's word on this node's calls, set by the
+					  * first one it opens: 0 for -finstrument-functions; its
+					  * low bits name the front-end (CCT_FE_*), the rest is
+					  * that front-end's (fentry.h).  Beside calls: the
+					  * -pg -mfentry fast path reads it */
 	uint64_t calls;                  /* activations entered */
 	uint64_t incl_ticks;             /* summed duration of finished activations */
 	uint64_t child_ticks;            /* summed duration of its children's activations */
@@ -51,15 +55,40 @@ struct cct_node {
 	/* Last, clear of the lookup's fields: only probes of other kinds than plain read them. */
 	uint64_t kind_calls[PROBE_KINDS - 1]; /* activations of each kind but PROBE_PLAIN (index kind - 1) */
 	uint32_t fence;                  /* CCT_FENCE_*: how tsc-adaptive reads its times (stamp.h) */
+	struct cct_node *next_sibling;   /* walking only: far from what the probes touch */
 };
 
-/* The activations of `n` of kind `k`: plain ones are those of no other kind. */
+/* A -pg -mfentry node's key is the end of the call of __fentry__ its function
+ * starts with, at most this many bytes in (fentry.h). */
+#define CCT_FE_FENTRY_KEY_SPAN 16
+
+/* The front-end of a node's calls (fe_word & CCT_FE_MASK). */
+#define CCT_FE_MASK ((uintptr_t)3)
+#define CCT_FE_FINSTRUMENT ((uintptr_t)0)
+#define CCT_FE_FENTRY ((uintptr_t)1)
+
+/* The kind (kind.h) of a node's calls that were counted as no other: the
+ * kind of its front-end's word (fe_word), PROBE_FENTRY for -pg -mfentry
+ * nodes, PROBE_PLAIN for the others.  No probe counts those apart;
+ * cct_kind_calls derives them. */
+static inline CP_NOINSTR enum probe_kind cct_word_kind(uintptr_t word)
+{
+	return (word & CCT_FE_MASK) == CCT_FE_FENTRY ? PROBE_FENTRY : PROBE_PLAIN;
+}
+
+static inline CP_NOINSTR enum probe_kind cct_base_kind(const struct cct_node *n)
+{
+	return cct_word_kind(n->fe_word);
+}
+
+/* The activations of `n` of kind `k`: those of its front-end's kind are all
+ * its activations of no kind counted apart. */
 static inline CP_NOINSTR uint64_t cct_kind_calls(const struct cct_node *n, enum probe_kind k)
 {
 	uint64_t others = 0;
 
-	if (k != PROBE_PLAIN)
-		return n->kind_calls[k - 1];
+	if (k != cct_base_kind(n))
+		return k == PROBE_PLAIN ? 0 : n->kind_calls[k - 1];
 	for (unsigned i = 0; i < PROBE_KINDS - 1; i++)
 		others += n->kind_calls[i];
 	return others < n->calls ? n->calls - others : 0;

@@ -52,18 +52,22 @@ static inline CP_NOINSTR uint64_t clock_tsc_read(void) { return __rdtsc(); }
  * before it has finished and before anything after it starts; an exit
  * timestamp only needs the first half.  (Linux makes lfence dispatch-serializing
  * on AMD too.) */
+static inline CP_NOINSTR void clock_lfence(void)
+{
+	__asm__ __volatile__("lfence" ::: "memory"); /* _mm_lfence, without SSE2 code around it */
+}
 static inline CP_NOINSTR uint64_t clock_tsc_read_fenced(void)
 {
 	uint64_t t;
 
-	_mm_lfence();
+	clock_lfence();
 	t = __rdtsc();
-	_mm_lfence();
+	clock_lfence();
 	return t;
 }
 static inline CP_NOINSTR uint64_t clock_tsc_read_after(void)
 {
-	_mm_lfence();
+	clock_lfence();
 	return __rdtsc();
 }
 #else

@@ -183,3 +183,28 @@ int debuginfo_find_elf(Dwfl_Module *mod, void **userdata, const char *modname, D
 	errno = 0;
 	return -1;
 }
+
+/* Where libdw looks for a module file's separate debug information. */
+static char *module_debuginfo_path;
+static const Dwfl_Callbacks module_callbacks = {
+	.find_elf = debuginfo_find_elf,
+	.find_debuginfo = debuginfo_find,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &module_debuginfo_path,
+};
+
+Dwfl_Module *debuginfo_module(const char *path, uintptr_t base, Dwfl **dwfl)
+{
+	Dwfl_Module *mod;
+
+	if (!(*dwfl = dwfl_begin(&module_callbacks)))
+		return NULL;
+	dwfl_report_begin(*dwfl);
+	mod = dwfl_report_elf(*dwfl, path, path, -1, base, false);
+	dwfl_report_end(*dwfl, NULL, NULL);
+	if (!mod) {
+		dwfl_end(*dwfl);
+		*dwfl = NULL;
+	}
+	return mod;
+}

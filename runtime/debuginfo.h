@@ -2,6 +2,8 @@
 #ifndef CALLPROF_DEBUGINFO_H
 #define CALLPROF_DEBUGINFO_H
 
+#include <stdint.h>
+
 #include <elfutils/libdwfl.h>
 
 /*
@@ -35,5 +37,13 @@ int debuginfo_find(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf
  */
 int debuginfo_find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 		       char **file_name, Elf **elfp);
+
+/*
+ * A libdw session on one module file on its own, loaded at `base` (its separate
+ * debug file found as above): the module, with the session in *dwfl for
+ * dwfl_end; NULL when the file cannot be read.  Cold: for the functions of a
+ * module as it is loaded.
+ */
+Dwfl_Module *debuginfo_module(const char *path, uintptr_t base, Dwfl **dwfl);
 
 #endif

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "cct.h"
 #include "compat.h"
 #include "endsig.h"
@@ -274,7 +275,7 @@ void *dlopen(const char *file, int mode)
 		endsig_arm();
 		errno = saved_errno;
 	}
-	if (!verdict_on)
+	if (!verdict_on && !args_on)
 		return real_dlopen(file, mode);
 	return open_deciding(file, mode, __builtin_return_address(0));
 }

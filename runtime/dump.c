@@ -13,8 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "cct.h"
 #include "clock.h"
+#include "fentry.h"
 #include "jsonw.h"
 #include "symbols.h"
 
@@ -33,6 +35,12 @@ static const char *const kind_names[PROBE_KINDS] = PROBE_KIND_NAMES;
 static uint64_t ns(const struct dump_ctx *d, double ticks)
 {
 	return clock_ticks_to_ns(ticks > 0 ? (uint64_t)(ticks + 0.5) : 0, d->info->ticks_per_second);
+}
+
+/* ns() for the writers of other files, which know the context as a pointer. */
+static uint64_t ns_of(const void *ctx, double ticks)
+{
+	return ns(ctx, ticks);
 }
 
 /* Ticks per call as nanoseconds with decimals. */
@@ -187,7 +195,9 @@ static bool is_startup_code(const char *name)
 {
 	static const char *const names[] = { "_start", "_init", "_fini", "deregister_tm_clones",
 		"register_tm_clones", "__do_global_dtors_aux", "frame_dummy", "__libc_csu_init",
-		"__libc_csu_fini", "_dl_relocate_static_pie" };
+		"__libc_csu_fini", "_dl_relocate_static_pie",
+		/* what a -pg link's gcrt1.o and libc_nonshared.a add */
+		"__gmon_start__", "atexit", "at_quick_exit", "__stack_chk_fail_local" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(name, names[i]))
@@ -204,11 +214,15 @@ static void visit_uncalled(uintptr_t addr, const char *name, void *arg)
 {
 	struct uncalled_ctx *u = arg;
 	struct sym_function f;
+	uintptr_t key;
 
 	if (is_startup_code(name))
 		return;
 	u->total++;
-	if (snapshot_fn_id(u->d->snap, addr) >= 0)
+	if (snapshot_fn_id(u->d->snap, addr) >= 0) /* called, and keyed by its address */
+		return;
+	key = fentry_call_end(addr);
+	if (key && snapshot_fn_id(u->d->snap, key) >= 0) /* called, -pg -mfentry code (fentry.h) */
 		return;
 	symbols_resolve(u->d->syms, addr, &f);
 	jsonw_object_begin(&u->d->w);
@@ -246,6 +260,25 @@ static void resolve_key(struct dump_ctx *d, uintptr_t key, struct sym_function *
 		symbols_resolve(d->syms, key, f);
 }
 
+/*
+ * What the dump says of the function with node key `key`, which starts at
+ * `start`, beyond its name: the front-end that probed it (its code starts with
+ * a call of __fentry__, or not; unknown once its library is unloaded), and the
+ * value profile of its arguments when CALLPROF_ARGS selected it.
+ */
+static void write_function_probes(struct dump_ctx *d, uintptr_t key, uintptr_t start,
+				  const struct tstate *const *threads)
+{
+	uintptr_t address = cct_key_address(key);
+	bool retired = cct_key_is_retired(key);
+
+	if (!retired) {
+		jsonw_key(&d->w, "front_end");
+		jsonw_string(&d->w, fentry_call_end(start) ? "mfentry" : "finstrument");
+	}
+	args_dump_function(&d->w, address, retired, threads, d->snap->nthreads, ns_of, d);
+}
+
 /* modules and functions: the functions named with libdw. */
 static void write_symbols(struct dump_ctx *d)
 {
@@ -254,7 +287,10 @@ static void write_symbols(struct dump_ctx *d)
 	struct sym_function *f = calloc(nfns ? nfns : 1, sizeof(*f));
 	const struct sym_module *mods;
 	size_t nmods;
+	const struct tstate **threads = calloc(d->snap->nthreads ? d->snap->nthreads : 1, sizeof(*threads));
 
+	for (size_t i = 0; threads && i < d->snap->nthreads; i++)
+		threads[i] = d->snap->threads[i].t;
 	for (size_t i = 0; f && i < nfns; i++)
 		resolve_key(d, d->snap->fn_key[i], &f[i]);
 	mods = symbols_modules(d->syms, &nmods);
@@ -281,7 +317,8 @@ static void write_symbols(struct dump_ctx *d)
 			jsonw_uint(w, (uint64_t)f[i].module);
 		else
 			jsonw_null(w);
-		write_hex_member(w, "address", cct_key_address(d->snap->fn_key[i]));
+		/* The function's first byte: a -pg -mfentry key lies a few bytes in (fentry.h). */
+		write_hex_member(w, "address", f && f[i].start ? f[i].start : cct_key_address(d->snap->fn_key[i]));
 		write_hex_member(w, "offset", f ? f[i].offset : 0);
 		write_string_member(w, "file", f ? f[i].file : NULL);
 		jsonw_key(w, "line");
@@ -289,11 +326,16 @@ static void write_symbols(struct dump_ctx *d)
 			jsonw_uint(w, (uint64_t)f[i].line);
 		else
 			jsonw_null(w);
+		if (threads)
+			write_function_probes(d, d->snap->fn_key[i],
+					      f && f[i].start ? f[i].start : cct_key_address(d->snap->fn_key[i]),
+					      threads);
 		jsonw_object_end(w);
 		if (f)
 			sym_function_release(&f[i]);
 	}
 	jsonw_array_end(w);
+	free(threads);
 	free(f);
 }
 

@@ -15,6 +15,7 @@
 #include "modscan.h"
 #include "options.h"
 #include "process.h"
+#include "safecopy.h"
 
 /* The signals whose default action ends the process, and which a program may
  * leave to it: the runtime writes the profile before they do (docs: "How a
@@ -194,27 +195,30 @@ static void handle_ending(void)
  * handler only over the default one, as Python does for SIGINT, still does);
  * set to SIG_DFL, it stays (so the idiom of a handler that resets the default
  * and raises the signal again still writes the profile); set to anything else,
- * it goes.  Async-signal-safe, as sigaction is.
+ * it goes.  Where safecopy's fault handler stands in front of the signal
+ * (safecopy.h), the action it keeps for the program is the one set and read.
+ * Async-signal-safe, as sigaction is.
  */
 CP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	uint64_t b = bit(sig);
 	bool was_ours = __atomic_load_n(&standing_in, __ATOMIC_RELAXED) & b;
+	const struct sigaction *want = act;
 	struct sigaction mine;
 	int rc;
 
 	if (act && is_default(act) && armed && may_stand_in(sig)) {
 		stand_in_action(&mine);
-		rc = call_sigaction(sig, &mine, old);
-		if (rc == 0)
-			__atomic_or_fetch(&standing_in, b, __ATOMIC_RELAXED);
-	} else {
-		rc = call_sigaction(sig, act, old);
-		if (rc == 0 && act)
-			__atomic_and_fetch(&standing_in, ~b, __ATOMIC_RELAXED);
+		want = &mine;
 	}
-	if (rc == 0 && old && was_ours && old->sa_sigaction == on_ending) {
+	if (!safecopy_sigaction(sig, want, old, &rc))
+		rc = call_sigaction(sig, want, old);
+	if (rc == 0 && want == &mine)
+		__atomic_or_fetch(&standing_in, b, __ATOMIC_RELAXED);
+	else if (rc == 0 && act)
+		__atomic_and_fetch(&standing_in, ~b, __ATOMIC_RELAXED);
+	if (rc == 0 && old && (was_ours || (old->sa_flags & SA_SIGINFO)) && old->sa_sigaction == on_ending) {
 		memset(old, 0, sizeof(*old));
 		old->sa_handler = SIG_DFL;
 		sigemptyset(&old->sa_mask);

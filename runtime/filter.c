@@ -1,4 +1,5 @@
-/* filter.c: deciding CALLPROF_INCLUDE / CALLPROF_EXCLUDE per function when its module is loaded (verdict.h keeps the answers). */
+/* filter.c: deciding CALLPROF_INCLUDE / CALLPROF_EXCLUDE per function when its module is loaded
+ * (verdict.h keeps the answers), and picking the functions CALLPROF_ARGS selects (args.h plans them). */
 #include "filter.h"
 
 #include <fnmatch.h>
@@ -11,12 +12,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
+#include "fentry.h"
 #include "symbols.h"
 #include "verdict.h"
 
 #define MAX_SEGMENTS 16
-/* A module whose symbol table names this calls the probes: it is decided. */
-#define PROBED_MARKER "__cyg_profile_func_enter"
+/* A module whose symbol table names one of these calls the probes: it is decided. */
+static const char *const probed_markers[] = { "__cyg_profile_func_enter", "__fentry__", NULL };
 
 /* The globs, split from the settings once. */
 struct globs {
@@ -45,6 +48,8 @@ struct seen {
 	char *name;
 	uintptr_t base;
 	int id;          /* verdict.h's module id, or -1 */
+	size_t n;        /* its segments, for the plans of args.h when it is unloaded */
+	uintptr_t lo[MAX_SEGMENTS], hi[MAX_SEGMENTS];
 };
 
 /* Serialises the deciders: start-up, dlopen and dlclose on any thread. */
@@ -171,6 +176,9 @@ static void seen_add(const struct loaded *m, int id)
 		return;
 	seen[nseen].base = m->base;
 	seen[nseen].id = id;
+	seen[nseen].n = m->n;
+	memcpy(seen[nseen].lo, m->lo, sizeof(m->lo));
+	memcpy(seen[nseen].hi, m->hi, sizeof(m->hi));
 	nseen++;
 }
 
@@ -197,44 +205,76 @@ static bool holds(const struct loaded *m, uintptr_t addr)
 	return false;
 }
 
-/* What decide_function needs. */
+/* What decide_function needs, and what it picks for args.h. */
 struct deciding_module {
 	const char *file_base; /* the module's file name, last component */
-	int id;
+	int id;                /* its verdicts' module id; -1 without filters */
+	struct args_pick *picks;
+	size_t npicks, cap;
 };
+
+/* Keeps the function at `addr` for a plan; takes `demangled`. */
+static void pick(struct deciding_module *d, uintptr_t addr, const char *name, char *demangled)
+{
+	if (d->npicks == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 16;
+		struct args_pick *more = realloc(d->picks, cap * sizeof(*more));
+		if (!more) {
+			free(demangled);
+			return;
+		}
+		d->picks = more;
+		d->cap = cap;
+	}
+	d->picks[d->npicks++] = (struct args_pick){ addr, strdup(name), demangled };
+}
 
 static void decide_function(uintptr_t addr, const char *name, void *arg)
 {
-	const struct deciding_module *d = arg;
+	struct deciding_module *d = arg;
 	char *demangled = symbols_demangle(name);
+	const char *shown = demangled ? demangled : name;
 
-	verdict_set(d->id, addr, admits(demangled ? demangled : name, d->file_base));
+	uintptr_t key = fentry_call_end(addr); /* a -pg -mfentry function's probes give this */
+
+	if (d->id >= 0) {
+		verdict_set(d->id, addr, admits(shown, d->file_base));
+		if (key)
+			verdict_set(d->id, key, admits(shown, d->file_base));
+	}
+	if (args_on && args_selects(shown) && (demangled || (demangled = strdup(name)))) {
+		pick(d, addr, name, demangled);
+		return;
+	}
 	free(demangled);
 }
 
 /* Decides every function of `m`; returns its verdict id, or -1 for a module
- * that is not decided (libcallprof.so, the vDSO, one that calls no probe).
+ * that is not decided (libcallprof.so, the vDSO, one that calls no probe), or
+ * when calls are not filtered (its functions may still get plans: args.h).
  * Linked statically, the runtime is part of the program, which is decided. */
 static int decide_module(const struct loaded *m)
 {
 	char path[PATH_MAX];
-	struct deciding_module d;
+	struct deciding_module d = { NULL, -1, NULL, 0, 0 };
 	const char *slash;
+	int rc;
 
 	if ((m->name[0] && holds(m, (uintptr_t)&decide_module)) || !module_file(m, path))
 		return -1;
 	slash = strrchr(path, '/');
 	d.file_base = slash ? slash + 1 : path;
 	/* Its functions without a symbol are judged by the module alone. */
-	d.id = verdict_module_add(m->lo, m->hi, m->n, admits("", d.file_base));
-	if (d.id < 0)
+	if (verdict_on && (d.id = verdict_module_add(m->lo, m->hi, m->n, admits("", d.file_base))) < 0)
 		return -1;
-	if (symbols_module_functions(path, m->base, PROBED_MARKER, decide_function, &d) <= 0) {
+	rc = symbols_module_functions(path, m->base, probed_markers, decide_function, &d);
+	if (d.id >= 0 && rc <= 0)
 		verdict_module_drop(d.id);
-		return -1;
-	}
-	verdict_module_publish(d.id);
-	return d.id;
+	else if (d.id >= 0)
+		verdict_module_publish(d.id);
+	args_module(path, m->base, d.picks, d.npicks);
+	free(d.picks);
+	return rc <= 0 ? -1 : d.id;
 }
 
 void filter_load_modules(void)
@@ -242,7 +282,7 @@ void filter_load_modules(void)
 	struct loaded *m;
 	size_t n;
 
-	if (!verdict_on || deciding)
+	if ((!verdict_on && !args_on) || deciding)
 		return;
 	pthread_mutex_lock(&lock);
 	if (!ready) /* before start-up read the globs: it decides every module then */
@@ -271,7 +311,7 @@ void filter_unload_modules(void)
 	struct loaded *m;
 	size_t n, kept = 0;
 
-	if (!verdict_on || deciding)
+	if ((!verdict_on && !args_on) || deciding)
 		return;
 	pthread_mutex_lock(&lock);
 	m = loaded_modules(&n);
@@ -281,6 +321,8 @@ void filter_unload_modules(void)
 			continue;
 		}
 		verdict_module_drop(seen[i].id);
+		if (args_on)
+			args_module_unloaded(seen[i].lo, seen[i].hi, seen[i].n);
 		free(seen[i].name);
 	}
 	if (m)

@@ -5,17 +5,19 @@
  * every function of its symbol table at once, into the table the probes read
  * (verdict.h).  An excluded function is transparent: its time stays with its
  * caller and its instrumented callees attach to the nearest included frame.
- * Not for probes: these name functions with libdw, allocate and lock.
+ * The same pass picks the functions CALLPROF_ARGS selects, whose plans args.h
+ * makes then.  Not for probes: these name functions with libdw, allocate and lock.
  */
 #ifndef CALLPROF_FILTER_H
 #define CALLPROF_FILTER_H
 
-/* Reads the globs.  Once, from the lifecycle's start-up, when options.filtered. */
+/* Reads the globs.  Once, from the lifecycle's start-up, when options.filtered
+ * or CALLPROF_ARGS selects functions. */
 void filter_setup(const char *include, const char *exclude);
 
 /* Decides the functions of every loaded module not decided yet.  Only the
  * modules that call the probes are decided (their symbol tables name
- * __cyg_profile_func_enter); the runtime's own functions never are. */
+ * __cyg_profile_func_enter or __fentry__); the runtime's own functions never are. */
 void filter_load_modules(void);
 
 /* Drops the verdicts of the decided modules that are no longer loaded. */

@@ -13,15 +13,25 @@
 #define CALLPROF_KIND_H
 
 enum probe_kind {
-	PROBE_PLAIN,  /* the default: a plain clock read each side (or none) */
-	PROBE_FENCED, /* tsc-adaptive's fenced reads (stamp.h) */
+	PROBE_PLAIN,   /* the default: a plain clock read each side (or none) */
+	PROBE_FENCED,  /* tsc-adaptive's fenced reads (stamp.h) */
+	PROBE_FENTRY,  /* plain reads by the -pg -mfentry front-end, whose exit is a
+			* hijacked return (fentry.c, hijack.h) */
+	PROBE_COUNTED, /* counted without a frame, so with no time of their own (a
+			* call whose return could not be hijacked): never calibrated,
+			* their probes' cost stays in the caller's time */
 	PROBE_KINDS
 };
 
 /* The dump's name of each kind, in enum order. */
-#define PROBE_KIND_NAMES { "plain", "fenced" }
+#define PROBE_KIND_NAMES { "plain", "fenced", "fentry", "counted" }
+
 
 /* A set of kinds, as bits (1u << kind). */
 typedef unsigned probe_kind_set;
+
+/* The kinds some call of this process was of, besides the clock's (stamp_kinds):
+ * the front-ends that make them add their bit the first time they do (cold). */
+extern probe_kind_set probe_kinds_seen;
 
 #endif

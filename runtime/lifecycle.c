@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "calib.h"
 #include "callprof.h"
 #include "clock.h"
@@ -25,6 +26,8 @@
 #include "dumpfile.h"
 #include "endsig.h"
 #include "filter.h"
+#include "hijack.h"
+#include "kind.h"
 #include "linkage.h"
 #include "nonlocal.h"
 #include "options.h"
@@ -90,6 +93,7 @@ static void fork_child(void)
 	}
 	process_forked();
 	tstate_fork_child(tstate_self, stamp_new_node_state(), process.start_ticks);
+	args_thread_clear(tstate_self);
 	if (fork_holds_dumps) {
 		pthread_mutex_unlock(&dump_lock);
 		endsig_forked();
@@ -111,7 +115,9 @@ static void start(void)
 {
 	nonlocal_setup(linkage_longjmp());
 	linkage_setup();
-	if (options.filtered) {
+	hijack_setup();
+	args_setup(options.args, options.args_entries);
+	if (options.filtered || args_on) {
 		filter_setup(options.include, options.exclude);
 		filter_load_modules();
 	}
@@ -160,7 +166,7 @@ static void dump_info_now(struct dump_info *info, int pid, int cut_short)
 	info->start_realtime_ns = process.start_realtime_ns;
 	info->clock_name = clock_source_name();
 	info->ticks_per_second = clock_ticks_per_second();
-	info->kinds = stamp_kinds();
+	info->kinds = stamp_kinds() | __atomic_load_n(&probe_kinds_seen, __ATOMIC_RELAXED);
 	info->calib = &calib;
 	info->compensate = options.compensate;
 	info->clock_stopped_ticks = clock_stopped ? clock_stopped_ticks : 0;
@@ -442,8 +448,10 @@ CP_EXPORT void callprof_reset(void)
 
 	if (!lifecycle_start())
 		return;
-	for (struct tstate *t = tstate_lock_all(); t; t = t->next)
+	for (struct tstate *t = tstate_lock_all(); t; t = t->next) {
 		tstate_clear(t, now);
+		args_thread_clear(t);
+	}
 	tstate_unlock_all();
 	process_restart(now);
 }

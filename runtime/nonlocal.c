@@ -1,5 +1,6 @@
 /* nonlocal.c: the front-end for non-local exits: interposed longjmp family and
- * __cxa_begin_catch, closing the frames they abandon through the probe core. */
+ * __cxa_begin_catch, closing the frames they abandon through the probe core,
+ * and popping the records of the returns hijacked in them (hijack.h). */
 #include "nonlocal.h"
 
 #include <dlfcn.h>
@@ -10,7 +11,7 @@
 
 #include "arch.h"
 #include "compat.h"
-#include "probe.h"
+#include "hijack.h"
 #include "shadow.h"
 
 typedef void *(*catch_fn)(void *);
@@ -50,9 +51,9 @@ static bool leave_alt_stack(uintptr_t target)
 	lo = (uintptr_t)ss.ss_sp;
 	hi = lo + ss.ss_size;
 	if (target >= lo && target < hi) /* a jump within the handler */
-		probe_unwind(target);
+		hijack_unwind(target);
 	else
-		probe_unwind_alt(lo, hi, target);
+		hijack_unwind_alt(lo, hi, target);
 	return true;
 }
 
@@ -75,7 +76,7 @@ __attribute__((noreturn)) void nonlocal_jump(jump_fn *real, const char *name, st
 
 	/* A target below us is no jump up the stack (another stack: a coroutine); leave it. */
 	if (target && !leave_alt_stack(target) && target > (uintptr_t)__builtin_frame_address(0))
-		probe_unwind(target);
+		hijack_unwind(target);
 	if (!to)
 		to = real_longjmp ? real_longjmp : real_siglongjmp;
 	if (!to)
@@ -103,7 +104,7 @@ void __longjmp_chk(struct __jmp_buf_tag env[1], int val)
 CP_EXPORT void *__cxa_begin_catch(void *exception);
 void *__cxa_begin_catch(void *exception)
 {
-	probe_unwind((uintptr_t)__builtin_frame_address(0) + SHADOW_PROBE_FRAME);
+	hijack_unwind((uintptr_t)__builtin_frame_address(0) + SHADOW_PROBE_FRAME);
 	if (!real_begin_catch) /* libstdc++ was loaded after start-up */
 		*(void **)&real_begin_catch = next_symbol("__cxa_begin_catch");
 	return real_begin_catch(exception);

@@ -275,4 +275,10 @@ void options_read(void)
 	options.include = read_string("CALLPROF_INCLUDE");
 	options.exclude = read_string("CALLPROF_EXCLUDE");
 	options.filtered = has_glob(options.include) || has_glob(options.exclude);
+	options.args = read_string("CALLPROF_ARGS");
+	if (!has_glob(options.args))
+		options.args = NULL;
+	v = 64;
+	read_number("CALLPROF_ARGS_ENTRIES", 1, 4096, &v);
+	options.args_entries = (uint32_t)v;
 }

@@ -27,6 +27,10 @@ struct options {
 	bool on_signal;           /* CALLPROF_ON_SIGNAL=0: no profile when a signal ends the program */
 	int dump_signal;          /* CALLPROF_DUMP_SIGNAL: this signal writes the profile; 0 = none */
 	uint32_t dump_every_s;    /* CALLPROF_DUMP_EVERY: write the profile every this many seconds; 0 = never */
+	char *args;               /* CALLPROF_ARGS globs: functions whose arguments and return
+				     values are profiled (args.h), or NULL */
+	uint32_t args_entries;    /* CALLPROF_ARGS_ENTRIES: argument tuples (and return values)
+				     kept per function, the value profile's bound */
 };
 
 /* The settings in force; filled by options_read(). */

@@ -17,6 +17,7 @@
 
 #define FOLD_NESTING_LOOK 1024 /* frames searched for an open call of a folded function */
 
+probe_kind_set probe_kinds_seen;
 /* What one call of each kind costs (probe_set_costs); unknown until calibrated. */
 static struct comp_cost costs[PROBE_KINDS];
 static bool costs_known;
@@ -56,7 +57,7 @@ static void settle(struct cct_node *n)
 									       : CCT_FENCE_PLAIN;
 }
 
-void probe_exit_close(struct tstate *t, struct frame *top, uint64_t now)
+static void close_late(struct tstate *t, struct frame *top, uint64_t now)
 {
 	now = stamp_exit_late(top, now);
 	/* Never before its entry: a probe that read the TSC as the program forbade it (clock.h). */
@@ -64,6 +65,11 @@ void probe_exit_close(struct tstate *t, struct frame *top, uint64_t now)
 	if (stamp_sampled(top->node))
 		settle(top->node);
 	t->stack.depth--;
+}
+
+void probe_exit_close(struct tstate *t, struct frame *top, uint64_t now)
+{
+	close_late(t, top, now);
 	cp_barrier();
 	t->busy = 0;
 }
@@ -111,6 +117,19 @@ static bool unrecorded(struct tstate *t, uintptr_t fn)
 	return true;
 }
 
+/*
+ * True for the -finstrument-functions probe of a function built with
+ * -pg -mfentry too: it comes right after the -pg -mfentry probe opened the
+ * call (the top frame, of the same function, from that front-end, whose key
+ * lies a few bytes into the function: cct.h), which counts it; this one is a
+ * transparent frame, so the call counts once.
+ */
+static bool probed_twice(const struct frame *top, uintptr_t fn)
+{
+	return (top->node->fe_word & CCT_FE_MASK) == CCT_FE_FENTRY && top->fn > fn &&
+	       top->fn - fn <= CCT_FE_FENTRY_KEY_SPAN;
+}
+
 /* The body of probe_enter_slow, with busy set; clears it. */
 static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
 {
@@ -124,7 +143,7 @@ static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uint
 	if ((s->depth == s->cap || t->dropped_depth) && enter_no_room(t, sp))
 		goto out;
 	top = &s->base[s->depth - 1];
-	if (unrecorded(t, fn)) {
+	if (unrecorded(t, fn) || probed_twice(top, fn)) {
 		node = top->node; /* a transparent frame: see shadow.h */
 		mark = FRAME_TRANSPARENT;
 	} else if (new_path_at_end(t, top->node, fn)) {
@@ -244,6 +263,159 @@ void probe_exit_slow(struct tstate *t, uintptr_t fn, uint64_t now)
 	int saved_errno = errno;
 
 	exit_slow(t, fn, now);
+	errno = saved_errno;
+}
+
+struct tstate *probe_hold_enter(void)
+{
+	struct tstate *t = tstate_self;
+	int saved_errno;
+
+	if (t == &tstate_attaching) {
+		attach_dropped++; /* a signal handler's probe while this thread attaches */
+		return NULL;
+	}
+	if (t) {
+		if (probe_hold(t))
+			return t;
+		if (!t->off)
+			t->dropped_calls++; /* a signal handler's probe inside another probe */
+		return NULL;
+	}
+	saved_errno = errno;
+	t = attach();
+	errno = saved_errno;
+	return t && !t->off ? t : NULL; /* the off state stays busy: nothing to release */
+}
+
+/* Makes the kind `kind` known to the dump (once per kind: other threads read the word). */
+static void kind_seen(enum probe_kind kind)
+{
+	probe_kind_set bit = 1u << kind;
+
+	if (!(__atomic_load_n(&probe_kinds_seen, __ATOMIC_RELAXED) & bit))
+		__atomic_or_fetch(&probe_kinds_seen, bit, __ATOMIC_RELAXED);
+}
+
+/* Counts a call of `fn` that gets no frame, under the top frame's node. */
+static void count_frameless(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t word)
+{
+	struct frame *top = &t->stack.base[t->stack.depth - 1];
+	struct cct_node *node;
+
+	if (unrecorded(t, fn))
+		return;
+	node = cct_child_get(&t->tree, top->node, fn, call_site);
+	if (!node) {
+		t->dropped_no_room++;
+		return;
+	}
+	node->calls++;
+	node->kind_calls[PROBE_COUNTED - 1]++;
+	if (!node->fe_word)
+		node->fe_word = word;
+	kind_seen(PROBE_COUNTED);
+}
+
+/* The body of probe_open_held. */
+static enum probe_opened open_held(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
+				   enum probe_kind kind, uintptr_t word, bool framed)
+{
+	struct shadow *s = &t->stack;
+	struct frame *top;
+	struct cct_node *node;
+	uintptr_t mark = 0;
+
+	if (s->base[s->depth - 1].sp < sp)
+		t->resyncs += shadow_pop_dead(s, sp);
+	if (t->dropped_depth && sp >= t->dropped_sp)
+		t->dropped_depth = 0; /* control came back above the dropped frames without their exits */
+	if (framed && (t->dropped_depth || (s->depth == s->cap && shadow_grow(s) < 0)))
+		framed = false;
+	if (!framed) {
+		count_frameless(t, fn, call_site, word);
+		return PROBE_FRAMELESS;
+	}
+	top = &s->base[s->depth - 1];
+	if (unrecorded(t, fn)) {
+		node = top->node; /* a transparent frame: see shadow.h */
+		mark = FRAME_TRANSPARENT;
+	} else if (new_path_at_end(t, top->node, fn)) {
+		t->dropped_at_end++;
+		return PROBE_FRAMELESS;
+	} else if ((node = cct_child_get(&t->tree, top->node, fn, call_site))) {
+		node->calls++;
+		if (node->parent != top->node && shadow_has_open(s, fn, FOLD_NESTING_LOOK))
+			mark = FRAME_UNTIMED;
+		if (!node->fe_word)
+			node->fe_word = word;
+		if (kind != PROBE_PLAIN) {
+			if (kind != cct_base_kind(node) && !stamp_fences(node))
+				node->kind_calls[kind - 1]++;
+			kind_seen(kind);
+		}
+	} else {
+		t->dropped_no_room++;
+		return PROBE_FRAMELESS;
+	}
+	top[1].fn = mark ? ~fn : fn;
+	top[1].node = node;
+	top[1].sp = sp | mark;
+	s->depth++;
+	if (mark)
+		top[1].t_enter_ticks = stamp_enter_read();
+	else
+		stamp_enter(&top[1], node);
+	return PROBE_FRAMED;
+}
+
+enum probe_opened probe_open_held(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
+				  enum probe_kind kind, bool framed)
+{
+	return probe_open_marked_held(t, fn, call_site, sp, kind, 0, framed);
+}
+
+enum probe_opened probe_open_marked_held(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
+					 enum probe_kind kind, uintptr_t word, bool framed)
+{
+	int saved_errno = errno;
+	enum probe_opened opened = open_held(t, fn, call_site, sp, kind, word, framed);
+
+	errno = saved_errno;
+	return opened;
+}
+
+/* The index of the frame of the call of `fn` whose probe gave `sp`, or 0. */
+static uint32_t frame_at(const struct shadow *s, uintptr_t fn, uintptr_t sp)
+{
+	for (uint32_t i = s->depth - 1; i > 0; i--)
+		if (frame_fn(&s->base[i]) == fn && (s->base[i].sp & ~(uintptr_t)7) == sp)
+			return i;
+	return 0;
+}
+
+void probe_close_held(struct tstate *t, uintptr_t fn, uintptr_t sp, uint64_t now)
+{
+	int saved_errno = errno;
+	struct frame *top;
+	uint32_t k;
+
+	t->dropped_depth = 0; /* the calls dropped below this one are over */
+	k = frame_at(&t->stack, fn, sp);
+	if (!k) {
+		t->unmatched_exits++;
+		goto out;
+	}
+	top = &t->stack.base[k];
+	if (k == t->stack.depth - 1 && !frame_is_marked(top)) {
+		close_late(t, top, stamp_exit_resolve(now)); /* fenced frames read now */
+		goto out;
+	}
+	now = stamp_exit_resolve(now);
+	t->resyncs += shadow_close_above(&t->stack, k, now);
+	frame_close_any(top, top - 1, now);
+	t->stack.depth = k;
+out:
 	errno = saved_errno;
 }
 

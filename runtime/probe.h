@@ -1,6 +1,7 @@
 /*
  * probe.h: the probe core.  Every front-end that opens or closes a call goes
- * through it: hooks.c (-finstrument-functions), and the interposers that
+ * through it: hooks.c (-finstrument-functions), hijack.c and fentry.c
+ * (-pg -mfentry, whose exits are hijacked returns), and the interposers that
  * close abandoned frames (nonlocal.c).  The fast paths are inline here; every
  * rare case is a call, in tail position, into probe.c, so the compiler keeps
  * no registers across a call in the fast path.
@@ -45,9 +46,11 @@
  *   the enter as dropped and leaves the flag alone; probe_exit returns (its
  *   enter was dropped too).  A thread's first probe (probe_enter_unready with
  *   no state) creates its state busy and clears it as probe_enter_slow does.
- *   probe_unwind and probe_unwind_alt set and clear it themselves.  Nothing
+ *   probe_unwind and probe_unwind_alt set and clear it themselves.  A front-end
+ *   that holds the probe (probe_hold, probe_hold_enter) clears it with
+ *   probe_release; the _held functions in between never touch it.  Nothing
  *   else writes it; a thread that is not profiled has a state that is always
- *   busy and off.
+ *   busy and off (probe_silence lends a thread that state for a while).
  * - errno: every function of probe.c saves errno on entry and restores it on
  *   return, so a probe never changes the program's errno, whatever it had to
  *   do (start the runtime, map memory, read the signal stack).  The one
@@ -135,6 +138,124 @@ static inline __attribute__((always_inline)) CP_NOINSTR void probe_exit(struct t
 	s->depth--;
 	cp_barrier();
 	t->busy = 0;
+}
+
+/*
+ * The held probe, for front-ends that do more inside one probe than open or
+ * close a call (hijack.h: the return-address records of -pg -mfentry and of
+ * library calls).  Such a front-end holds the probe itself: probe_hold sets
+ * the busy flag when it finds it clear (false: no state yet, or inside
+ * another probe), probe_release clears it, and in between the front-end opens
+ * and closes calls with the _held functions below, which never touch it.
+ */
+static inline __attribute__((always_inline)) CP_NOINSTR bool probe_hold(struct tstate *t)
+{
+	if (unlikely(!t || t->busy))
+		return false;
+	t->busy = 1;
+	cp_barrier();
+	return true;
+}
+
+static inline __attribute__((always_inline)) CP_NOINSTR void probe_release(struct tstate *t)
+{
+	cp_barrier();
+	t->busy = 0;
+}
+
+/*
+ * This thread's state, held, for an enter that probe_hold could not take: a
+ * thread's first probe creates the state (as probe_enter_unready does).
+ * NULL when the enter is dropped (inside another probe: counted, as
+ * probe_enter counts it) or the thread is not profiled.  Saves errno.
+ */
+struct tstate *probe_hold_enter(void);
+
+/*
+ * The fast path of opening a call of `fn` with the probe held: the node of
+ * `fn` under the top frame when nothing rare stands in the way (a dead frame,
+ * a full stack, dropped frames, a new call path), else NULL, having changed
+ * nothing.  probe_push_held then opens the call.
+ */
+static inline __attribute__((always_inline)) CP_NOINSTR struct cct_node *
+probe_find_held(struct tstate *t, uintptr_t fn, uintptr_t sp)
+{
+	struct shadow *s = &t->stack;
+	struct frame *top = &s->base[s->depth - 1];
+
+	if (unlikely(top->sp < sp || s->depth == s->cap || t->dropped_depth))
+		return NULL;
+	return cct_child_find(&t->tree, top->node, fn);
+}
+
+/* Opens the call of `fn` at `node` (probe_find_held's), a call counted apart
+ * as one of kind `kind` unless that is PROBE_PLAIN or its times are read with
+ * fences; a front-end passes PROBE_PLAIN for the kind of its word, which the
+ * node's fe_word already says (cct_word_kind). */
+static inline __attribute__((always_inline)) CP_NOINSTR void
+probe_push_held(struct tstate *t, struct cct_node *node, uintptr_t fn, uintptr_t sp, enum probe_kind kind)
+{
+	struct shadow *s = &t->stack;
+	struct frame *f = &s->base[s->depth];
+
+	node->calls++;
+	if (kind != PROBE_PLAIN && !stamp_fences(node))
+		node->kind_calls[kind - 1]++;
+	f->fn = fn;
+	f->node = node;
+	f->sp = sp;
+	s->depth++;
+	stamp_enter(f, node); /* last, so the probe's own work falls outside */
+}
+
+/* What probe_open_held did with a call. */
+enum probe_opened {
+	PROBE_FRAMED,    /* a frame was pushed: its exit must come (probe_close_held) */
+	PROBE_FRAMELESS  /* counted without a frame, or dropped: no exit must come */
+};
+
+/*
+ * Opens a call of `fn` in any case, the probe held: probe_enter's slow path
+ * (dead frames, a new call path, filters, the node budget), with one
+ * difference.  Where probe_enter drops a call for want of room on the stack
+ * (its exit then skipped), this counts it under the caller's node as a call
+ * of kind PROBE_COUNTED, with no frame and no time of its own; and so when
+ * `framed` is false (the front-end cannot catch this call's exit).  `kind` is
+ * the front-end's kind of call (kind.h), made known to the dump here; a
+ * frame's node counts it apart (as probe_push_held) unless it is the kind of
+ * the node's fe_word (cct_word_kind: derived, cct.h).  Saves errno.
+ * probe_open_marked_held is the same, and a node it opens that has no fe_word
+ * yet gets `word` first.
+ */
+enum probe_opened probe_open_held(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
+				  enum probe_kind kind, bool framed);
+enum probe_opened probe_open_marked_held(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
+					 enum probe_kind kind, uintptr_t word, bool framed);
+
+/*
+ * Closes the call of `fn` whose enter gave `sp`, at `now` (stamp_exit_first's),
+ * the probe held.  For front-ends whose exits are certain (a hijacked return:
+ * its function has no live callee left): frames above its own are closed,
+ * calls dropped below it are forgotten, and when no frame matches (the
+ * liveness test closed it already) the exit is counted as unmatched.
+ * probe_close_fast_held is its fast path: false, having changed nothing, when
+ * the call is not the top frame or its times are read with fences.
+ */
+void probe_close_held(struct tstate *t, uintptr_t fn, uintptr_t sp, uint64_t now);
+
+static inline __attribute__((always_inline)) CP_NOINSTR bool
+probe_close_fast_held(struct tstate *t, uintptr_t fn, uintptr_t sp, uint64_t now)
+{
+	struct shadow *s = &t->stack;
+	struct frame *top = &s->base[s->depth - 1];
+
+	if (unlikely(top->fn != fn || (top->sp ^ sp) > (FRAME_FENCED | FRAME_MARKS) || t->dropped_depth ||
+		     (top->sp & FRAME_FENCED)))
+		return false;
+	if (!stamp_close(top, now)) /* tsc-ordered, monotonic: `now` is the read they want */
+		frame_close(top, top - 1, now);
+	s->depth--;
+	return true;
 }
 
 /*

@@ -133,7 +133,8 @@ static struct snap_row *thread_rows(struct snapshot *s, const struct tstate *t, 
 		x->c.parent = c->parent == root ? SNAP_NO_FN : (uint32_t)c->parent->dump_id;
 		x->fn = (uint32_t)fn;
 		x->c.calls = c->calls;
-		memcpy(x->c.kind_calls, c->kind_calls, sizeof(x->c.kind_calls));
+		for (unsigned k = 1; k < PROBE_KINDS; k++)
+			x->c.kind_calls[k - 1] = cct_kind_calls(c, (enum probe_kind)k);
 		x->c.raw_incl = (double)c->incl_ticks;
 		x->c.raw_child = (double)c->child_ticks;
 		n++;

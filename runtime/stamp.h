@@ -45,6 +45,13 @@ static inline CP_NOINSTR uint64_t stamp_enter_read(void)
 	return clock_mono_ns();
 }
 
+/* True if the activations of `n` read their times with fences (tsc-adaptive):
+ * calls of kind PROBE_FENCED, whatever their front-end. */
+static inline CP_NOINSTR bool stamp_fences(const struct cct_node *n)
+{
+	return clock_source == CLOCK_SRC_TSC_ADAPTIVE && n->fence != CCT_FENCE_PLAIN;
+}
+
 /*
  * The exit probe's first act, so the probe's own work falls outside the
  * callee's interval: the time it ends, or 0 where the policy reads later
@@ -81,6 +88,13 @@ static inline CP_NOINSTR void stamp_enter(struct frame *f, struct cct_node *n)
 	} else {
 		f->t_enter_ticks = stamp_enter_read();
 	}
+}
+
+/* The entry time of frame `f` read again, the same way: its enter's cold path
+ * went on after stamp_enter (restoring the vector state: hijack.h). */
+static inline CP_NOINSTR uint64_t stamp_enter_again(const struct frame *f)
+{
+	return f->sp & FRAME_FENCED ? clock_tsc_read_fenced() : stamp_enter_read();
 }
 
 /*

@@ -518,15 +518,17 @@ static void resolve_in_module(struct symbols *s, Dwfl_Module *mod, uintptr_t add
 			      struct sym_function *out)
 {
 	GElf_Sym sym;
-	GElf_Off off;
+	GElf_Off off = 0;
 	const char *name = indexed_name(s, mod, addr);
+	const char *holder = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
 
 	if (!name)
-		name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
-	out->offset = addr - start;
+		name = holder;
+	out->start = holder ? addr - off : addr; /* a -pg -mfentry key lies a few bytes in */
+	out->offset = out->start - start;
 	if (name)
 		out->name = symbols_demangle(name);
-	find_source(s, mod, addr, out);
+	find_source(s, mod, out->start, out);
 }
 
 static void name_unknown(uintptr_t addr, struct sym_function *out)
@@ -552,6 +554,7 @@ void symbols_resolve(struct symbols *s, uintptr_t addr, struct sym_function *out
 
 	memset(out, 0, sizeof(*out));
 	out->module = -1;
+	out->start = addr;
 	if (mod) {
 		const char *path;
 		Dwarf_Addr start;
@@ -569,6 +572,7 @@ void symbols_resolve_unloaded(struct symbols *s, uint64_t tag, uintptr_t addr, s
 
 	memset(out, 0, sizeof(*out));
 	out->module = -1;
+	out->start = addr;
 	pthread_mutex_lock(&remembered_lock);
 	r = remembered_find(tag, addr);
 	if (r) {
@@ -576,6 +580,7 @@ void symbols_resolve_unloaded(struct symbols *s, uint64_t tag, uintptr_t addr, s
 		out->file = r->fn.file ? strdup(r->fn.file) : NULL;
 		out->line = r->fn.line;
 		out->offset = r->fn.offset;
+		out->start = r->fn.start; /* where it was */
 		if (s)
 			out->module = module_index(s, r->path, r->base,
 						   r->build_id ? strdup(r->build_id) : NULL, NULL);
@@ -633,15 +638,15 @@ static bool is_symbol(const char *s, const char *name, size_t len)
 	return !strncmp(s, name, len) && (s[len] == '\0' || s[len] == '@');
 }
 
-/* True if the symbol tables of the file of `mod` have a symbol `name`,
- * defined or not.  The file's own tables only: no search for separate debug
- * information, so it costs little for the many modules that say no. */
-static bool file_has_symbol(Dwfl_Module *mod, const char *name)
+/* True if the symbol tables of the file of `mod` have a symbol of one of
+ * `names` (NULL-terminated), defined or not.  The file's own tables only: no
+ * search for separate debug information, so it costs little for the many
+ * modules that say no. */
+static bool file_has_symbol(Dwfl_Module *mod, const char *const *names)
 {
 	GElf_Addr bias;
 	Elf *elf = dwfl_module_getelf(mod, &bias);
 	Elf_Scn *scn = NULL;
-	size_t len = strlen(name);
 
 	while (elf && (scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr shdr;
@@ -652,15 +657,17 @@ static bool file_has_symbol(Dwfl_Module *mod, const char *name)
 		for (size_t i = 1; i < shdr.sh_size / shdr.sh_entsize; i++) {
 			GElf_Sym sym;
 			const char *s;
-			if (gelf_getsym(data, (int)i, &sym) && (s = elf_strptr(elf, shdr.sh_link, sym.st_name)) &&
-			    is_symbol(s, name, len))
-				return true;
+			if (!gelf_getsym(data, (int)i, &sym) || !(s = elf_strptr(elf, shdr.sh_link, sym.st_name)))
+				continue;
+			for (const char *const *n = names; *n; n++)
+				if (is_symbol(s, *n, strlen(*n)))
+					return true;
 		}
 	}
 	return false;
 }
 
-int symbols_module_functions(const char *path, uintptr_t base, const char *marker,
+int symbols_module_functions(const char *path, uintptr_t base, const char *const *markers,
 			     void (*visit)(uintptr_t addr, const char *name, void *arg), void *arg)
 {
 	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
@@ -676,7 +683,7 @@ int symbols_module_functions(const char *path, uintptr_t base, const char *marke
 	if (!mod)
 		goto out_end;
 	rc = 0;
-	if (marker && !file_has_symbol(mod, marker))
+	if (markers && !file_has_symbol(mod, markers))
 		goto out_end;
 	index_symbols(&ix, mod);
 	/* Of the names at one address, the last in the sorted index: the one

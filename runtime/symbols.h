@@ -24,7 +24,9 @@ struct sym_function {
 	char *file;      /* source file of the function's declaration, or NULL */
 	int line;        /* its line, or 0 */
 	long module;     /* index into symbols_modules(), or -1 if no module maps it */
-	uintptr_t offset;/* address relative to the module's load address */
+	uintptr_t offset;/* the function's start relative to the module's load address */
+	uintptr_t start; /* the first byte of the function holding the address (the
+			  * address itself when no symbol covers it) */
 };
 
 /* Reports the modules mapped in this process now.  NULL if libdw fails. */
@@ -71,11 +73,11 @@ void symbols_remember(const char *path, uintptr_t base, uint64_t tag, const uint
 
 /* Calls `visit` for each function symbol of the module `path` loaded at
  * `base`, once per address, with its address in this process and the
- * (mangled) name symbols_resolve names it by.  With `marker` set, visits
- * nothing unless the module's symbol table has a symbol of that name, defined
- * or not.  Returns 1 when it visited, 0 when the marker is missing, -1 when
- * the module cannot be read. */
-int symbols_module_functions(const char *path, uintptr_t base, const char *marker,
+ * (mangled) name symbols_resolve names it by.  With `markers` (a NULL-terminated
+ * list) set, visits nothing unless the module's symbol table has a symbol of
+ * one of those names, defined or not.  Returns 1 when it visited, 0 when the
+ * markers are missing, -1 when the module cannot be read. */
+int symbols_module_functions(const char *path, uintptr_t base, const char *const *markers,
 			     void (*visit)(uintptr_t addr, const char *name, void *arg), void *arg);
 
 /* The demangled form of `name`, malloc'ed; a copy of it when it is not mangled. */

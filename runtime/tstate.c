@@ -53,6 +53,8 @@ struct tstate *tstate_create(uint32_t node_state)
 
 void tstate_destroy(struct tstate *t)
 {
+	if (t->ret.base)
+		munmap(t->ret.base, (size_t)t->ret.cap * sizeof(*t->ret.base));
 	shadow_release(&t->stack);
 	cct_release(&t->tree);
 	munmap(t, sizeof(*t));
@@ -115,6 +117,22 @@ void tstate_clear(struct tstate *t, uint64_t now_ticks)
 	t->t_start_ticks = now_ticks;
 }
 
+/* The one call the fresh node `n` counts for the open activation `f` is of
+ * the kind its calls were: fenced, or its front-end's (kind.h). */
+static void carry_kind(struct cct_node *n, const struct frame *f)
+{
+	n->fe_word = f->node->fe_word;
+	if (f->sp & FRAME_FENCED) {
+		n->kind_calls[PROBE_FENCED - 1] = 1;
+		return;
+	}
+	for (unsigned k = 1; k < PROBE_KINDS; k++)
+		if (k != PROBE_FENCED && f->node->kind_calls[k - 1]) {
+			n->kind_calls[k - 1] = 1;
+			return;
+		}
+}
+
 /* The forking thread keeps its open frames, but in a fresh tree: each open
  * activation counts once, from the fork on. */
 static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
@@ -141,6 +159,7 @@ static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 			break;
 		}
 		n->calls = 1;
+		carry_kind(n, f);
 		f->node = n;
 		f->t_enter_ticks = now;
 		parent = n;

@@ -18,7 +18,10 @@
 #include <stdint.h>
 
 #include "cct.h"
+#include "hijack_stack.h"
 #include "shadow.h"
+
+struct args_thread;
 
 struct tstate {
 	struct shadow stack;
@@ -35,6 +38,8 @@ struct tstate {
 	uint64_t undecided_calls;   /* calls not recorded: their module's filter verdicts were not made yet */
 	uint64_t dropped_at_end;    /* enters dropped: a new call path after the last dump began */
 	struct cct tree;
+	struct hijack_stack ret;    /* hijacked return addresses (hijack.h) */
+	struct args_thread *args;   /* value profiles of the functions CALLPROF_ARGS selects (args.h) */
 	uint64_t t_start_ticks;     /* first probe on the thread */
 	uint64_t t_end_ticks;       /* thread end, when finished */
 	int tid;

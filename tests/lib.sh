@@ -4,8 +4,10 @@
 #
 #   reporting     ok, fail, skip, check, has
 #   scratch       workdir, rel, normalise, snapshot, searchable, unpreempted
-#   building      build, build_san: make in $TOP exactly as `make check` builds
-#   the matrix    VARIANTS, MODES, E2E_PROGS..., cc_of, cxx_of, level_of, family_of
+#   building      build, build_san: make in $TOP exactly as `make check` builds;
+#                 job, run_jobs: test programs built in parallel
+#   the matrix    VARIANTS, MODES, FRONTENDS, E2E_PROGS..., cc_of, cxx_of, level_of, family_of,
+#                 frontend_flags
 #                 (from tests/matrix.mk, which tests/rules.mk includes too)
 #   one run       begin, problem, verdict, run, checked, dumpchecked, key, want, fid,
 #                 threads_of, calls: a profiled run and the checks of its dump
@@ -109,6 +111,43 @@ build() {
 # build_san NAME LOG: the tool built with AddressSanitizer and UBSan, $SAN_B/callprof.
 build_san() { build "$1" "$2" SAN=address,undefined B="$SAN_B" "$SAN_B/callprof"; }
 
+# ---- test programs, built in parallel ---------------------------------------------------
+# job NAME "OUT..." "IN..." COMMANDS: queues COMMANDS (a shell script, run with set -e) to
+# build OUT from IN, unless every OUT is newer than every IN; run_jobs runs the queue, as
+# many at once as there are processors, and fails a test "build NAME" for each that fails.
+# The queue lives in $W/jobs (workdir first).
+njobs=0
+fresh() {
+	_outs=
+	while [ "$1" != -- ]; do _outs="$_outs $1"; shift; done
+	shift
+	for _o in $_outs; do
+		[ -e "$_o" ] || return 1
+		for _i in "$@"; do [ "$_o" -nt "$_i" ] || return 1; done
+	done
+}
+job() {
+	# shellcheck disable=SC2086 # OUT and IN are lists of words
+	fresh $2 -- $3 && return
+	mkdir -p "$W/jobs"
+	njobs=$((njobs + 1))
+	printf 'set -e\n%s\n' "$4" >"$W/jobs/$1.sh"
+}
+run_jobs() {
+	if [ "$njobs" -gt 0 ]; then
+		for _j in "$W"/jobs/*.sh; do echo "$_j"; done |
+			xargs -P "$(nproc 2>/dev/null || echo 2)" -n 1 \
+				sh -c 'sh "$0" >"${0%.sh}.log" 2>&1 || echo "${0%.sh}" >>"'"$W"'/jobs/failed"'
+		if [ -f "$W/jobs/failed" ]; then
+			for _j in $(cat "$W/jobs/failed"); do
+				fail "build $(basename "$_j")" "$(grep -m 2 -i error "$_j.log" | tr '\n' ' ')"
+			done
+		fi
+	fi
+	echo "built $njobs jobs"
+	njobs=0
+}
+
 # ---- the matrix -------------------------------------------------------------------------
 # Every "NAME = words" line of tests/matrix.mk becomes a shell variable.
 while read -r _k _eq _v; do
@@ -122,14 +161,17 @@ family_of() { echo "${1%%-*}"; }
 level_of() { echo "-${1#*-}"; }
 cc_of() { eval "echo \"\$CC_${1%%-*}\""; }
 cxx_of() { eval "echo \"\$CXX_${1%%-*}\""; }
+# frontend_flags FRONTEND: the flags that build a program for it (finstrument, fentry).
+frontend_flags() { eval "echo \"\$FRONTEND_FLAGS_$1\""; }
 
 # ---- one profiled run, and the checks of its dump ---------------------------------------
 # A test collects its problems in $W/problems: begin starts it, verdict reports them all in
 # the log and the first three on its line.
 # CLOCK_ENV: a VAR=VALUE word every run gets, named in every test it runs under.
-CLOCK_ENV=
+# RUN_LABEL: words every test name ends with meanwhile (a front-end's, "-pg -mfentry").
+CLOCK_ENV= RUN_LABEL=
 begin() {
-	tname=$1${CLOCK_ENV:+ ($CLOCK_ENV)}
+	tname=$1${RUN_LABEL:+ $RUN_LABEL}${CLOCK_ENV:+ ($CLOCK_ENV)}
 	: >"$W/problems"
 }
 problem() { printf '%s\n' "$*" >>"$W/problems"; }

@@ -6,6 +6,14 @@
 VARIANTS = gcc-O0 gcc-O2 clang-O0 clang-O2
 # ... and run linked to the runtime, and preloaded by `callprof record`.
 MODES = link preload
+# The front-ends the suites that take them (hostile, fentry) build each program for, and
+# their flags.  A -pg -mfentry build probes only the calls left after optimisation: sibling
+# call optimisation turns a function's tail call to itself into a loop, so programs whose
+# expected counts are the calls the source writes are built without it (tests/fentry tests
+# tail calls apart).
+FRONTENDS = finstrument fentry
+FRONTEND_FLAGS_finstrument = -finstrument-functions
+FRONTEND_FLAGS_fentry = -pg -mfentry -fno-optimize-sibling-calls
 
 # The compilers of each family, for C and for C++.
 CC_gcc = gcc

@@ -104,7 +104,9 @@ else
 	# The profiled runs' dumps count the probes (fib(25) alone is 242,785 Lua calls, each
 	# several C calls) and give main() a time.
 	for l in "**callprof**, link mode (-finstrument-functions)" \
-		"**callprof record** (preloaded into the -finstrument-functions build)"; do
+		"**callprof record** (preloaded into the -finstrument-functions build)" \
+		"**callprof**, -pg -mfentry front-end" \
+		"**callprof**, -pg -mfentry front-end, CALLPROF_ARGS on a hot function (lua_type,sqlite3VdbeAddOp3,jv_get_kind: the program's one)"; do
 		probes=$(real_row "$l" | awk -F' [|] ' '{ print $6 }')
 		main=$(real_row "$l" | awk -F' [|] ' '{ print $7 }')
 		if [ "${probes:-0}" -gt 1000000 ] 2> /dev/null && [ "$main" != "-" ] && [ -n "$main" ]; then
@@ -113,8 +115,11 @@ else
 			fail "lua: $l: probes and main() from the dump" "$(real_row "$l")"
 		fi
 	done
-	grep -qF '| **callprof**, -pg -mfentry front-end | not yet' "$R" &&
-		ok "lua: the fentry row says not yet" || fail "lua: the fentry row says not yet" "no such row"
+	grep -q "^Issue 12's target, the -pg -mfentry front-end's slowdown at most half the -finstrument-functions one: +[0-9.]*% against +[0-9.]*%, [0-9.]* of it" "$R" &&
+		ok "lua: the -pg -mfentry slowdown against the -finstrument-functions one" ||
+		fail "lua: the -pg -mfentry slowdown against the -finstrument-functions one" "no such line"
+	grep -q '^CALLPROF_ARGS on the program.s hot function: [-+][0-9.]*% over the -pg -mfentry run without it' "$R" &&
+		ok "lua: the cost of CALLPROF_ARGS" || fail "lua: the cost of CALLPROF_ARGS" "no such line"
 	grep -q '^Empty hooks: .* over plain, [0-9]*% of callprof.s slowdown' "$R" &&
 		ok "lua: the empty-hooks share of the slowdown" ||
 		fail "lua: the empty-hooks share of the slowdown" "no such line"

@@ -452,7 +452,99 @@ static void check_function_location(json_object *f, const char *where, struct fn
 		problem("%s.line: negative", where);
 }
 
-static void check_function(json_object *f, const char *where, const struct imap *modules,
+/* An optional count member: its value, or 0 when absent (a problem when bad). */
+static uint64_t count_member(json_object *obj, const char *where, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(obj, key, &v) ? count_value(v, where, key) : 0;
+}
+
+/* One value-profile entry of functions[].args: its figures agree. */
+static uint64_t check_arg_entry(struct dump *d, json_object *e, const char *where, size_t nvalues, bool tuple)
+{
+	bool ok;
+	json_object *v;
+	uint64_t calls = count_member(e, where, "calls"), error = count_member(e, where, "error");
+
+	if (!calls)
+		problem("%s.calls: an entry with no call", where);
+	if (error > calls)
+		problem("%s: error %" PRIu64 " above calls %" PRIu64, where, error, calls);
+	if (!tuple) {
+		member(e, where, "value", W_STR, &ok);
+		return calls;
+	}
+	v = member(e, where, "values", W_ARR, &ok);
+	if (ok && json_object_array_length(v) != nvalues)
+		problem("%s.values: %zu values for %zu parameters", where, json_object_array_length(v), nvalues);
+	for (size_t i = 0; ok && i < json_object_array_length(v); i++)
+		if (!type_ok(json_object_array_get_idx(v, i), W_STR))
+			problem("%s.values[%zu]: expected a string", where, i);
+	if (count_member(e, where, "timed_calls") > calls)
+		problem("%s.timed_calls: above calls", where);
+	if (time_member(d, e, where, "min_ns") > time_member(d, e, where, "max_ns") ||
+	    time_member(d, e, where, "max_ns") > time_member(d, e, where, "inclusive_ns"))
+		problem("%s: min_ns, max_ns and inclusive_ns out of order", where);
+	return calls;
+}
+
+/* One value profile (an array of entries): at most `entries` of them, counting at most `calls`. */
+static void check_arg_list(struct dump *d, json_object *args, const char *where, const char *key,
+			   uint64_t entries, uint64_t calls, size_t nvalues)
+{
+	bool ok;
+	json_object *list = member(args, where, key, W_ARR, &ok);
+	char sub[160];
+	uint64_t sum = 0;
+
+	if (!ok)
+		return;
+	if (json_object_array_length(list) > entries)
+		problem("%s.%s: %zu entries, above the bound %" PRIu64, where, key, json_object_array_length(list),
+			entries);
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		snprintf(sub, sizeof(sub), "%s.%s[%zu]", where, key, i);
+		sum += check_arg_entry(d, json_object_array_get_idx(list, i), sub, nvalues, !strcmp(key, "tuples"));
+	}
+	if (sum > calls)
+		problem("%s.%s: counts add up to %" PRIu64 ", above the %" PRIu64 " calls", where, key, sum, calls);
+}
+
+/* functions[].args, the value profile of a function CALLPROF_ARGS selected. */
+static void check_args(struct dump *d, json_object *args, const char *where)
+{
+	bool ok;
+	json_object *v, *params;
+	char sub[128];
+	uint64_t entries, calls;
+
+	snprintf(sub, sizeof(sub), "%s.args", where);
+	if (!type_ok(args, W_OBJ)) {
+		problem("%s: expected an object", sub);
+		return;
+	}
+	if (json_object_object_get_ex(args, "refused", &v)) {
+		member(args, sub, "refused", W_STR, &ok);
+		return;
+	}
+	params = member(args, sub, "params", W_ARR, &ok);
+	member(args, sub, "variadic", W_BOOL, &ok);
+	v = member(args, sub, "returns", W_STR_NULL, &ok);
+	entries = count_member(args, sub, "entries");
+	calls = count_member(args, sub, "calls");
+	if (!entries)
+		problem("%s.entries: missing or 0", sub);
+	check_arg_list(d, args, sub, "tuples", entries, calls, params ? json_object_array_length(params) : 0);
+	if (ok && json_object_get_type(v) == json_type_string) {
+		uint64_t returned = count_member(args, sub, "returned_calls");
+		if (returned > calls)
+			problem("%s.returned_calls: above calls", sub);
+		check_arg_list(d, args, sub, "returned", entries, returned, 0);
+	}
+}
+
+static void check_function(struct dump *d, json_object *f, const char *where, const struct imap *modules,
 			   struct fn_rec *rec)
 {
 	bool ok;
@@ -472,6 +564,12 @@ static void check_function(json_object *f, const char *where, const struct imap 
 	if (ok && !is_hex(json_object_get_string(v)))
 		problem("%s.offset: not a 0x hex string: '%s'", where, json_object_get_string(v));
 	check_function_location(f, where, rec);
+	if (json_object_object_get_ex(f, "front_end", &v) &&
+	    (!type_ok(v, W_STR) || (strcmp(json_object_get_string(v), "finstrument") &&
+				    strcmp(json_object_get_string(v), "mfentry"))))
+		problem("%s.front_end: expected \"finstrument\" or \"mfentry\"", where);
+	if (json_object_object_get_ex(f, "args", &v))
+		check_args(d, v, where);
 }
 
 static void check_functions(json_object *root, struct dump *d)
@@ -497,7 +595,7 @@ static void check_functions(json_object *root, struct dump *d)
 		id = int_member(f, where, "id", -1);
 		if (id >= 0 && !imap_put(&d->fn_index, id, i))
 			problem("%s: duplicate function id %" PRId64, where, id);
-		check_function(f, where, &modules, &d->fns[i]);
+		check_function(d, f, where, &modules, &d->fns[i]);
 	}
 	imap_release(&modules);
 }
@@ -578,6 +676,11 @@ static void check_thread_function(struct dump *d, struct thread *t, json_object 
 	fig->t.self_ns = time_member(d, f, where, "self_ns");
 	fig->t.raw_incl_ns = time_member(d, f, where, "raw_inclusive_ns");
 	fig->t.raw_self_ns = time_member(d, f, where, "raw_self_ns");
+	/* Calls of the kinds other than plain are some of its calls, each of one kind. */
+	if (count_member(f, where, "fenced_calls") + count_member(f, where, "fentry_calls") +
+		    count_member(f, where, "counted_calls") >
+	    fig->calls)
+		problem("%s: fenced_calls, fentry_calls and counted_calls add up to more than calls", where);
 	check_min_max(d, f, where, fig->calls);
 	check_times(&fig->t, where, t->wall_ns, true);
 }

@@ -2,103 +2,88 @@
 # tests/hostile/t-hostile.sh: programs that leave functions without returning
 # (longjmp, exceptions, pthread_exit, exit, coroutines), signal handlers that
 # land inside probes, threads, fork and exec, dlclose, a million frames, a node
-# budget: each built by GCC and Clang at -O0 and -O2, run linked and preloaded,
-# its dump checked by dumpcheck (invariants and exact counts) and its per-thread
-# keys by jq.  One test line per case, variant and mode.
+# budget: each built for both front-ends (-finstrument-functions, and -pg
+# -mfentry with its hijacked returns) by GCC and Clang at -O0 and -O2, run
+# linked and preloaded, its dump checked by dumpcheck (invariants and exact
+# counts) and its per-thread keys by jq.  One test line per case, front-end,
+# variant and mode.
 . "$TOP/tests/lib.sh"
 H=$TOP/tests/hostile
-P=$B/tests/hostile
-JOBS=$(nproc 2>/dev/null || echo 2)
+P_ALL=$B/tests/hostile
 LC_ALL=C # ls and sort agree on the order of file names
 export LC_ALL
 workdir hostile-work
-mkdir -p "$W/jobs" "$P"
+W_ALL=$W
+mkdir -p "$P_ALL"
 
 build "build the runtime, callprof and dumpcheck" "$W/make.log" "$DC" "$B/libcallprof.so" "$REC"
 command -v jq >/dev/null || { fail "jq" "jq reads the per-thread keys: install it"; exit 1; }
 [ -x "$DC" ] && [ -f "$B/libcallprof.so" ] || exit 1
 
 # ---- building ----------------------------------------------------------------
-# Programs are built by parallel jobs, one per variant and program: P is the
+# Programs are built by parallel jobs (job, run_jobs: tests/lib.sh), one per
+# front-end, variant and program, into $P_ALL/FRONTEND/VARIANT: P is the
 # program linked to the runtime, P.pre the same objects without it (for
-# `callprof record`).  A job whose outputs are newer than its inputs is skipped.
+# `callprof record`).
 C_PROGS="jmp sig threads fork spawn dl exit deep budget coro selftime"
 CXX_PROGS="exc tls"
-CFLAGS="-std=c11 -D_GNU_SOURCE -g -finstrument-functions -Wall -Wextra -I$TOP/tests/e2e"
-CXXFLAGS="-std=c++17 -g -finstrument-functions -Wall -Wextra -I$TOP/tests/e2e"
+CFLAGS="-std=c11 -D_GNU_SOURCE -g -Wall -Wextra -I$TOP/tests/e2e"
+CXXFLAGS="-std=c++17 -g -Wall -Wextra -I$TOP/tests/e2e"
 RT="-L$B -lcallprof -Wl,-rpath,$B"
 LIBS="-lpthread -ldl"
 COMMON_INPUTS="$TOP/tests/e2e/e2e.h $H/t-hostile.sh $TOP/tests/lib.sh $TOP/tests/matrix.mk"
 
-# fresh OUT... -- IN...: true if every OUT exists and is newer than every IN.
-fresh() {
-	_outs=
-	while [ "$1" != -- ]; do _outs="$_outs $1"; shift; done
-	shift
-	for _o in $_outs; do
-		[ -e "$_o" ] || return 1
-		for _i in "$@"; do [ "$_o" -nt "$_i" ] || return 1; done
-	done
-}
-
-# job NAME OUTS INS COMMANDS: queues COMMANDS (a shell script) unless OUTS are fresh.
-njobs=0
-job() {
-	fresh $2 -- $3 && return
-	njobs=$((njobs + 1))
-	printf 'set -e\n%s\n' "$4" >"$W/jobs/$1.sh"
-}
-
-for v in $VARIANTS; do
-	d=$P/$v cc=$(cc_of $v) cxx=$(cxx_of $v) o=$(level_of $v)
-	mkdir -p "$d"
-	for p in $C_PROGS; do
-		first= extra= inputs="$H/$p.c"
-		if [ $p = selftime ]; then # busy.c is its uninstrumented part
-			first="$cc $o -g -c $H/busy.c -o $d/busy.o"
-			extra="$d/busy.o" inputs="$inputs $H/busy.c"
-		fi
-		job "$v-$p" "$d/$p $d/$p.pre" "$inputs $COMMON_INPUTS" "$first
-$cc $o $CFLAGS -c $H/$p.c -o $d/$p.o
+for fe in $FRONTENDS; do
+	fl=$(frontend_flags $fe)
+	for v in $VARIANTS; do
+		d=$P_ALL/$fe/$v cc=$(cc_of $v) cxx=$(cxx_of $v) o=$(level_of $v)
+		mkdir -p "$d"
+		for p in $C_PROGS; do
+			first= extra= inputs="$H/$p.c"
+			if [ $p = selftime ]; then # busy.c is its uninstrumented part
+				first="$cc $o -g -c $H/busy.c -o $d/busy.o"
+				extra="$d/busy.o" inputs="$inputs $H/busy.c"
+			fi
+			job "$fe-$v-$p" "$d/$p $d/$p.pre" "$inputs $COMMON_INPUTS" "$first
+$cc $o $CFLAGS $fl -c $H/$p.c -o $d/$p.o
 $cc -o $d/$p $d/$p.o $extra $RT $LIBS
 $cc -o $d/$p.pre $d/$p.o $extra $LIBS"
-	done
-	for p in $CXX_PROGS; do
-		job "$v-$p" "$d/$p $d/$p.pre" "$H/$p.cc $COMMON_INPUTS" "
-$cxx $o $CXXFLAGS -c $H/$p.cc -o $d/$p.o
+		done
+		for p in $CXX_PROGS; do
+			job "$fe-$v-$p" "$d/$p $d/$p.pre" "$H/$p.cc $COMMON_INPUTS" "
+$cxx $o $CXXFLAGS $fl -c $H/$p.cc -o $d/$p.o
 $cxx -o $d/$p $d/$p.o $RT $LIBS
 $cxx -o $d/$p.pre $d/$p.o $LIBS"
-	done
-	for lib in plugin_a plugin_b; do
-		job "$v-$lib" "$d/lib$lib.so" "$H/$lib.c $COMMON_INPUTS" \
-			"$cc $o -g -fPIC -shared -finstrument-functions -I$TOP/tests/e2e $H/$lib.c -o $d/lib$lib.so"
-	done
-done
-job renames "$P/librenames.so" "$H/renames.c" "gcc -O2 -fPIC -shared $H/renames.c -o $P/librenames.so -ldl"
-# Under AddressSanitizer, linked: the jumps (GCC), exceptions and threads (Clang).
-ASAN="-O1 -fsanitize=address -fno-omit-frame-pointer"
-mkdir -p "$P/asan"
-job asan-jmp "$P/asan/jmp" "$H/jmp.c $COMMON_INPUTS" "gcc $ASAN $CFLAGS $H/jmp.c -o $P/asan/jmp $RT $LIBS"
-job asan-exc "$P/asan/exc" "$H/exc.cc $COMMON_INPUTS" "clang++ $ASAN $CXXFLAGS $H/exc.cc -o $P/asan/exc $RT $LIBS"
-job asan-threads "$P/asan/threads" "$H/threads.c $COMMON_INPUTS" \
-	"clang $ASAN $CFLAGS $H/threads.c -o $P/asan/threads $RT $LIBS"
-
-if [ $njobs -gt 0 ]; then
-	for j in "$W"/jobs/*.sh; do echo "$j"; done |
-		xargs -P "$JOBS" -n 1 sh -c 'sh "$0" >"${0%.sh}.log" 2>&1 || echo "${0%.sh}" >>"'"$W"'/jobs/failed"'
-	if [ -f "$W/jobs/failed" ]; then
-		for j in $(cat "$W/jobs/failed"); do
-			fail "build $(basename "$j")" "$(grep -m 2 -i error "$j.log" | tr '\n' ' ')"
 		done
-	fi
-fi
-echo "built $njobs jobs"
+		for lib in plugin_a plugin_b; do
+			job "$fe-$v-$lib" "$d/lib$lib.so" "$H/$lib.c $COMMON_INPUTS" \
+				"$cc $o -g -fPIC -shared $fl -I$TOP/tests/e2e $H/$lib.c -o $d/lib$lib.so"
+		done
+	done
+	# Under AddressSanitizer, linked: the jumps (GCC), exceptions and threads (Clang).
+	ASAN="-O1 -fsanitize=address -fno-omit-frame-pointer"
+	d=$P_ALL/$fe/asan
+	mkdir -p "$d"
+	job "$fe-asan-jmp" "$d/jmp" "$H/jmp.c $COMMON_INPUTS" "gcc $ASAN $CFLAGS $fl $H/jmp.c -o $d/jmp $RT $LIBS"
+	job "$fe-asan-exc" "$d/exc" "$H/exc.cc $COMMON_INPUTS" \
+		"clang++ $ASAN $CXXFLAGS $fl $H/exc.cc -o $d/exc $RT $LIBS"
+	job "$fe-asan-threads" "$d/threads" "$H/threads.c $COMMON_INPUTS" \
+		"clang $ASAN $CFLAGS $fl $H/threads.c -o $d/threads $RT $LIBS"
+done
+job renames "$P_ALL/librenames.so" "$H/renames.c" "gcc -O2 -fPIC -shared $H/renames.c -o $P_ALL/librenames.so -ldl"
+
+run_jobs
 
 # ---- running and checking ------------------------------------------------------
 # begin, run, checked, verdict and the dump queries come from tests/lib.sh.
 
 # ---- the cases -------------------------------------------------------------------
-# Each case_X VARIANT MODE runs its program and reports its tests.
+# Each case_X VARIANT MODE runs its program, built for the front-end $FE (in
+# $P = $P_ALL/$FE), and reports its tests.
+
+# exits_run_in_unwinding VARIANT: true where exit probes run while an exception
+# unwinds (GCC's -finstrument-functions); elsewhere the catch closes the frames.
+exits_run_in_unwinding() { [ "$FE" = finstrument ] && [ "$(family_of $1)" = gcc ]; }
 
 # setjmp/longjmp, sigsetjmp/siglongjmp, siglongjmp out of handlers.  Each of the
 # 200 jumps from deep3 abandons deep1..deep3, each of the 200 from a handler
@@ -117,14 +102,15 @@ case_jmp() {
 	verdict
 }
 
-# GCC runs exit probes while it unwinds, Clang does not: then each catch
-# closes the frames it unwound (100 x 3 for catcher, 100 x 4 for the rethrow).
+# GCC runs exit probes while it unwinds, Clang does not (nor has -pg -mfentry
+# any): then each catch closes the frames it unwound (100 x 3 for catcher,
+# 100 x 4 for the rethrow).
 case_exc() {
 	begin "C++ exceptions caught and rethrown on the main thread, $1 $2"
 	run $2 $1 exc exc-local-$1-$2 local
 	checked 0 "$H/exc-local.expect"
 	want resynced_frames "$(key '.threads[0].resynced_frames')" \
-		"$([ "$(family_of $1)" = gcc ] && echo 0 || echo 700)"
+		"$(exits_run_in_unwinding $1 && echo 0 || echo 700)"
 	want unmatched_exits "$(key '.threads[0].unmatched_exits')" 0
 	verdict
 	begin "C++ exceptions escaping std::async and std::thread, $1 $2"
@@ -191,7 +177,7 @@ case_tls() {
 		"$(key '[.threads[] | .closed_at_thread_exit, .unmatched_exits] | unique')" "[0]"
 	want "resynced_frames of the catching thread" \
 		"$(key "[$(threads_of 'catching_worker()') | .resynced_frames]")" \
-		"$([ "$(family_of $1)" = gcc ] && echo '[0]' || echo '[2]')"
+		"$(exits_run_in_unwinding $1 && echo '[0]' || echo '[2]')"
 	verdict
 }
 
@@ -277,7 +263,7 @@ case_dl() {
 case_exit() {
 	for how in deep return thread; do
 		begin "exit $how with atexit handlers, the dump written once, $1 $2"
-		RUN_ENV="LD_PRELOAD=$P/librenames.so HOSTILE_RENAME_LOG=$W/exit-$how-$1-$2.renames"
+		RUN_ENV="LD_PRELOAD=$P_ALL/librenames.so HOSTILE_RENAME_LOG=$W/exit-$how-$1-$2.renames"
 		run $2 $1 exit exit-$how-$1-$2 $how
 		checked 0 "$H/exit-$how.expect"
 		want "renames into the dump" "$(grep -c " $dump\$" "$W/exit-$how-$1-$2.renames" 2>/dev/null)" 1
@@ -292,16 +278,27 @@ case_exit() {
 
 # deep.c runs recurse 1000001 times one below dive: with CALLPROF_MAX_STACK=S
 # the stack holds S - 1 frames (the root sentinel takes one), dive and S - 2
-# recurse frames; the rest are dropped and counted.
+# recurse frames.  -finstrument-functions drops the rest and counts them as
+# dropped; -pg -mfentry, whose exits come only for the returns it hijacked,
+# counts them as calls without a frame (counted_calls), under the deepest one.
 deep_stack() {
 	begin "a million frames with CALLPROF_MAX_STACK=$3, $1 $2"
 	RUN_ENV="CALLPROF_MAX_STACK=$3"
 	run $2 $1 deep deep-stack$3-$1-$2 1000000
-	printf 'threads 2\ncalls dive 1\ncalls recurse %s\n' $(($3 - 2)) >"$W/deep-stack$3-$1-$2.expect"
-	checked 0 "$W/deep-stack$3-$1-$2.expect"
-	want "dropped_no_room, dropped_calls, open_frames" \
-		"$(key "[$(threads_of dive) | .dropped_no_room, .dropped_calls, .open_frames]")" \
-		"[$((1000001 - $3 + 2)),$((1000001 - $3 + 2)),0]"
+	over=$((1000001 - $3 + 2))
+	if [ "$FE" = fentry ]; then
+		printf 'threads 2\ncalls dive 1\ncalls recurse 1000001\n' >"$W/deep-stack$3-$1-$2.expect"
+		checked 0 "$W/deep-stack$3-$1-$2.expect"
+		want "counted_calls of recurse, dropped_calls, open_frames" \
+			"$(key "[$(threads_of dive) | (.functions[] | select(.fn == $(fid recurse)) | .counted_calls), .dropped_calls, .open_frames]")" \
+			"[$over,0,0]"
+	else
+		printf 'threads 2\ncalls dive 1\ncalls recurse %s\n' $(($3 - 2)) >"$W/deep-stack$3-$1-$2.expect"
+		checked 0 "$W/deep-stack$3-$1-$2.expect"
+		want "dropped_no_room, dropped_calls, open_frames" \
+			"$(key "[$(threads_of dive) | .dropped_no_room, .dropped_calls, .open_frames]")" \
+			"[$over,$over,0]"
+	fi
 	verdict
 }
 
@@ -363,60 +360,81 @@ case_selftime() {
 }
 
 # ---- the matrix --------------------------------------------------------------------
-for variant in $VARIANTS; do
-	for mode in $MODES; do
-		for kase in jmp exc sig threads tls fork spawn dl exit deep budget coro selftime; do
-			case_$kase $variant $mode
+CASES="jmp exc sig threads tls fork spawn dl exit deep budget coro selftime"
+
+# front_end FRONTEND: the cases that follow run its builds, in a directory of
+# their own (the cases count the files they leave), their names labelled.
+front_end() {
+	FE=$1 P=$P_ALL/$1 W=$W_ALL/$1
+	case $1 in fentry) RUN_LABEL="-pg -mfentry" ;; *) RUN_LABEL= ;; esac
+	mkdir -p "$W"
+}
+
+for fe in $FRONTENDS; do
+	front_end $fe
+	for variant in $VARIANTS; do
+		for mode in $MODES; do
+			for kase in $CASES; do
+				case_$kase $variant $mode
+			done
 		done
 	done
 done
 
 # tsc-adaptive marks fenced frames and reads their exits out of line: every case
-# again on two corners of the matrix, with the same exact counts, in a directory
-# of its own (the cases count the files they leave).
+# again on corners of the matrix, with the same exact counts, in a directory of
+# its own.
 CLOCK_ENV=CALLPROF_CLOCK=tsc-adaptive
-W_MATRIX=$W W=$W/adaptive
-mkdir -p "$W"
-for vm in "gcc-O2 link" "clang-O0 preload"; do
-	set -- $vm
-	for kase in jmp exc sig threads tls fork spawn dl exit deep budget coro selftime; do
-		case_$kase $1 $2
+for corner in "finstrument gcc-O2 link" "finstrument clang-O0 preload" "fentry gcc-O2 link"; do
+	set -- $corner
+	front_end $1
+	W=$W/adaptive
+	mkdir -p "$W"
+	for kase in $CASES; do
+		case_$kase $2 $3
 	done
 done
-CLOCK_ENV= W=$W_MATRIX
+CLOCK_ENV=
 
-# The slow ones, on a representative corner of the matrix: a full million-node
+# The slow ones, on representative corners of the matrix: a full million-node
 # tree (a 44 MB dump that dumpcheck reads in 3 s) and the option that sets the
 # stack limit, which no compiler changes.
-for vm in "gcc-O2 link" "clang-O0 preload"; do
-	set -- $vm
-	begin "a million frames, a node each, $1 $2"
-	run $2 $1 deep deep-full-$1-$2 1000000
+for corner in "finstrument gcc-O2 link" "finstrument clang-O0 preload" "fentry clang-O2 preload"; do
+	set -- $corner
+	front_end $1
+	begin "a million frames, a node each, $2 $3"
+	run $3 $2 deep deep-full-$2-$3 1000000
 	checked 0 "$H/deep.expect"
 	want "tree_nodes, folded_calls, dropped_calls" \
 		"$(key "[$(threads_of dive) | .tree_nodes, .folded_calls, .dropped_calls]")" "[1000002,0,0]"
 	verdict
 	rm -f "$dump"
 done
-deep_stack gcc-O2 link 1000
+for fe in $FRONTENDS; do
+	front_end $fe
+	deep_stack gcc-O2 link 1000
+done
 
 # Under AddressSanitizer (linked): no report, and the same counts.
 ASAN_OPTIONS=detect_leaks=0
 export ASAN_OPTIONS
-begin "longjmp and siglongjmp under AddressSanitizer"
-run link asan jmp asan-jmp
-checked 0 "$H/jmp.expect"
-verdict
-begin "C++ exceptions under AddressSanitizer"
-run link asan exc asan-exc
-checked 0 "$H/exc.expect"
-verdict
-begin "threads under AddressSanitizer"
-run link asan threads asan-threads
-checked 0 "$H/threads.expect"
-verdict
+for fe in $FRONTENDS; do
+	front_end $fe
+	begin "longjmp and siglongjmp under AddressSanitizer"
+	run link asan jmp asan-jmp
+	checked 0 "$H/jmp.expect"
+	verdict
+	begin "C++ exceptions under AddressSanitizer"
+	run link asan exc asan-exc
+	checked 0 "$H/exc.expect"
+	verdict
+	begin "threads under AddressSanitizer"
+	run link asan threads asan-threads
+	checked 0 "$H/threads.expect"
+	verdict
+done
 
-leftover=$(find "$W" -name '*.tmp*' | head -n 3)
+leftover=$(find "$W_ALL" -name '*.tmp*' | head -n 3)
 if [ -z "$leftover" ]; then
 	ok "no temporary dump files left behind"
 else

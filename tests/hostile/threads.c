@@ -120,8 +120,9 @@ static pthread_t start(void *(*fn)(void *), int detached)
 	return tid;
 }
 
-/* The one thread still calling functions while the dump is written. */
-static int spin_main(void)
+/* The one thread still calling functions while the dump is written.  Never
+ * inlined: a -pg -mfentry build probes only the functions left after inlining. */
+NOINLINE static int spin_main(void)
 {
 	start(spinner, 1);
 	while (!__atomic_load_n(&spinner_started, __ATOMIC_ACQUIRE))

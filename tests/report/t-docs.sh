@@ -100,6 +100,11 @@ if [ -f "$R/callprof.json" ] && [ -f "$R/prog.json" ] && [ -f "$R/callprof-repor
 else
 	fail "README from the root: the profiles and the default site are there" "$(ls "$R" | tr '\n' ' ')"
 fi
+if [ -e "$R/gmon.out" ]; then
+	fail "README from the root: its one-step -pg -mfentry link leaves no gmon.out" "gmon.out is there"
+else
+	ok "README from the root: its one-step -pg -mfentry link leaves no gmon.out"
+fi
 if [ -L "$R/report" ] && [ "$(readlink "$R/report")" = "$TOP/report" ] && [ -f "$TOP/report/report.c" ]; then
 	ok "README from the root: the source folder report/ is left alone"
 else

@@ -1,0 +1,41 @@
+/*
+ * fentry.c: the -pg -mfentry front-end's hot path: what __fentry__ (fentry_entry.S)
+ * calls at the start of every function.  Built with -mgeneral-regs-only: the
+ * function's arguments are still in their registers, vector ones included,
+ * and the fast path must leave them all as they are; everything else goes
+ * through hijack_call_saved to fentry_cold.c.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "compat.h"
+#include "fentry.h"
+#include "hijack.h"
+#include "kind.h"
+#include "tstate.h"
+
+/* Called by fentry_entry.S. */
+void fentry_enter(uintptr_t *slot, uintptr_t after, const uintptr_t *regs);
+
+/*
+ * GCC's nested functions (their static chain comes in r10) call __fentry__
+ * between `push %r10` and `pop %r10`: the word __fentry__ finds above its own
+ * return address is the saved r10, and the return slot the next one.
+ */
+#define POP_R10 0x5a41 /* 41 5a, little-endian */
+
+/* `after`, just after the call in the function, is the call's key (fentry.h). */
+void fentry_enter(uintptr_t *slot, uintptr_t after, const uintptr_t *regs)
+{
+	uintptr_t fn = after;
+	uint16_t next;
+
+	memcpy(&next, (const void *)after, sizeof(next));
+	if (unlikely(next == POP_R10))
+		slot++;
+
+	if (likely(hijack_enter_fast(tstate_self, fn, slot, PROBE_FENTRY, FENTRY_WORD_PLAIN)))
+		return;
+	if (hijack_call_saved(fentry_enter_cold, fn, (uintptr_t)slot, (uintptr_t)regs))
+		hijack_restamp(tstate_self, fn, slot);
+}
