@@ -32,6 +32,7 @@ cc_ok $CFLAGS -O2 "$S/exitpaths.c" -o exitpaths.pre -lpthread
 cc_ok -std=c11 -D_GNU_SOURCE -O2 -I"$TOP/tests/e2e" "$S/exitpaths.c" -o exitpaths.plain -lpthread
 cc_ok $CFLAGS "$S/daemon.c" -o daemon $RT
 cc_ok $CFLAGS "$S/stall.c" -o stall $RT -lpthread
+cc_ok -std=c11 -D_GNU_SOURCE -g -O1 -pg -mfentry -I"$TOP/tests/e2e" "$S/ends.c" -o ends.fe $RT -ldl
 cc_ok $CFLAGS "$S/spawner.c" -o spawner.pre
 cc_ok -O1 "$S/waitstatus.c" -o waitstatus
 cc_ok -std=c11 -O1 "$S/ends.c" -o ends.plain -D_GNU_SOURCE -I"$TOP/tests/e2e" -ldl
@@ -285,6 +286,17 @@ elif [ -n "$(ls -A "$W/stalldir")" ]; then
 else
 	one_line "$t" stall "no profile written before signal 15 ended the program: its dump stalled" && ok "$t"
 fi
+# The same ends of a program built with -pg -mfentry.
+for m in "kill 15:signal 15:15" "segv:signal 11:11" "_exit:exit 0:null"; do
+	args=${m%%:*} m=${m#*:} want=${m%%:*} cut=${m#*:}
+	t="-pg -mfentry, $args: $want, cut_short $cut, the profile"
+	go x fe ./ends.fe $args
+	if [ "$how" != "$want" ] || [ "$(jq -c '.cut_short.signal' "$dump" 2>/dev/null)" != "$cut" ]; then
+		fail "$t" "ended by '$how', cut_short $(jq -c .cut_short "$dump" 2>&1 | head -c 80)"
+	else
+		expect "$t" "$dump" "$WORK5"
+	fi
+done
 # An uninstrumented program that opens an instrumented library: its next dlopen arms the
 # runtime's signal handling, and SIGTERM writes what the library's calls gathered.
 go_rec x dlterm ./ends.plain dlopen-term "$W/libdtor.so"
