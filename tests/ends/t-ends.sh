@@ -30,6 +30,7 @@ cc_ok $CFLAGS "$S/alloc.c" -o alloc $RT
 cc_ok $CFLAGS "$S/alloc.c" -o alloc.pre
 cc_ok $CFLAGS -O2 "$S/exitpaths.c" -o exitpaths.pre -lpthread
 cc_ok -std=c11 -D_GNU_SOURCE -O2 -I"$TOP/tests/e2e" "$S/exitpaths.c" -o exitpaths.plain -lpthread
+cc_ok -std=c11 -D_GNU_SOURCE -O2 -pg -mfentry -I"$TOP/tests/e2e" "$S/exitpaths.c" -o exitpaths.fe -lpthread
 cc_ok $CFLAGS "$S/daemon.c" -o daemon $RT
 cc_ok $CFLAGS "$S/stall.c" -o stall $RT -lpthread
 cc_ok -std=c11 -D_GNU_SOURCE -g -O1 -pg -mfentry -I"$TOP/tests/e2e" "$S/ends.c" -o ends.fe $RT -ldl
@@ -218,14 +219,16 @@ for v in link pre signal; do
 done
 
 # ---- item 19: an exit with 16 threads making new call paths ------------------------------
-t="exit with 16 threads making new call paths"
 s0=$(date +%s%N)
 ./exitpaths.plain 16 200
 s1=$(date +%s%N)
 plain_ms=$(((s1 - s0) / 1000000))
 bound_ms=$((plain_ms * 10 > 20000 ? plain_ms * 10 : 20000))
+for fe in pre fe; do
+t="exit with 16 threads making new call paths"
+[ $fe = fe ] && t="$t (-pg -mfentry)"
 s0=$(date +%s%N)
-timeout 120 "$REC" record -o "$W/paths.json" -- ./exitpaths.pre 16 200 >/dev/null 2>"$W/paths.err"
+timeout 120 "$REC" record -o "$W/paths.json" -- ./exitpaths.$fe 16 200 >/dev/null 2>"$W/paths.err"
 rc=$?
 s1=$(date +%s%N)
 ms=$(((s1 - s0) / 1000000))
@@ -239,6 +242,7 @@ elif [ "$(jq '[.threads[] | has("dropped_at_end")] | all' "$W/paths.json")" != t
 else
 	ok "$t: $ms ms (unprofiled $plain_ms ms, bound $bound_ms ms), $(jq '[.threads[].dropped_at_end] | add' "$W/paths.json") new paths dropped"
 fi
+done
 
 # ---- item 13: ends by a signal write what was gathered, then the signal ends the process --
 for sig in 1 2 3 10 13 14 15; do
