@@ -177,6 +177,17 @@ static bool is_default(const struct sigaction *sa)
 	return !(sa->sa_flags & SA_SIGINFO) && sa->sa_handler == SIG_DFL;
 }
 
+/* The program's action for `sig`: the one safecopy's fault handler keeps for it
+ * where that handler stands in front (safecopy.h), else the real one. */
+static int program_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	int rc;
+
+	if (safecopy_sigaction(sig, act, old, &rc))
+		return rc;
+	return call_sigaction(sig, act, old);
+}
+
 /* Installs the handler for every ending signal the program leaves to its default action. */
 static void handle_ending(void)
 {
@@ -184,8 +195,8 @@ static void handle_ending(void)
 
 	stand_in_action(&sa);
 	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
-		if (may_stand_in(ending[i]) && call_sigaction(ending[i], NULL, &old) == 0 && is_default(&old) &&
-		    call_sigaction(ending[i], &sa, NULL) == 0)
+		if (may_stand_in(ending[i]) && program_sigaction(ending[i], NULL, &old) == 0 && is_default(&old) &&
+		    program_sigaction(ending[i], &sa, NULL) == 0)
 			__atomic_or_fetch(&standing_in, bit(ending[i]), __ATOMIC_RELAXED);
 }
 
@@ -212,8 +223,7 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 		stand_in_action(&mine);
 		want = &mine;
 	}
-	if (!safecopy_sigaction(sig, want, old, &rc))
-		rc = call_sigaction(sig, want, old);
+	rc = program_sigaction(sig, want, old);
 	if (rc == 0 && want == &mine)
 		__atomic_or_fetch(&standing_in, b, __ATOMIC_RELAXED);
 	else if (rc == 0 && act)

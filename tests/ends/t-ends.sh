@@ -301,6 +301,15 @@ for m in "kill 15:signal 15:15" "segv:signal 11:11" "_exit:exit 0:null"; do
 		expect "$t" "$dump" "$WORK5"
 	fi
 done
+# With CALLPROF_ARGS, whose fault handler (safecopy) stands in front of SIGSEGV: a fault of
+# the program's still writes its profile, cut short.
+t="-pg -mfentry under CALLPROF_ARGS, segv: signal 11, the profile cut short"
+go x fearg env CALLPROF_ARGS=work ./ends.fe segv
+if [ "$how" != "signal 11" ] || [ "$(jq -c '.cut_short.signal' "$dump" 2>/dev/null)" != 11 ]; then
+	fail "$t" "ended by '$how', cut_short $(jq -c .cut_short "$dump" 2>&1 | head -c 80)"
+else
+	expect "$t" "$dump" "$WORK5"
+fi
 # An uninstrumented program that opens an instrumented library: its next dlopen arms the
 # runtime's signal handling, and SIGTERM writes what the library's calls gathered.
 go_rec x dlterm ./ends.plain dlopen-term "$W/libdtor.so"
