@@ -9,7 +9,7 @@
 #include "buf.h"
 #include "dump.h"
 #include "fmt.h"
-#include "fnkey.h"
+#include "fnid.h"
 #include "keymap.h"
 #include "profile.h"
 #include "progress.h"
@@ -105,7 +105,7 @@ static const char *base_name(const char *path)
 
 /* ---- matching functions across dumps ---- */
 
-/* map_functions: fills map[d][i] with the profile function of dumps[d].functions[i] (fnkey.h). */
+/* map_functions: fills map[d][i] with the profile function of dumps[d].functions[i] (fnid.h says which are one). */
 static void map_functions(struct profile *p, const struct dump *dumps, uint32_t **map)
 {
 	struct strmap all;
@@ -116,15 +116,14 @@ static void map_functions(struct profile *p, const struct dump *dumps, uint32_t 
 	strmap_init(&all, total);
 	for (size_t d = 0; d < p->nruns; d++) {
 		const struct dump *dump = &dumps[d];
-		char **keys = fnkey_all(dump);
+		char **keys = fnid_keys(dump);
 
 		map[d] = xmalloc((dump->nfunctions ? dump->nfunctions : 1) * sizeof(**map));
 		for (size_t i = 0; i < dump->nfunctions; i++) {
 			const struct dump_function *f = &dump->functions[i];
 			const struct run_module *m = f->module >= 0 ? &dump->run.modules[f->module] : NULL;
-			uint32_t idx, *slot;
+			uint32_t idx, *slot = strmap_slot(&all, keys[i]);
 
-			slot = strmap_slot(&all, keys[i]);
 			if (!*slot)
 				*slot = (uint32_t)p->nfuncs + 1;
 			idx = *slot - 1;
@@ -142,26 +141,41 @@ static void map_functions(struct profile *p, const struct dump *dumps, uint32_t 
 				pf->mod = m;
 				pf->file = f->file;
 				pf->line = f->line;
+				pf->code = fnid_code(dump, i);
+				pf->offset = f->offset;
+				pf->has_offset = f->has_offset;
 			}
 			if (!p->funcs[idx].front_end)
 				p->funcs[idx].front_end = f->front_end;
 		}
-		fnkey_free(keys, dump->nfunctions);
+		fnid_keys_free(keys, dump->nfunctions);
 	}
 	strmap_release(&all);
 }
 
-/* mark_same_names flags functions whose name another function shares (static helpers). */
+/* mark_same_names says how each function is told from others of its name (fnid_same_levels). */
 static void mark_same_names(struct profile *p)
 {
-	struct strmap names;
+	struct fnid_show *v = xmalloc((p->nfuncs + 1) * sizeof(*v));
+	int *level = xmalloc((p->nfuncs + 1) * sizeof(*level));
 
-	strmap_init(&names, p->nfuncs);
 	for (size_t i = 0; i < p->nfuncs; i++)
-		(*strmap_slot(&names, p->funcs[i].name))++;
+		v[i] = (struct fnid_show){ p->funcs[i].name, p->funcs[i].file, p->funcs[i].line };
+	fnid_same_levels(v, p->nfuncs, level);
 	for (size_t i = 0; i < p->nfuncs; i++)
-		p->funcs[i].same_name = *strmap_slot(&names, p->funcs[i].name) > 1;
-	strmap_release(&names);
+		p->funcs[i].same_name = level[i];
+	free(level);
+	free(v);
+}
+
+void pfunc_tell(struct buf *out, const struct pfunc *f)
+{
+	fnid_tell(out, f->same_name, f->module, f->file, f->line, f->has_offset, f->offset);
+}
+
+void pfunc_put_tell(struct buf *out, const struct pfunc *f, void (*put)(struct buf *, const char *))
+{
+	fnid_put_tell(out, put, f->same_name, f->module, f->file, f->line, f->has_offset, f->offset);
 }
 
 const char *pfunc_file_base(const struct pfunc *f)
@@ -322,6 +336,8 @@ static void build_thread(struct profile *p, struct pthread *pt, size_t d,
 	pt->tid = t->tid;
 	pt->name = t->name;
 	pt->wall_ns = t->wall_ns;
+	pt->runq_wait_ns = t->runq_wait_ns;
+	pt->has_wait = t->has_wait;
 	pt->folded_first_fn = t->folded_first_fn >= 0 ? (int32_t)map[t->folded_first_fn] : -1;
 	pt->nfuncs = t->nfuncs;
 	pt->funcs = xmalloc((t->nfuncs + 1) * sizeof(*pt->funcs));
@@ -353,17 +369,27 @@ static void build_thread(struct profile *p, struct pthread *pt, size_t d,
 
 /* ---- edges ---- */
 
+static enum psite site_kind(const char *site)
+{
+	if (site && !strcmp(site, "inlined"))
+		return PSITE_INLINED;
+	return site && !strcmp(site, "outside") ? PSITE_OUTSIDE : PSITE_LINE;
+}
+
 static void merge_edges(struct profile *p, const struct dump *dumps, uint32_t **map)
 {
 	struct keymap pairs;
-	size_t cap = 256;
+	size_t cap = 256, th = 0;
 
 	keymap_init(&pairs, 1024);
 	p->edges = xmalloc(cap * sizeof(*p->edges));
 	for (size_t d = 0; d < p->nruns; d++) {
-		for (size_t ti = 0; ti < dumps[d].nthreads; ti++) {
+		for (size_t ti = 0; ti < dumps[d].nthreads; ti++, th++) {
 			const struct dump_thread *t = &dumps[d].threads[ti];
+			struct pthread *pt = &p->threads[th];
 
+			pt->nedges = t->nedges;
+			pt->edges = xmalloc((t->nedges + 1) * sizeof(*pt->edges));
 			for (size_t i = 0; i < t->nedges; i++) {
 				const struct dump_edge *e = &t->edges[i];
 				int64_t caller = e->caller >= 0 ? (int64_t)map[d][e->caller] : -1;
@@ -376,8 +402,10 @@ static void merge_edges(struct profile *p, const struct dump *dumps, uint32_t **
 						p->edges = xreallocarray(p->edges, cap *= 2, sizeof(*p->edges));
 					p->edges[p->nedges++] = (struct pedge){
 						.caller = (int32_t)caller, .callee = callee,
-						.call_file = e->call_file, .call_line = e->call_line };
+						.call_file = e->call_file, .call_line = e->call_line,
+						.site = site_kind(e->site) };
 				}
+				pt->edges[i] = (struct pfedge){ k, e->calls, e->incl_ns, e->self_ns };
 				p->edges[k].calls = u64_add(p->edges[k].calls, e->calls);
 				p->edges[k].incl_ns = u64_add(p->edges[k].incl_ns, e->incl_ns);
 				p->edges[k].self_ns = u64_add(p->edges[k].self_ns, e->self_ns);
@@ -664,6 +692,7 @@ void profile_release(struct profile *p)
 	free(p->fn_threads);
 	for (size_t i = 0; i < p->nthreads; i++) {
 		free(p->threads[i].funcs);
+		free(p->threads[i].edges);
 		tree_release(&p->threads[i].tree);
 	}
 	free(p->threads);

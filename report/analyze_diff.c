@@ -6,10 +6,14 @@
 
 #include "buf.h"
 #include "diff.h"
+#include "fnid.h"
 
 /* One function of one side, as the matching sees it. */
 struct fkey {
 	const char *module, *name, *file_base, *file; /* "" where unknown */
+	uint64_t line, offset;
+	const char *code;   /* its module's build-id or path, or NULL */
+	int has_offset;
 	uint32_t side;
 	uint32_t fn;        /* index into that side's functions */
 };
@@ -67,13 +71,29 @@ static int cmp_fkey(const void *a, const void *b)
 		c = x->side < y->side ? -1 : 1;
 	if (!c)
 		c = strcmp(x->file, y->file);
+	if (!c)
+		c = fnid_cmp_copies(x->line, x->offset, y->line, y->offset);
 	if (!c && x->fn != y->fn)
 		c = x->fn < y->fn ? -1 : 1;
 	return c;
 }
 
+/* A side's figures of a typical run, per function and per edge (runs_typical). */
+struct side_est {
+	struct runs_fig *fns, *edges;
+};
+
+static void set_figures(struct pstat *st, const struct runs_fig *est)
+{
+	memset(st, 0, sizeof(*st));
+	st->calls = runs_round(est->calls);
+	st->incl_ns = st->raw_incl_ns = runs_round(est->incl_ns);
+	st->self_ns = st->raw_self_ns = runs_round(est->self_ns);
+}
+
 /* add_func: a diff function for base (or NULL) and new (or NULL); fills map[side][fn]. */
-static void add_func(struct diff *d, const struct fkey *base, const struct fkey *new_key, uint32_t **map)
+static void add_func(struct diff *d, const struct fkey *base, const struct fkey *new_key, uint32_t **map,
+		     const struct side_est *est)
 {
 	struct diff_func *f = &d->funcs[d->nfuncs];
 	const struct fkey *keys[2] = { base, new_key };
@@ -87,11 +107,14 @@ static void add_func(struct diff *d, const struct fkey *base, const struct fkey 
 			continue;
 		pf = &d->side[s].funcs[keys[s]->fn];
 		f->fn[s] = (int32_t)keys[s]->fn;
-		f->st[s] = pf->st;
+		f->est[s] = est[s].fns[keys[s]->fn];
+		set_figures(&f->st[s], &f->est[s]);
 		f->name = pf->name;
 		f->module = pf->module;
 		f->file = pf->file;
 		f->line = pf->line;
+		f->offset = pf->offset;
+		f->has_offset = pf->has_offset;
 		map[s][keys[s]->fn] = (uint32_t)d->nfuncs;
 	}
 	d->nappeared += !base;
@@ -99,19 +122,79 @@ static void add_func(struct diff *d, const struct fkey *base, const struct fkey 
 	d->nfuncs++;
 }
 
-/* match_file_group: keys k[0..n) share module, name and file base name; base ones come first. */
-static void match_file_group(struct diff *d, const struct fkey *k, size_t n, uint32_t **map)
+/* same_code: both copies are known by the same code: one build, one offset. */
+static int same_code(const struct fkey *x, const struct fkey *y)
 {
-	size_t nbase = 0, i;
+	return x->code && y->code && x->has_offset && y->has_offset && x->offset == y->offset &&
+	       !strcmp(x->code, y->code) && !strcmp(x->file, y->file);
+}
+
+static int cmp_code(const void *a, const void *b)
+{
+	const struct fkey *x = *(const struct fkey *const *)a, *y = *(const struct fkey *const *)b;
+	int c = strcmp(x->code ? x->code : "", y->code ? y->code : "");
+
+	if (!c && x->offset != y->offset)
+		c = x->offset < y->offset ? -1 : 1;
+	if (!c)
+		c = strcmp(x->file, y->file);
+	return c ? c : x < y ? -1 : x > y;
+}
+
+/*
+ * match_file_group: keys k[0..n) share module, name and file base name; base
+ * ones come first, each side in order of file, line and offset.  Copies of one
+ * build's code pair first (fnid.h); the rest pair in that order.
+ */
+static void match_file_group(struct diff *d, const struct fkey *k, size_t n, uint32_t **map,
+			     const struct side_est *est)
+{
+	size_t nbase = 0, i, j, b, m;
+	const struct fkey **by_code;
+	char *paired;
 
 	while (nbase < n && k[nbase].side == DIFF_BASE)
 		nbase++;
-	for (i = 0; i < nbase || i < n - nbase; i++)
-		add_func(d, i < nbase ? &k[i] : NULL, i < n - nbase ? &k[nbase + i] : NULL, map);
+	if (!nbase || nbase == n) {
+		for (i = 0; i < nbase || i < n - nbase; i++)
+			add_func(d, i < nbase ? &k[i] : NULL, i < n - nbase ? &k[nbase + i] : NULL, map, est);
+		return;
+	}
+	by_code = xmalloc(n * sizeof(*by_code));
+	paired = xcalloc(n, 1);
+	for (i = 0; i < n; i++)
+		by_code[i] = &k[i];
+	qsort(by_code, nbase, sizeof(*by_code), cmp_code);
+	qsort(by_code + nbase, n - nbase, sizeof(*by_code), cmp_code);
+	for (i = 0, j = nbase; i < nbase && j < n;) {
+		int c = cmp_code(&by_code[i], &by_code[j]);
+
+		if (same_code(by_code[i], by_code[j])) {
+			add_func(d, by_code[i], by_code[j], map, est);
+			paired[by_code[i] - k] = paired[by_code[j] - k] = 1;
+			i++, j++;
+		} else if (c < 0) {
+			i++;
+		} else {
+			j++;
+		}
+	}
+	for (b = 0, m = nbase;;) {
+		while (b < nbase && paired[b])
+			b++;
+		while (m < n && paired[m])
+			m++;
+		if (b == nbase && m == n)
+			break;
+		add_func(d, b < nbase ? &k[b++] : NULL, m < n ? &k[m++] : NULL, map, est);
+	}
+	free(paired);
+	free(by_code);
 }
 
 /* match_name_group: keys k[0..n) share module and name. */
-static void match_name_group(struct diff *d, const struct fkey *k, size_t n, uint32_t **map)
+static void match_name_group(struct diff *d, const struct fkey *k, size_t n, uint32_t **map,
+			     const struct side_est *est)
 {
 	size_t nside[2] = { 0, 0 }, i, j;
 	const struct fkey *one[2] = { NULL, NULL };
@@ -122,13 +205,13 @@ static void match_name_group(struct diff *d, const struct fkey *k, size_t n, uin
 	}
 	if (nside[DIFF_BASE] <= 1 && nside[DIFF_NEW] <= 1) {
 		/* The common case: one function of that name on each side, wherever its file. */
-		add_func(d, one[DIFF_BASE], one[DIFF_NEW], map);
+		add_func(d, one[DIFF_BASE], one[DIFF_NEW], map, est);
 		return;
 	}
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && !strcmp(k[i].file_base, k[j].file_base); j++)
 			;
-		match_file_group(d, k + i, j - i, map);
+		match_file_group(d, k + i, j - i, map, est);
 	}
 }
 
@@ -163,7 +246,7 @@ static const char *module_key(const struct pfunc *pf, const char *prog)
 	return or_empty(pf->module);
 }
 
-static void match_functions(struct diff *d, uint32_t **map)
+static void match_functions(struct diff *d, uint32_t **map, const struct side_est *est)
 {
 	size_t n = d->side[0].nfuncs + d->side[1].nfuncs, k = 0, i, j;
 	struct fkey *keys = xmalloc((n + 1) * sizeof(*keys));
@@ -177,7 +260,9 @@ static void match_functions(struct diff *d, uint32_t **map)
 
 			keys[k++] = (struct fkey){ .module = module_key(pf, prog[s]), .name = pf->name,
 						   .file_base = or_empty(pfunc_file_base(pf)),
-						   .file = or_empty(pf->file), .side = s, .fn = (uint32_t)fn };
+						   .file = or_empty(pf->file), .line = pf->line, .offset = pf->offset,
+						   .code = pf->code, .has_offset = pf->has_offset, .side = s,
+						   .fn = (uint32_t)fn };
 		}
 	}
 	qsort(keys, n, sizeof(*keys), cmp_fkey);
@@ -185,35 +270,34 @@ static void match_functions(struct diff *d, uint32_t **map)
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && !cmp_fkey_name(&keys[i], &keys[j]); j++)
 			;
-		match_name_group(d, keys + i, j - i, map);
+		match_name_group(d, keys + i, j - i, map, est);
 	}
 	free(keys);
 }
 
-static int cmp_func_name(const void *a, const void *b, void *ctx)
-{
-	const struct diff_func *f = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return strcmp(f[x].name, f[y].name);
-}
-
-/* mark_same_names flags functions whose name another function shares (static helpers). */
+/* mark_same_names says how each function is told from others of its name (fnid_same_levels). */
 static void mark_same_names(struct diff *d)
 {
-	uint32_t *idx = xmalloc((d->nfuncs + 1) * sizeof(*idx));
-	size_t i, j;
+	struct fnid_show *v = xmalloc((d->nfuncs + 1) * sizeof(*v));
+	int *level = xmalloc((d->nfuncs + 1) * sizeof(*level));
 
-	for (i = 0; i < d->nfuncs; i++)
-		idx[i] = (uint32_t)i;
-	qsort_r(idx, d->nfuncs, sizeof(*idx), cmp_func_name, d->funcs);
-	for (i = 0; i < d->nfuncs; i = j) {
-		for (j = i + 1; j < d->nfuncs && !strcmp(d->funcs[idx[i]].name, d->funcs[idx[j]].name); j++)
-			;
-		for (size_t k = i; j - i > 1 && k < j; k++)
-			d->funcs[idx[k]].same_name = 1;
-	}
-	free(idx);
+	for (size_t i = 0; i < d->nfuncs; i++)
+		v[i] = (struct fnid_show){ d->funcs[i].name, d->funcs[i].file, d->funcs[i].line };
+	fnid_same_levels(v, d->nfuncs, level);
+	for (size_t i = 0; i < d->nfuncs; i++)
+		d->funcs[i].same_name = level[i];
+	free(level);
+	free(v);
+}
+
+void diff_func_tell(struct buf *out, const struct diff_func *f)
+{
+	fnid_tell(out, f->same_name, f->module, f->file, f->line, f->has_offset, f->offset);
+}
+
+void diff_func_put_tell(struct buf *out, const struct diff_func *f, void (*put)(struct buf *, const char *))
+{
+	fnid_put_tell(out, put, f->same_name, f->module, f->file, f->line, f->has_offset, f->offset);
 }
 
 /* ---- edges ---- */
@@ -229,19 +313,26 @@ static int cmp_ekey(const void *a, const void *b)
 	return x->side < y->side ? -1 : x->side > y->side;
 }
 
-static void edge_add(struct diff_edge *e, const struct pedge *pe, uint32_t side)
+static void edge_add(struct diff_edge *e, const struct pedge *pe, const struct runs_fig *est, uint32_t side)
 {
-	e->st[side].calls += pe->calls;
-	e->st[side].incl_ns += pe->incl_ns;
-	e->st[side].self_ns += pe->self_ns;
-	if (pe->call_file && (!e->call_file || side == DIFF_NEW)) {
+	struct pstat st;
+
+	set_figures(&st, est);
+	e->est[side].calls = estimate_add(e->est[side].calls, est->calls);
+	e->est[side].incl_ns = estimate_add(e->est[side].incl_ns, est->incl_ns);
+	e->est[side].self_ns = estimate_add(e->est[side].self_ns, est->self_ns);
+	e->st[side].calls = u64_add(e->st[side].calls, st.calls);
+	e->st[side].incl_ns = u64_add(e->st[side].incl_ns, st.incl_ns);
+	e->st[side].self_ns = u64_add(e->st[side].self_ns, st.self_ns);
+	if ((pe->call_file || pe->site != PSITE_LINE) && (!e->call_file || side == DIFF_NEW)) {
 		e->call_file = pe->call_file;
 		e->call_line = pe->call_line;
+		e->site = pe->site;
 	}
 }
 
 /* match_edges: the edges of both sides, merged; they come out sorted by caller, then callee. */
-static void match_edges(struct diff *d, uint32_t **map)
+static void match_edges(struct diff *d, uint32_t **map, const struct side_est *est)
 {
 	size_t n = d->side[0].nedges + d->side[1].nedges, k = 0;
 	struct ekey *keys = xmalloc((n + 1) * sizeof(*keys));
@@ -265,7 +356,8 @@ static void match_edges(struct diff *d, uint32_t **map)
 			e->callee = keys[i].callee;
 		}
 		e = &d->edges[d->nedges - 1];
-		edge_add(e, &d->side[keys[i].side].edges[keys[i].edge], keys[i].side);
+		edge_add(e, &d->side[keys[i].side].edges[keys[i].edge], &est[keys[i].side].edges[keys[i].edge],
+			 keys[i].side);
 	}
 	free(keys);
 }
@@ -337,76 +429,143 @@ static void group_edges(struct diff *d)
 	}
 }
 
-int diff_build(struct diff *d, const struct dump *base, size_t nbase, const struct dump *new_dumps,
-	       size_t nnew, uint64_t min_ns)
+/* side_estimates: the runs of side s and the figures of its typical run. */
+static void side_estimates(struct diff *d, int s, const struct diff_input *in, struct side_est *est)
+{
+	const struct profile *p = &d->side[s];
+
+	runs_plan_init(&d->plan[s], p->runs, p->nruns, in->dir_run);
+	est->fns = xcalloc(p->nfuncs + 1, sizeof(*est->fns));
+	est->edges = xcalloc(p->nedges + 1, sizeof(*est->edges));
+	runs_typical(p, &d->plan[s], d->wall_clock, est->fns, est->edges, &d->runs[s]);
+}
+
+int diff_build(struct diff *d, const struct diff_input in[2], uint64_t min_ns, int wall_clock)
 {
 	uint32_t *map[2];
+	struct side_est est[2];
 
 	memset(d, 0, sizeof(*d));
 	d->min_ns = min_ns;
-	if (profile_build(&d->side[DIFF_BASE], base, nbase) < 0)
+	d->wall_clock = wall_clock;
+	if (profile_build(&d->side[DIFF_BASE], in[DIFF_BASE].dumps, in[DIFF_BASE].ndumps) < 0)
 		return -1;
-	if (profile_build(&d->side[DIFF_NEW], new_dumps, nnew) < 0) {
+	if (profile_build(&d->side[DIFF_NEW], in[DIFF_NEW].dumps, in[DIFF_NEW].ndumps) < 0) {
 		profile_release(&d->side[DIFF_BASE]);
 		return -1;
 	}
-	for (int s = 0; s < 2; s++)
+	for (int s = 0; s < 2; s++) {
 		map[s] = xmalloc((d->side[s].nfuncs + 1) * sizeof(*map[s]));
-	match_functions(d, map);
+		side_estimates(d, s, &in[s], &est[s]);
+	}
+	match_functions(d, map, est);
 	mark_same_names(d);
-	match_edges(d, map);
+	match_edges(d, map, est);
 	group_edges(d);
 	d->order = iota(d->nfuncs);
 	qsort_r(d->order, d->nfuncs, sizeof(*d->order), cmp_func_change, d->funcs);
 	d->edge_order = iota(d->nedges);
 	qsort_r(d->edge_order, d->nedges, sizeof(*d->edge_order), cmp_edge_change, d->edges);
-	free(map[0]);
-	free(map[1]);
+	for (int s = 0; s < 2; s++) {
+		free(map[s]);
+		free(est[s].fns);
+		free(est[s].edges);
+	}
 	return 0;
 }
 
-/* grows_past: after exceeds before by more than min_ns and by more than pct percent. */
-static int grows_past(uint64_t before, uint64_t after, double pct, uint64_t min_ns)
+/* grows_past: after exceeds before by more than min, by more than pct percent, and beyond k noises. */
+static int grows_past(struct estimate before, struct estimate after, double pct, double min, double k)
 {
-	if (after <= before || after - before <= min_ns)
+	double b = before.value, a = after.value;
+
+	if (!(a > b) || a - b <= min || !estimate_beyond_noise(before, after, k))
 		return 0;
-	return before == 0 || 100.0 * (double)(after - before) / (double)before > pct;
+	return b <= 0 || 100.0 * (a - b) / b > pct;
+}
+
+/* growth: how much f grew, for ordering what tripped: time first, then calls. */
+static double growth(const struct diff_func *f, int calls)
+{
+	const struct runs_fig *b = &f->est[DIFF_BASE], *n = &f->est[DIFF_NEW];
+
+	return calls ? n->calls.value - b->calls.value : n->incl_ns.value - b->incl_ns.value;
 }
 
 static int cmp_growth(const void *a, const void *b, void *ctx)
 {
 	const struct diff_func *f = ctx;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint64_t gx = f[x].st[1].incl_ns - f[x].st[0].incl_ns, gy = f[y].st[1].incl_ns - f[y].st[0].incl_ns;
+	double gx, gy;
 
+	if (f[x].tripped != f[y].tripped)
+		return f[x].tripped ? -1 : 1;
+	gx = growth(&f[x], !f[x].tripped);
+	gy = growth(&f[y], !f[y].tripped);
 	if (gx != gy)
 		return gx > gy ? -1 : 1;
 	return x < y ? -1 : x > y;
 }
 
-size_t diff_gate(struct diff *d, double pct)
+/* list_tripped: every function that tripped a gate, time's first then calls', biggest growth first. */
+static size_t list_tripped(struct diff *d)
 {
-	d->gated = 1;
-	d->fail_above_pct = pct;
 	d->ntripped = 0;
 	free(d->tripped);
 	d->tripped = xmalloc((d->nfuncs + 1) * sizeof(*d->tripped));
-	for (size_t i = 0; i < d->nfuncs; i++) {
-		struct diff_func *f = &d->funcs[i];
-
-		f->tripped = f->fn[DIFF_BASE] >= 0 && f->fn[DIFF_NEW] >= 0 &&
-			     grows_past(f->st[0].incl_ns, f->st[1].incl_ns, pct, d->min_ns);
-		if (f->tripped)
+	for (size_t i = 0; i < d->nfuncs; i++)
+		if (d->funcs[i].tripped || d->funcs[i].tripped_calls)
 			d->tripped[d->ntripped++] = (uint32_t)i;
-	}
 	qsort_r(d->tripped, d->ntripped, sizeof(*d->tripped), cmp_growth, d->funcs);
 	return d->ntripped;
+}
+
+static int both_sides(const struct diff_func *f)
+{
+	return f->fn[DIFF_BASE] >= 0 && f->fn[DIFF_NEW] >= 0;
+}
+
+/* gate_each marks the functions on both sides whose inclusive time (or calls) grew past the gate. */
+static size_t gate_each(struct diff *d, int calls, double pct, double noise_k)
+{
+	d->noise_k = noise_k;
+	for (size_t i = 0; i < d->nfuncs; i++) {
+		struct diff_func *f = &d->funcs[i];
+		const struct runs_fig *a = &f->est[DIFF_BASE], *b = &f->est[DIFF_NEW];
+
+		if (calls) /* half a call: a median of two runs may fall between two counts */
+			f->tripped_calls = both_sides(f) && grows_past(a->calls, b->calls, pct, 0.5, noise_k);
+		else
+			f->tripped = both_sides(f) && grows_past(a->incl_ns, b->incl_ns, pct, (double)d->min_ns, noise_k);
+	}
+	return list_tripped(d);
+}
+
+size_t diff_gate(struct diff *d, double pct, double noise_k)
+{
+	d->gated = 1;
+	d->fail_above_pct = pct;
+	return gate_each(d, 0, pct, noise_k);
+}
+
+size_t diff_gate_calls(struct diff *d, double pct, double noise_k)
+{
+	d->gated_calls = 1;
+	d->calls_above_pct = pct;
+	return gate_each(d, 1, pct, noise_k);
+}
+
+double diff_noise_k(const struct diff *d)
+{
+	return d->noise_k > 0 ? d->noise_k : DIFF_NOISE_K;
 }
 
 void diff_release(struct diff *d)
 {
 	profile_release(&d->side[DIFF_BASE]);
 	profile_release(&d->side[DIFF_NEW]);
+	runs_plan_release(&d->plan[DIFF_BASE]);
+	runs_plan_release(&d->plan[DIFF_NEW]);
 	free(d->funcs);
 	free(d->order);
 	free(d->edges);

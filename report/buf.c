@@ -1,4 +1,5 @@
 /* buf.c: growable byte buffers and allocation that cannot fail. */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -143,10 +144,41 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * terminal_control: the code point of the control at p that a terminal would
+ * act on or that would reorder the text around it (C1 controls U+0080-U+009F,
+ * the bidirectional marks U+061C, U+200E, U+200F, embeddings and overrides
+ * U+202A-U+202E, isolates U+2066-U+2069), with its length in *n; else 0.
+ */
+static unsigned terminal_control(const unsigned char *p, size_t *n)
+{
+	*n = p[0] == 0xe2 ? 3 : 2;
+	if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+		return p[1];
+	if (p[0] == 0xd8 && p[1] == 0x9c)
+		return 0x61c;
+	if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0x8e || p[2] == 0x8f || (p[2] >= 0xaa && p[2] <= 0xae)))
+		return 0x2000 + (unsigned)(p[2] - 0x80);
+	if (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)
+		return 0x2040 + (unsigned)(p[2] - 0x80);
+	return 0;
+}
+
 void buf_put_printable(struct buf *b, const char *s)
 {
-	for (; *s; s++)
-		buf_putc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		size_t n;
+		unsigned cp;
+
+		if (*p < 0x20 || *p == 0x7f) {
+			buf_putc(b, '?');
+		} else if ((cp = terminal_control(p, &n))) {
+			buf_printf(b, "<U+%04X>", cp);
+			p += n - 1;
+		} else {
+			buf_putc(b, (char)*p);
+		}
+	}
 }
 
 char *buf_detach(struct buf *b, size_t *len)
@@ -160,4 +192,42 @@ char *buf_detach(struct buf *b, size_t *len)
 		*len = b->len;
 	buf_init(b);
 	return s;
+}
+
+static int cmp_str_index(const void *a, const void *b, void *ctx)
+{
+	char *const *strs = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(strs[x], strs[y]);
+
+	return c ? c : x < y ? -1 : x > y;
+}
+
+uint32_t *str_order(char *const *strs, size_t n)
+{
+	uint32_t *idx = xmalloc((n + 1) * sizeof(*idx));
+
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (uint32_t)i;
+	qsort_r(idx, n, sizeof(*idx), cmp_str_index, (void *)strs);
+	return idx;
+}
+
+void str_number_repeats(char **strs, size_t n, const char *sep, size_t base, int keep_first)
+{
+	uint32_t *idx = str_order(strs, n);
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && !strcmp(strs[idx[i]], strs[idx[j]]); j++)
+			;
+		for (size_t k = j - i > 1 ? i + (keep_first != 0) : j; k < j; k++) {
+			buf_reset(&b);
+			buf_printf(&b, "%s%s%zu", strs[idx[k]], sep, k - i + base);
+			free(strs[idx[k]]);
+			strs[idx[k]] = buf_detach(&b, NULL);
+		}
+	}
+	buf_release(&b);
+	free(idx);
 }

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * A buffer always holds a NUL-terminated string (data may also hold NULs of
@@ -36,11 +37,27 @@ void buf_putc(struct buf *b, char c);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
-/* buf_put_printable appends s with control characters replaced by '?', for a terminal. */
+/*
+ * buf_put_printable appends s for a terminal: control characters become '?',
+ * and what a terminal would act on or what would reorder the line (C1
+ * controls, bidirectional overrides, embeddings, isolates and marks) is
+ * shown escaped, "<U+202E>".
+ */
 void buf_put_printable(struct buf *b, const char *s);
 
 /* buf_detach hands the string to the caller (free() it) and empties the buffer. */
 char *buf_detach(struct buf *b, size_t *len);
+
+/* str_order returns the indices 0..n-1 of strs sorted by string, equal ones in index order (free() it). */
+uint32_t *str_order(char *const *strs, size_t n);
+
+/*
+ * str_number_repeats makes strs (each from malloc) unique where they repeat:
+ * the k-th of equal strings (k from 0, in index order) gets sep and k + base
+ * appended, the first left as it is when keep_first.  Example: "f", "g", "f"
+ * with " #", 1, keep_first: "f", "g", "f #2".
+ */
+void str_number_repeats(char **strs, size_t n, const char *sep, size_t base, int keep_first);
 
 /* xmalloc and friends: allocation that cannot fail (see above). */
 void *xmalloc(size_t size);

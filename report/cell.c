@@ -36,7 +36,25 @@ int cell_time_doubtful(struct buf *out, uint64_t ns, uint64_t raw_ns, int compen
 	return 1;
 }
 
-void cell_site(struct buf *out, const char *file, uint64_t line)
+/* Why a call site names no line: the word shown, the reason (on hover), and the legend's words for it. */
+#define WHY_INLINED "the callee was inlined into its caller, so its probe got the caller's own return " \
+		    "address, which lies in the caller's caller: no line is named rather than a wrong one"
+#define WHY_OUTSIDE "the call came from code that is not the caller's: a callback through uninstrumented " \
+		    "code (a comparator called by libc's qsort, a library's callback), charged to the nearest " \
+		    "instrumented function still running"
+#define WHY_ROOT "no instrumented function was running to call it"
+#define WHY_NO_LINE "no line information for the call: its module has no debug information there, or the " \
+		    "dump does not say"
+static const struct {
+	const char *shown, *title, *legend;
+} missing_site[CELL_SITES] = {
+	[CELL_SITE_INLINED] = { "inlined", "Inlined: " WHY_INLINED ".", "<b>inlined</b>: " WHY_INLINED },
+	[CELL_SITE_OUTSIDE] = { "other code", "Other code: " WHY_OUTSIDE ".", "<b>other code</b>: " WHY_OUTSIDE },
+	[CELL_SITE_ROOT] = { "\xe2\x80\x94", "A root call: " WHY_ROOT ".", "<b>\xe2\x80\x94</b> on a root call: " WHY_ROOT },
+	[CELL_SITE_NO_LINE] = { "\xe2\x80\x94", "No line: " WHY_NO_LINE ".", "<b>\xe2\x80\x94</b> elsewhere: " WHY_NO_LINE },
+};
+
+void cell_file(struct buf *out, const char *file, uint64_t line)
 {
 	const char *base;
 
@@ -52,6 +70,37 @@ void cell_site(struct buf *out, const char *file, uint64_t line)
 	if (line)
 		buf_printf(out, ":%llu", (unsigned long long)line);
 	buf_puts(out, "</span></td>");
+}
+
+unsigned cell_site(struct buf *out, const char *file, uint64_t line, enum psite site, int root)
+{
+	int kind;
+
+	if (file) {
+		cell_file(out, file, line);
+		return 0;
+	}
+	kind = root ? CELL_SITE_ROOT : site == PSITE_INLINED ? CELL_SITE_INLINED :
+	       site == PSITE_OUTSIDE ? CELL_SITE_OUTSIDE : CELL_SITE_NO_LINE;
+	buf_printf(out, "<td class=\"site muted\" title=\"%s\">%s</td>", missing_site[kind].title,
+		   missing_site[kind].shown);
+	return 1u << kind;
+}
+
+void cell_site_legend(struct buf *out, unsigned kinds)
+{
+	const char *sep = "";
+
+	if (!kinds)
+		return;
+	buf_puts(out, "<p class=\"note site-legend\">Call sites without a line: ");
+	for (int k = 0; k < CELL_SITES; k++) {
+		if (!(kinds & (1u << k)))
+			continue;
+		buf_printf(out, "%s%s", sep, missing_site[k].legend);
+		sep = "; ";
+	}
+	buf_puts(out, ".</p>\n");
 }
 
 void cell_bar(struct buf *out, uint64_t part, uint64_t whole)

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "profile.h"
 
 /* cell_count: "<td class="num" data-v="1234">1,234</td>". */
 void cell_count(struct buf *out, uint64_t n);
@@ -22,8 +23,20 @@ int cell_time_doubtful(struct buf *out, uint64_t ns, uint64_t raw_ns, int compen
 /* cell_pct: part of whole as a percentage, with a bar (cell_bar). */
 void cell_pct(struct buf *out, uint64_t part, uint64_t whole);
 
-/* cell_site: a call site, "file.c:42" (the full path on hover), or a dash when file is NULL. */
-void cell_site(struct buf *out, const char *file, uint64_t line);
+/* cell_file: a source location, "file.c:42" (the full path on hover), or a dash when file is NULL. */
+void cell_file(struct buf *out, const char *file, uint64_t line);
+
+/*
+ * cell_site: a call site, "file.c:42" (the full path on hover), or, when file
+ * is NULL, why not: "inlined", "other code" (enum psite, profile.h), a dash on
+ * a root call or where no line is known, the reason on hover.  Returns the
+ * bit (1 << CELL_SITE_*) of the reason shown, 0 for a line; cell_site_legend
+ * explains the reasons whose bits are set in kinds, in a paragraph under the
+ * table.
+ */
+enum { CELL_SITE_INLINED, CELL_SITE_OUTSIDE, CELL_SITE_ROOT, CELL_SITE_NO_LINE, CELL_SITES };
+unsigned cell_site(struct buf *out, const char *file, uint64_t line, enum psite site, int root);
+void cell_site_legend(struct buf *out, unsigned kinds);
 
 /* cell_bar: a horizontal bar of part / whole (CSS classes w0..w100, no inline style: the CSP forbids it). */
 void cell_bar(struct buf *out, uint64_t part, uint64_t whole);

@@ -45,8 +45,10 @@ void dump_release(struct dump *d)
 	for (size_t i = 0; i < d->nthreads; i++) {
 		free(d->threads[i].name);
 		free(d->threads[i].funcs);
-		for (size_t k = 0; k < d->threads[i].nedges; k++)
+		for (size_t k = 0; k < d->threads[i].nedges; k++) {
 			free(d->threads[i].edges[k].call_file);
+			free(d->threads[i].edges[k].site);
+		}
 		free(d->threads[i].edges);
 		free(d->threads[i].nodes);
 	}

@@ -49,6 +49,8 @@ struct dump_function {
 	char *address;   /* "0x401136" as written, or NULL */
 	uint64_t offset; /* from its module's load address; valid when has_offset */
 	unsigned has_offset : 1;
+	unsigned name_nul : 1; /* its name held a NUL: shown as "\0", every backslash doubled (load_string) */
+	unsigned file_nul : 1; /* the same for its file */
 	char *front_end; /* "mfentry", "finstrument", or NULL when the dump does not say */
 	struct dump_args *args; /* NULL when CALLPROF_ARGS did not select it */
 };
@@ -68,6 +70,7 @@ struct dump_edge {
 	uint64_t self_ns;     /* the callee's self time while called from caller */
 	char *call_file;      /* source file of the (first) call, or NULL */
 	uint64_t call_line;   /* its line, 0 when unknown */
+	char *site;           /* why no line is named: "inlined", "outside" (dump-format.md), or NULL */
 };
 
 /* One calling-context tree node; parents come before their children. */
@@ -81,8 +84,10 @@ struct dump_thread {
 	int64_t tid;              /* 0 when absent */
 	char *name;               /* NULL when absent */
 	uint64_t wall_ns;         /* 0 when absent */
+	uint64_t runq_wait_ns;    /* time it waited for a CPU; valid when has_wait */
 	int64_t pid;              /* its process (a merged dump says it per thread), when has_pid */
 	unsigned has_wall : 1;
+	unsigned has_wait : 1;
 	unsigned has_pid : 1;
 	unsigned running : 1;     /* still running when the dump was written */
 	uint64_t counters[RUN_COUNTERS]; /* see enum run_counter */
@@ -120,7 +125,7 @@ void dump_args_free(struct dump_args *a);
  * dump_merge makes out one dump of the n dumps in (`callprof merge`), named
  * path in messages; out owns copies of everything.  Every thread of every
  * input is kept as it is, with its process's pid; functions are matched by
- * fnkey.h, modules by path and build-id, each in order of first appearance;
+ * fnid.h, modules by path and build-id, each in order of first appearance;
  * the program is the first input's; wall_ns is the longest; the probes'
  * costs are the inputs' means weighted by their calls; clamped_figures add
  * up; warnings are every input's, each once.  Returns 0.

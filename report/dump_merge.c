@@ -1,11 +1,11 @@
 /* dump_merge.c: several dumps into one dump (`callprof merge`): every thread kept, functions
- * matched by fnkey.h, modules by path and build-id, the run's figures combined (see dump.h). */
+ * matched by fnid.h, modules by path and build-id, the run's figures combined (see dump.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dump.h"
 #include "dump_merge.h"
-#include "fnkey.h"
+#include "fnid.h"
 
 /* One function of one input, with its key, for matching by sorting. */
 struct merge_ref {
@@ -85,13 +85,16 @@ static int cmp_uncalled(const void *a, const void *b)
 		return c;
 	if (x->u->line != y->u->line)
 		return x->u->line < y->u->line ? -1 : 1;
+	if (x->u->name_nul != y->u->name_nul || x->u->file_nul != y->u->file_nul)
+		return x->u->name_nul + 2 * x->u->file_nul < y->u->name_nul + 2 * y->u->file_nul ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static int same_uncalled(const struct merge_uncalled *x, const struct merge_uncalled *y)
 {
 	return x->module == y->module && !strcmp(x->u->name, y->u->name) && str_eq(x->u->file, y->u->file) &&
-	       str_eq(x->u->offset, y->u->offset) && x->u->line == y->u->line;
+	       str_eq(x->u->offset, y->u->offset) && x->u->line == y->u->line &&
+	       x->u->name_nul == y->u->name_nul && x->u->file_nul == y->u->file_nul;
 }
 
 static int cmp_seq(const void *a, const void *b)
@@ -139,7 +142,8 @@ static void merge_modules(struct dump *out, const struct dump *in, size_t n, int
 
 		to->uncalled = xreallocarray(to->uncalled, to->nuncalled + 1, sizeof(*to->uncalled));
 		to->uncalled[to->nuncalled++] = (struct run_uncalled){ xstrdup(all[i].u->name),
-			dup_or_null(all[i].u->file), all[i].u->line, dup_or_null(all[i].u->offset) };
+			dup_or_null(all[i].u->file), all[i].u->line, dup_or_null(all[i].u->offset), all[i].u->name_nul,
+			all[i].u->file_nul };
 	}
 	free(all);
 }
@@ -161,7 +165,7 @@ static void merge_functions(struct dump *out, const struct dump *in, size_t n, i
 	const struct dump_args **args = xcalloc(n + 1, sizeof(*args));
 
 	for (size_t d = 0; d < n; d++) {
-		keys[d] = fnkey_all(&in[d]);
+		keys[d] = fnid_keys(&in[d]);
 		total += in[d].nfunctions;
 		fns[d] = xmalloc((in[d].nfunctions + 1) * sizeof(**fns));
 	}
@@ -189,6 +193,8 @@ static void merge_functions(struct dump *out, const struct dump *in, size_t n, i
 		to->address = dup_or_null(src->address);
 		to->offset = src->offset;
 		to->has_offset = src->has_offset;
+		to->name_nul = src->name_nul;
+		to->file_nul = src->file_nul;
 		/* every member of the group maps here: the refs of one key sit together after r */
 		size_t nargs = 0;
 		for (const struct merge_ref *x = r; x < refs + total && !strcmp(x->key, r->key); x++) {
@@ -206,7 +212,7 @@ static void merge_functions(struct dump *out, const struct dump *in, size_t n, i
 	free(firsts);
 	free(refs);
 	for (size_t d = 0; d < n; d++)
-		fnkey_free(keys[d], in[d].nfunctions);
+		fnid_keys_free(keys[d], in[d].nfunctions);
 	free(keys);
 }
 
@@ -233,6 +239,7 @@ static void copy_thread(struct dump_thread *to, const struct dump_thread *t, con
 		to->edges[i].caller = t->edges[i].caller >= 0 ? (int32_t)fns[t->edges[i].caller] : -1;
 		to->edges[i].callee = fns[t->edges[i].callee];
 		to->edges[i].call_file = dup_or_null(t->edges[i].call_file);
+		to->edges[i].site = dup_or_null(t->edges[i].site);
 	}
 	to->nodes = xmalloc((t->nnodes + 1) * sizeof(*to->nodes));
 	for (size_t i = 0; i < t->nnodes; i++) {

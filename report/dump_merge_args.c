@@ -68,7 +68,7 @@ static void keep_most(struct dump_value *v, size_t *n, uint64_t keep, size_t nva
 		*n = (size_t)keep;
 }
 
-/* same_signature: the parameters' and return's types agree (a function matched by fnkey, built alike). */
+/* same_signature: the parameters' and return's types agree (a function matched by fnid.h, built alike). */
 static int same_signature(const struct dump_args *a, const struct dump_args *b)
 {
 	if (a->nparams != b->nparams || !a->returns != !b->returns ||

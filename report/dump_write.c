@@ -12,6 +12,25 @@ static void put_str(struct buf *out, const char *s)
 		buf_puts(out, "null");
 }
 
+/* put_escaped: a string that load_string escaped (a NUL as "\0", backslashes doubled), as it was. */
+static void put_escaped(struct buf *out, const char *s, int escaped)
+{
+	struct buf raw = BUF_INIT;
+
+	if (!s || !escaped) {
+		put_str(out, s);
+		return;
+	}
+	for (; *s; s++) {
+		if (s[0] == '\\' && (s[1] == '0' || s[1] == '\\'))
+			buf_putc(&raw, *++s == '0' ? '\0' : '\\');
+		else
+			buf_putc(&raw, *s);
+	}
+	json_out_str(out, raw.data, raw.len);
+	buf_release(&raw);
+}
+
 static void put_u64(struct buf *out, const char *key, uint64_t v)
 {
 	buf_printf(out, ",\"%s\":%llu", key, (unsigned long long)v);
@@ -98,13 +117,13 @@ static void put_modules(const struct run *r, struct buf *out)
 			const struct run_uncalled *x = &mod->uncalled[u];
 
 			buf_puts(out, u ? ",{\"name\":" : "{\"name\":");
-			put_str(out, x->name);
+			put_escaped(out, x->name, x->name_nul);
 			if (x->offset) {
 				buf_puts(out, ",\"offset\":");
 				put_str(out, x->offset);
 			}
 			buf_puts(out, ",\"file\":");
-			put_str(out, x->file);
+			put_escaped(out, x->file, x->file_nul);
 			if (x->line)
 				put_u64(out, "line", x->line);
 			buf_putc(out, '}');
@@ -188,7 +207,7 @@ static void put_functions(const struct dump *d, struct buf *out)
 		const struct dump_function *f = &d->functions[i];
 
 		buf_printf(out, "%s{\"id\":%zu,\"name\":", i ? ",\n" : "\n", i);
-		put_str(out, f->name);
+		put_escaped(out, f->name, f->name_nul);
 		if (f->module >= 0)
 			buf_printf(out, ",\"module\":%d", f->module);
 		else
@@ -197,7 +216,7 @@ static void put_functions(const struct dump *d, struct buf *out)
 		put_str(out, f->address ? f->address : "0x0");
 		buf_printf(out, ",\"offset\":\"0x%llx\"", (unsigned long long)(f->has_offset ? f->offset : 0));
 		buf_puts(out, ",\"file\":");
-		put_str(out, f->file);
+		put_escaped(out, f->file, f->file_nul);
 		if (f->line)
 			put_u64(out, "line", f->line);
 		else
@@ -252,6 +271,10 @@ static void put_edge(const struct dump_edge *e, struct buf *out)
 	}
 	if (e->call_line)
 		put_u64(out, "call_line", e->call_line);
+	if (e->site) {
+		buf_puts(out, ",\"site\":");
+		put_str(out, e->site);
+	}
 	buf_putc(out, '}');
 }
 
@@ -281,6 +304,8 @@ static void put_thread(const struct dump_thread *t, struct buf *out)
 	put_str(out, t->name);
 	if (t->has_wall)
 		put_u64(out, "wall_ns", t->wall_ns);
+	if (t->has_wait)
+		put_u64(out, "runq_wait_ns", t->runq_wait_ns);
 	buf_printf(out, ",\"running\":%s", t->running ? "true" : "false");
 	for (int k = 0; k < RUN_COUNTERS; k++)
 		put_u64(out, run_counter_keys[k], t->counters[k]);

@@ -59,39 +59,6 @@ static const struct export_format *find_format(const char *name)
 	return NULL;
 }
 
-static int cmp_label(const void *a, const void *b, void *ctx)
-{
-	char **labels = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c = strcmp(labels[x], labels[y]);
-
-	return c ? c : x < y ? -1 : x > y;
-}
-
-/* number_clashes appends " #2", " #3" ... to the second and later of labels that are equal. */
-static void number_clashes(char **labels, size_t n)
-{
-	uint32_t *order = xmalloc((n + 1) * sizeof(*order));
-	struct buf b = BUF_INIT;
-	size_t start = 0;
-
-	for (size_t i = 0; i < n; i++)
-		order[i] = (uint32_t)i;
-	qsort_r(order, n, sizeof(*order), cmp_label, labels);
-	for (size_t i = 1; i < n; i++) {
-		if (strcmp(labels[order[i]], labels[order[start]])) {
-			start = i;
-			continue;
-		}
-		buf_reset(&b);
-		buf_printf(&b, "%s #%zu", labels[order[start]], i - start + 1);
-		free(labels[order[i]]);
-		labels[order[i]] = xstrdup(b.data);
-	}
-	buf_release(&b);
-	free(order);
-}
-
 static char **make_labels(const struct profile *p)
 {
 	char **labels = xcalloc(p->nfuncs + 1, sizeof(*labels));
@@ -102,11 +69,10 @@ static char **make_labels(const struct profile *p)
 
 		buf_reset(&b);
 		buf_puts(&b, f->name[0] ? f->name : "(anonymous)");
-		if (f->same_name && f->file)
-			buf_printf(&b, " (%s)", pfunc_file_base(f));
+		pfunc_put_tell(&b, f, buf_puts); /* what the site shows beside it: "util.c", "dup.h:3 @0x1230" */
 		labels[i] = xstrdup(b.data);
 	}
-	number_clashes(labels, p->nfuncs);
+	str_number_repeats(labels, p->nfuncs, " #", 1, 1); /* "f", "f #2", ... */
 	buf_release(&b);
 	return labels;
 }

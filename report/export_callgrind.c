@@ -132,17 +132,13 @@ static void put_header(const struct export_ctx *x, struct buf *out)
 	if (r && r->has_pid)
 		buf_printf(out, "pid: %lld\n", (long long)r->pid);
 	if (r && (r->argc || r->program)) {
-		buf_puts(out, "cmd:");
-		if (r->argc) {
-			for (size_t i = 0; i < r->argc; i++) {
-				buf_putc(out, ' ');
-				put_text(out, r->argv[i]);
-			}
-		} else {
-			buf_putc(out, ' ');
-			put_text(out, r->program);
-		}
+		struct buf cmd = BUF_INIT;
+
+		run_args(&cmd, r, 0, RUN_ARGS_MAX); /* cut as the site cuts them: an argv may be megabytes */
+		buf_puts(out, "cmd: ");
+		put_text(out, r->argc ? cmd.data : r->program);
 		buf_putc(out, '\n');
+		buf_release(&cmd);
 	}
 	if (p->nruns > 1)
 		buf_printf(out, "desc: Dumps: %zu merged\n", p->nruns);

@@ -256,8 +256,7 @@ static void add_header(const struct export_ctx *x, struct pb_build *b)
 	b->prof.n_comment = 1;
 	if (r && r->argc) {
 		buf_reset(&text);
-		for (size_t i = 0; i < r->argc; i++)
-			buf_printf(&text, "%s%s", i ? " " : "", r->argv[i]);
+		run_args(&text, r, 0, RUN_ARGS_MAX); /* cut as the site cuts them: an argv may be megabytes */
 		b->comments[b->prof.n_comment++] = str_id(&b->strs, text.data);
 	}
 	b->prof.comment = b->comments;

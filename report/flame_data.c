@@ -67,8 +67,9 @@ static uint32_t *local_names(const struct flame_view *v, const uint32_t *order, 
 	return used;
 }
 
-/* put_functions: "names", "files" (the source file's base name where another function has
- * the same name, else "") and "links" (page numbers), one entry per function used. */
+/* put_functions: "names", "files" (what tells a function from others of its name, pfunc_tell:
+ * its file, file:line or offset, else "") and "links" (page numbers), one entry per function
+ * used. */
 static void put_functions(struct buf *out, const struct flame_view *v, const uint32_t *used, size_t nused)
 {
 	const struct profile *p = v->p;
@@ -80,11 +81,12 @@ static void put_functions(struct buf *out, const struct flame_view *v, const uin
 	}
 	buf_puts(out, "],\n\"files\":[");
 	for (size_t k = 0; k < nused; k++) {
-		const struct pfunc *f = &p->funcs[used[k]];
-		const char *base = f->same_name ? pfunc_file_base(f) : NULL;
+		struct buf tell = BUF_INIT;
 
+		pfunc_tell(&tell, &p->funcs[used[k]]);
 		buf_puts(out, k ? "," : "");
-		json_out_str(out, base ? base : "", base ? strlen(base) : 0);
+		json_out_str(out, tell.len ? tell.data : "", tell.len);
+		buf_release(&tell);
 	}
 	buf_puts(out, "],\n\"links\":[");
 	for (size_t k = 0; k < nused; k++) {

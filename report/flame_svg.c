@@ -97,12 +97,13 @@ static void flame_rect(struct buf *out, const struct flame_view *v, uint32_t i, 
 {
 	const struct pnode *n = &v->t->nodes[i];
 	const char *name = v->p->funcs[n->fn].name[0] ? v->p->funcs[n->fn].name : "(anonymous)";
-	char colour[8];
+	char colour[8], href[40];
 	size_t fit = w > 8 ? (size_t)((w - 6) / FLAME_CHAR) : 0, len = strlen(name);
 
 	flame_colour(colour, v, i);
-	buf_printf(out, "<a href=\"../fn/%u.html\"><title>", flame_link(v, n->fn));
-	link_name(out, name);
+	link_fn_path(href, sizeof(href), flame_link(v, n->fn));
+	buf_printf(out, "<a href=\"../%s\"><title>", href);
+	link_name_plain(out, name);
 	frame_title(out, v, i);
 	buf_printf(out, "</title><rect x=\"%.2f\" y=\"%zu\" width=\"%.2f\" height=\"%d\" fill=\"%s\"/>", x,
 		   depth * FLAME_ROW, w, FLAME_ROW - 1, colour);

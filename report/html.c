@@ -3,8 +3,7 @@
 
 #include "html.h"
 
-/* utf8_valid_len: length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
-static size_t utf8_valid_len(const unsigned char *s, size_t n)
+size_t utf8_valid_len(const unsigned char *s, size_t n)
 {
 	size_t len, i;
 	unsigned int cp;

@@ -14,4 +14,7 @@
 void html_escape(struct buf *out, const char *s);
 void html_escape_n(struct buf *out, const char *s, size_t n);
 
+/* utf8_valid_len: the length of the valid UTF-8 sequence at s (n > 0 bytes left), 0 if invalid. */
+size_t utf8_valid_len(const unsigned char *s, size_t n);
+
 #endif

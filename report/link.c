@@ -7,19 +7,17 @@
 #include "fmt.h"
 #include "html.h"
 #include "link.h"
+#include "name.h"
 #include "render.h"
 
 #define LINK_MAX_TABS 64 /* thread links above a tree or flame graph */
 
-void link_name(struct buf *out, const char *name)
+/* put_cut: name escaped, cut after LINK_NAME_MAX bytes on a character boundary. */
+static void put_cut(struct buf *out, const char *name)
 {
 	size_t len = strlen(name), cut = LINK_NAME_MAX;
 	char more[FMT_SIZE];
 
-	if (!len) {
-		buf_puts(out, "(anonymous)");
-		return;
-	}
 	if (len <= LINK_NAME_MAX) {
 		html_escape_n(out, name, len);
 		return;
@@ -30,38 +28,104 @@ void link_name(struct buf *out, const char *name)
 	buf_printf(out, "\xe2\x80\xa6 (%s bytes more)", fmt_count(more, len - cut));
 }
 
+void link_name_plain(struct buf *out, const char *name)
+{
+	put_cut(out, *name ? name : "(anonymous)");
+}
+
+void link_name(struct buf *out, const char *name)
+{
+	struct buf simple = BUF_INIT;
+
+	if (!*name) {
+		buf_puts(out, "(anonymous)");
+		return;
+	}
+	if (name_simplify(&simple, name)) {
+		buf_puts(out, "<span class=\"nm-short\">");
+		put_cut(out, simple.data);
+		buf_puts(out, "</span><span class=\"nm-full\">");
+		put_cut(out, name);
+		buf_puts(out, "</span>");
+	} else {
+		put_cut(out, name);
+	}
+	buf_release(&simple);
+}
+
+void link_open(struct buf *out, const char *href_root, const char *href, const char *name)
+{
+	struct buf simple = BUF_INIT;
+
+	buf_printf(out, "<a class=\"fn\" href=\"%s%s\"", href_root, href);
+	if (name_simplify(&simple, name)) {
+		buf_puts(out, " title=\"");
+		put_cut(out, name);
+		buf_puts(out, "\"");
+	}
+	buf_puts(out, ">");
+	buf_release(&simple);
+}
+
+/* tell_span: what tells a function from others of its name (text), its full file on hover. */
+static void tell_span(struct buf *out, const char *file, const char *text)
+{
+	buf_puts(out, " <span class=\"fn-file\"");
+	if (file) {
+		/* Two util.c in two folders look alike: the full path is on hover. */
+		buf_puts(out, " title=\"");
+		html_escape(out, file);
+		buf_puts(out, "\"");
+	}
+	buf_puts(out, ">");
+	html_escape(out, text);
+	buf_puts(out, "</span>");
+}
+
 void link_fn(struct buf *out, const struct profile *p, uint32_t fn, const char *root)
 {
-	buf_printf(out, "<a class=\"fn\" href=\"%sfn/%u.html\">", root, fn);
-	link_name(out, p->funcs[fn].name);
+	const struct pfunc *f = &p->funcs[fn];
+
+	char href[40];
+
+	link_fn_path(href, sizeof(href), fn);
+	link_open(out, root, href, f->name);
+	link_name(out, f->name);
 	buf_puts(out, "</a>");
-	if (p->funcs[fn].same_name && p->funcs[fn].file) {
-		buf_puts(out, " <span class=\"fn-file\">");
-		html_escape(out, pfunc_file_base(&p->funcs[fn]));
-		buf_puts(out, "</span>");
+	if (f->same_name) {
+		struct buf text = BUF_INIT;
+
+		pfunc_tell(&text, f);
+		tell_span(out, f->file, text.data);
+		buf_release(&text);
 	}
 }
 
 void link_diff_fn(struct buf *out, const struct diff *d, uint32_t fn, const char *root)
 {
 	const struct diff_func *f = &d->funcs[fn];
-	int side = f->fn[DIFF_NEW] >= 0 ? DIFF_NEW : DIFF_BASE;
+	char href[40];
 
-	buf_printf(out, "<a class=\"fn\" href=\"%sfn/%u.html\">", root, fn);
+	link_fn_path(href, sizeof(href), fn);
+	link_open(out, root, href, f->name);
 	link_name(out, f->name);
 	buf_puts(out, "</a>");
-	if (f->same_name && f->file) {
-		/* Two util.c in two folders look alike: the full path is on hover. */
-		buf_puts(out, " <span class=\"fn-file\" title=\"");
-		html_escape(out, f->file);
-		buf_puts(out, "\">");
-		html_escape(out, pfunc_file_base(&d->side[side].funcs[f->fn[side]]));
-		buf_puts(out, "</span>");
+	if (f->same_name) {
+		struct buf text = BUF_INIT;
+
+		diff_func_tell(&text, f);
+		tell_span(out, f->file, text.data);
+		buf_release(&text);
 	}
 	if (f->fn[DIFF_BASE] < 0)
 		buf_puts(out, " <span class=\"tag new\">new</span>");
 	else if (f->fn[DIFF_NEW] < 0)
 		buf_puts(out, " <span class=\"tag gone\">gone</span>");
+}
+
+void link_fn_path(char *out, size_t size, uint32_t fn)
+{
+	snprintf(out, size, "fn/%u/%u.html", fn / LINK_FN_SHARD, fn);
 }
 
 void link_thread_label(struct buf *out, const struct profile *p, size_t t)

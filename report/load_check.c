@@ -102,6 +102,7 @@ static const struct load_field edge_fields[] = {
 	{ "self_ns", LOAD_U64, LOAD_OPTIONAL, offsetof(struct dump_edge, self_ns) },
 	{ "call_file", LOAD_STR, LOAD_OPTIONAL, offsetof(struct dump_edge, call_file) },
 	{ "call_line", LOAD_U64, LOAD_OPTIONAL, offsetof(struct dump_edge, call_line) },
+	{ "site", LOAD_STR, LOAD_OPTIONAL, offsetof(struct dump_edge, site) },
 };
 
 const struct load_record_kind load_edge_kind = {

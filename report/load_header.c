@@ -59,7 +59,7 @@ static int load_program(struct load_ctx *c, struct dump *d, struct json_object *
 
 		if (!a || !json_object_is_type(a, json_type_string))
 			return load_fail(c, "expected a string, not %s, at program.argv[%zu]", load_type_name(a), i);
-		d->run.argv[i] = xstrdup(json_object_get_string(a));
+		d->run.argv[i] = load_string(a, 0);
 	}
 	return 0;
 }
@@ -141,8 +141,8 @@ static int load_warnings(struct load_ctx *c, struct dump *d, struct json_object 
 
 		struct load_brief b;
 
-		d->run.warnings[i] = xstrdup(s && json_object_is_type(s, json_type_string) ?
-					     json_object_get_string(s) : load_brief(&b, s));
+		d->run.warnings[i] = s && json_object_is_type(s, json_type_string) ? load_string(s, 0) :
+										      xstrdup(load_brief(&b, s));
 	}
 	return 0;
 }
@@ -192,15 +192,19 @@ static int load_uncalled(struct load_ctx *c, struct run_module *mod, struct json
 	mod->uncalled = xcalloc(mod->nuncalled, sizeof(*mod->uncalled));
 	for (size_t i = 0; i < mod->nuncalled; i++) {
 		struct json_object *u = json_object_array_get_idx(arr, i);
+		struct run_uncalled *x = &mod->uncalled[i];
+		int name_rc = 0, file_rc = 0;
 
 		snprintf(sub, sizeof(sub), "%s.uncalled[%zu]", where, i);
 		if (!u || !json_object_is_type(u, json_type_object))
 			return load_fail(c, "expected an object, not %s, at %s", load_type_name(u), sub);
-		if (load_want_str(c, u, "name", sub, LOAD_REQUIRED, &mod->uncalled[i].name) < 0 ||
-		    load_want_str(c, u, "file", sub, LOAD_OPTIONAL, &mod->uncalled[i].file) < 0 ||
-		    load_want_u64(c, u, "line", sub, LOAD_OPTIONAL, &mod->uncalled[i].line) < 0 ||
-		    load_want_str(c, u, "offset", sub, LOAD_OPTIONAL, &mod->uncalled[i].offset) < 0)
+		if ((name_rc = load_want_name(c, u, "name", sub, LOAD_REQUIRED, &x->name)) < 0 ||
+		    (file_rc = load_want_name(c, u, "file", sub, LOAD_OPTIONAL, &x->file)) < 0 ||
+		    load_want_u64(c, u, "line", sub, LOAD_OPTIONAL, &x->line) < 0 ||
+		    load_want_str(c, u, "offset", sub, LOAD_OPTIONAL, &x->offset) < 0)
 			return -1;
+		x->name_nul = name_rc == 2;
+		x->file_nul = file_rc == 2;
 	}
 	return 0;
 }
@@ -242,14 +246,10 @@ int load_modules(struct load_ctx *c, struct dump *d, struct json_object *root, s
  */
 static int load_offset(struct load_ctx *c, struct dump_function *f, struct json_object *o, const char *where)
 {
-	char *text = NULL, *end;
+	char *text = NULL;
 	int rc = load_want_str(c, o, "offset", where, LOAD_OPTIONAL, &text);
 
-	if (rc > 0 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X') && text[2]) {
-		errno = 0;
-		f->offset = strtoull(text + 2, &end, 16);
-		f->has_offset = !*end && !errno;
-	}
+	f->has_offset = rc > 0 && run_parse_offset(text, &f->offset);
 	free(text);
 	return rc < 0 ? -1 : 0;
 }
@@ -258,18 +258,20 @@ static int load_function(struct load_ctx *c, struct dump_function *f, struct jso
 			 const char *where, const struct keymap *modules, int64_t *id)
 {
 	int64_t mod;
-	int rc;
+	int rc, name_rc = 0, file_rc = 0;
 
 	if (!o || !json_object_is_type(o, json_type_object))
 		return load_fail(c, "expected an object, not %s, at %s", load_type_name(o), where);
 	if (load_want_id(c, o, "id", where, LOAD_REQUIRED, id) < 0 ||
-	    load_want_str(c, o, "name", where, LOAD_REQUIRED, &f->name) < 0 ||
-	    load_want_str(c, o, "file", where, LOAD_OPTIONAL, &f->file) < 0 ||
+	    (name_rc = load_want_name(c, o, "name", where, LOAD_REQUIRED, &f->name)) < 0 ||
+	    (file_rc = load_want_name(c, o, "file", where, LOAD_OPTIONAL, &f->file)) < 0 ||
 	    load_want_str(c, o, "address", where, LOAD_OPTIONAL, &f->address) < 0 ||
 	    load_want_u64(c, o, "line", where, LOAD_OPTIONAL, &f->line) < 0 || load_offset(c, f, o, where) < 0 ||
 	    load_want_str(c, o, "front_end", where, LOAD_OPTIONAL, &f->front_end) < 0 ||
 	    load_args(c, o, where, &f->args) < 0)
 		return -1;
+	f->name_nul = name_rc == 2;
+	f->file_nul = file_rc == 2;
 	f->module = -1;
 	rc = load_want_id(c, o, "module", where, LOAD_OPTIONAL, &mod);
 	if (rc < 0)

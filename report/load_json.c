@@ -159,12 +159,46 @@ int load_want_num(struct load_ctx *c, struct json_object *obj, const char *key, 
 	return 1;
 }
 
-int load_want_str(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,
-		  enum load_need need, char **out)
+char *load_string(struct json_object *v, int exact)
+{
+	const char *s = json_object_get_string(v);
+	size_t len = (size_t)json_object_get_string_len(v);
+	struct buf out = BUF_INIT;
+
+	if (strlen(s) == len)
+		return xstrdup(s);
+	for (size_t i = 0; i < len; i++) {
+		if (!s[i])
+			buf_puts(&out, "\\0");
+		else if (s[i] == '\\' && exact)
+			buf_puts(&out, "\\\\");
+		else
+			buf_putc(&out, s[i]);
+	}
+	return buf_detach(&out, NULL);
+}
+
+/* want_string: load_want_str's work, the copy made by load_string. */
+static int want_string(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,
+		       enum load_need need, char **out, int exact)
 {
 	int bad = 0;
 	struct json_object *v = load_want(c, obj, key, where, need, json_type_string, &bad);
 
-	*out = v ? xstrdup(json_object_get_string(v)) : NULL;
-	return bad < 0 ? -1 : v ? 1 : 0;
+	*out = v ? load_string(v, exact) : NULL;
+	if (bad < 0)
+		return -1;
+	return !v ? 0 : strlen(json_object_get_string(v)) == (size_t)json_object_get_string_len(v) ? 1 : 2;
+}
+
+int load_want_str(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,
+		  enum load_need need, char **out)
+{
+	return want_string(c, obj, key, where, need, out, 0);
+}
+
+int load_want_name(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,
+		   enum load_need need, char **out)
+{
+	return want_string(c, obj, key, where, need, out, 1);
 }

@@ -58,6 +58,20 @@ int load_want_str(struct load_ctx *c, struct json_object *obj, const char *key, 
 		  enum load_need need, char **out);
 
 /*
+ * A string may hold NULs ("\u0000" in the JSON), which C strings would cut
+ * short, so that two names that differ after one would merge.  load_string
+ * copies the JSON string v with each NUL shown as the two characters "\0";
+ * exact also doubles every backslash, so that no other name can read the same
+ * and distinct names stay distinct (function names and files, which decide
+ * what merges: load_want_name, which returns 2 for such a string, so that the
+ * dump can say so: dump_function.has_nul).  load_want_str copies with !exact.
+ * A string without a NUL is copied as it is either way.
+ */
+char *load_string(struct json_object *v, int exact);
+int load_want_name(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,
+		   enum load_need need, char **out);
+
+/*
  * The sections of a dump, each 0 or -1 after load_fail.  load_header: format,
  * version, wall time, date, program, clock, calibration, warnings
  * (load_header.c).  load_modules fills d->run.modules and maps their ids

@@ -132,6 +132,9 @@ static int thread_keys(struct load_ctx *c, struct dump_thread *t, struct json_ob
 	    (rc = load_want_u64(c, th, "wall_ns", where, LOAD_OPTIONAL, &t->wall_ns)) < 0)
 		return -1;
 	t->has_wall = rc > 0;
+	if ((rc = load_want_u64(c, th, "runq_wait_ns", where, LOAD_OPTIONAL, &t->runq_wait_ns)) < 0)
+		return -1;
+	t->has_wait = rc > 0;
 	if ((rc = load_want_id(c, th, "pid", where, LOAD_OPTIONAL, &t->pid)) < 0)
 		return -1;
 	t->has_pid = rc > 0;

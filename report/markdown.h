@@ -23,7 +23,24 @@ void md_code(struct buf *out, const char *s);
  */
 void md_code_cut(struct buf *out, const char *s, size_t max);
 
-/* md_text appends s as plain text: Markdown punctuation is backslash-escaped, newlines become spaces. */
+/*
+ * md_name_short: a function name as a code span, shortened as the pages show
+ * it (name_simplify) and cut after LINK_NAME_MAX bytes.
+ */
+void md_name_short(struct buf *out, const char *name);
+
+/*
+ * md_command: a dump's command line as a code span, its arguments cut after
+ * RUN_ARGS_MAX bytes (run_args), or the program alone when no_argv.
+ */
+struct run;
+void md_command(struct buf *out, const struct run *r, int no_argv);
+
+/*
+ * md_text appends s as plain text: what Markdown (and GitHub's autolinks) would
+ * read as markup is backslash-escaped, other punctuation left as it is;
+ * control characters become spaces.
+ */
 void md_text(struct buf *out, const char *s);
 
 #endif

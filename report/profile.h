@@ -12,10 +12,11 @@ struct dump;
 
 /*
  * profile_build merges dumps into one profile.  A function is the same
- * function in every thread and every dump when their keys agree (fnkey.h:
- * its module's base name, its name and its source file, and for copies of one
- * static function its build-id and offset), so several runs or forked children
- * of one program merge and two static functions of one name do not.
+ * function in every thread and every dump when its module's base name, its
+ * name and its source file agree (so several runs or forked children of one
+ * program merge; two static functions of one name in different files do not),
+ * and copies of one static function in one file are told apart by their line
+ * and their code's offset (fnid.h).
  *
  * Views: the merged profile (every thread of every dump) and one view per
  * thread.  Times add up over threads, so "% of run" is a share of run_ns, the
@@ -60,7 +61,10 @@ struct pfunc {
 	const struct run_module *mod; /* its module in the first dump that has it, or NULL */
 	const char *file;         /* source file or NULL */
 	uint64_t line;            /* 0 when unknown */
-	int same_name;            /* another function has the same name: say which file */
+	const char *code;         /* its module's build-id or path (fnid_code), or NULL */
+	uint64_t offset;          /* from its module's load address; valid when has_offset */
+	int has_offset;
+	int same_name;            /* how it must be told from others of its name (enum pfunc_same) */
 	struct pstat st;          /* merged over every thread of every dump */
 	size_t callers, ncallers; /* profile.by_callee[callers ..]: edges into this function */
 	size_t callees, ncallees; /* profile.by_caller[callees ..]: edges out of it */
@@ -71,6 +75,14 @@ struct pfunc {
 	struct pargs *args;       /* its captured arguments, or NULL */
 };
 
+/*
+ * Why an edge's call site names no line of its caller (dump-format.md, "site"):
+ * the callee was inlined into the caller, whose own return address its probe
+ * got; or the call came from code outside the caller (a callback through
+ * uninstrumented code, such as a comparator called by libc's qsort).
+ */
+enum psite { PSITE_LINE, PSITE_INLINED, PSITE_OUTSIDE };
+
 /* One caller -> callee edge, merged. */
 struct pedge {
 	int32_t caller;    /* function index, -1 for a root call */
@@ -78,6 +90,13 @@ struct pedge {
 	uint64_t calls, incl_ns, self_ns;
 	const char *call_file;  /* where the first call was made, or NULL */
 	uint64_t call_line;
+	enum psite site;   /* why call_file is NULL, where the dump says */
+};
+
+/* An edge's figures on one thread (pthread.edges). */
+struct pfedge {
+	uint32_t edge;     /* index into profile.edges */
+	uint64_t calls, incl_ns, self_ns;
 };
 
 /* One calling-context tree node; parents come before children. */
@@ -125,12 +144,16 @@ struct pthread {
 	uint64_t counters[RUN_COUNTERS]; /* what the runtime dropped, folded, closed (enum run_counter) */
 	int running;          /* still running when the dump was written */
 	uint64_t wall_ns;
+	uint64_t runq_wait_ns; /* of it, waiting for a CPU (a loaded machine); valid when has_wait */
+	int has_wait;
 	uint64_t run_ns;      /* what "% of run" means on this thread's pages: summed self time */
 	uint64_t raw_run_ns;  /* the same without compensation (at least wall_ns) */
 	uint64_t calls;       /* all calls on the thread */
 	int32_t folded_first_fn; /* the first function whose path was folded (node budget), or -1 */
 	size_t nfuncs;
 	struct pfstat *funcs; /* the functions that ran on it, by self time */
+	size_t nedges;
+	struct pfedge *edges; /* its edges, in the dump's order */
 	struct ptree tree;
 };
 
@@ -175,6 +198,17 @@ void profile_args_release(struct profile *p);
 
 /* profile_build: 0, or -1 after printing one line (too large for 32-bit indices). */
 int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps);
+
+/*
+ * pfunc_tell appends, as plain text, what tells f from the other functions of
+ * its name ("util.c", "dup.h:3", "dup.h:3 @0x1230"; fnid_tell), or nothing
+ * when its name is its own (same_name 0).
+ */
+struct buf;
+void pfunc_tell(struct buf *out, const struct pfunc *f);
+
+/* pfunc_put_tell: the same as " (TELL)" after a name, through put (fnid_put_tell), or nothing. */
+void pfunc_put_tell(struct buf *out, const struct pfunc *f, void (*put)(struct buf *, const char *));
 
 /* pfunc_file_base: the base name of f's source file, or NULL. */
 const char *pfunc_file_base(const struct pfunc *f);

@@ -49,6 +49,7 @@ struct render_ctx {
 	struct site *site;
 	const char *title;      /* --title, or NULL for one made from the program name */
 	const char *notes_md;   /* --notes Markdown, or NULL */
+	int no_argv;            /* --no-argv: the programs' arguments are left out */
 	size_t notes_len;
 	struct buf summary_md;  /* summary.md, kept for the index */
 	struct buf page;        /* scratch: the page being assembled */

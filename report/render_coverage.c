@@ -143,7 +143,7 @@ static void uncalled_row(struct buf *out, const struct cov_fn *f)
 	buf_puts(out, "<tr><td class=\"name\"><code>");
 	html_escape(out, f->name[0] ? f->name : "(anonymous)");
 	buf_puts(out, "</code></td>");
-	cell_site(out, *f->file ? f->file : NULL, f->line);
+	cell_file(out, *f->file ? f->file : NULL, f->line);
 	buf_puts(out, "</tr>\n");
 }
 

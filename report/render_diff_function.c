@@ -22,13 +22,20 @@ static void status(struct buf *out, const struct diff *d, const struct diff_func
 		buf_puts(out, "<p class=\"status gone\">Only the base build ran it: it vanished (removed, renamed, "
 			      "or no longer called).</p>\n");
 	if (f->tripped)
-		buf_printf(out, "<p class=\"status tripped\">Its inclusive time grew by more than %g%% and %s: "
-			   "it tripped the gate.</p>\n", d->fail_above_pct, fmt_ns(a, d->min_ns));
+		buf_printf(out, "<p class=\"status tripped\">Its inclusive time grew by more than %g%% and %s%s: "
+			   "it tripped the gate.</p>\n", d->fail_above_pct, fmt_ns(a, d->min_ns),
+			   estimate_noise(f->est[0].incl_ns, f->est[1].incl_ns) > 0 ? ", beyond the noise" : "");
+	if (f->tripped_calls)
+		buf_printf(out, "<p class=\"status tripped\">Its calls grew by more than %g%%: it tripped the gate.</p>\n",
+			   d->calls_above_pct);
 }
 
-/* tile: one figure before and after; count says it is a count, not a time. */
-static void tile(struct buf *out, const char *id, const char *label, uint64_t before, uint64_t after, int count)
+/* tile: one figure before and after, with the noise of the change where runs gave one; count: a count, not a time. */
+static void tile(struct buf *out, const char *id, const char *label, uint64_t before, uint64_t after, int count,
+		 struct estimate est_before, struct estimate est_after)
 {
+	double noise = estimate_noise(est_before, est_after);
+
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 
 	buf_printf(out, "<div><dt>%s</dt><dd id=\"%s\" data-before=\"%llu\" data-after=\"%llu\">", label, id,
@@ -40,6 +47,10 @@ static void tile(struct buf *out, const char *id, const char *label, uint64_t be
 	buf_printf(out, "</dd><dd class=\"note\">%s", fmt_change(a, before, after));
 	if (!count)
 		buf_printf(out, ", %s", fmt_ns_delta(c, before, after));
+	if (noise > 0 && count)
+		buf_printf(out, "; noise \xc2\xb1%.1f", noise);
+	else if (noise > 0)
+		buf_printf(out, "; noise \xc2\xb1%s", fmt_ns_f(c, noise));
 	buf_puts(out, "</dd></div>\n");
 }
 
@@ -47,15 +58,16 @@ static void figures(struct buf *out, const struct diff_func *f)
 {
 	const struct pstat *st = f->st;
 
-	tile(out, "fig-calls", "Calls", st[0].calls, st[1].calls, 1);
-	tile(out, "fig-self", "Self", st[0].self_ns, st[1].self_ns, 0);
-	tile(out, "fig-incl", "Inclusive", st[0].incl_ns, st[1].incl_ns, 0);
+	tile(out, "fig-calls", "Calls", st[0].calls, st[1].calls, 1, f->est[0].calls, f->est[1].calls);
+	tile(out, "fig-self", "Self", st[0].self_ns, st[1].self_ns, 0, f->est[0].self_ns, f->est[1].self_ns);
+	tile(out, "fig-incl", "Inclusive", st[0].incl_ns, st[1].incl_ns, 0, f->est[0].incl_ns, f->est[1].incl_ns);
 }
 
 /* edge_table: the edges list[0..n) of one function, the other end of each linked (callees: to the callee). */
 static void edge_table(struct buf *out, const struct diff *d, const uint32_t *list, size_t n, int callees)
 {
 	const char *id = callees ? "callees" : "callers";
+	unsigned sites = 0;
 
 	if (!n) {
 		buf_printf(out, "<p class=\"muted\">%s</p>\n",
@@ -71,17 +83,18 @@ static void edge_table(struct buf *out, const struct diff *d, const uint32_t *li
 
 		buf_puts(out, "<tr><td class=\"name\">");
 		if (callees)
-			link_diff_fn(out, d, e->callee, "../");
+			link_diff_fn(out, d, e->callee, LINK_FN_ROOT);
 		else if (e->caller >= 0)
-			link_diff_fn(out, d, (uint32_t)e->caller, "../");
+			link_diff_fn(out, d, (uint32_t)e->caller, LINK_FN_ROOT);
 		else
 			buf_puts(out, "<span class=\"muted\">(thread root)</span>");
 		buf_puts(out, "</td>");
-		diff_table_cells(out, e->st);
-		cell_site(out, e->call_file, e->call_line);
+		diff_table_cells(out, e->st, e->est, diff_noise_k(d));
+		sites |= cell_site(out, e->call_file, e->call_line, e->site, e->caller < 0);
 		buf_puts(out, "</tr>\n");
 	}
 	buf_puts(out, "</tbody>\n</table></div>\n");
+	cell_site_legend(out, sites);
 }
 
 static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[6])
@@ -101,6 +114,7 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[6])
 	edge_table(&parts[CALLERS], d, d->by_callee + f->callers, f->ncallers, 0);
 
 	struct tmpl_var vars[] = {
+		{ "root", LINK_FN_ROOT },
 		{ "name", parts[NAME].data },
 		{ "location", parts[LOCATION].data },
 		{ "status", parts[STATUS].data },
@@ -108,8 +122,8 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[6])
 		{ "callees", parts[CALLEES].data },
 		{ "callers", parts[CALLERS].data },
 	};
-	snprintf(path, sizeof(path), "fn/%u.html", fn);
-	return layout_page(ctx, path, "../", "functions", f->name, "diff-function.html", vars,
+	link_fn_path(path, sizeof(path), fn);
+	return layout_page(ctx, path, LINK_FN_ROOT, "functions", f->name, "diff-function.html", vars,
 			   sizeof(vars) / sizeof(vars[0]));
 }
 

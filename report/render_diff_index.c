@@ -10,6 +10,7 @@
 #include "layout.h"
 #include "link.h"
 #include "markdown.h"
+#include "note.h"
 #include "render.h"
 
 #define DIFF_INDEX_EDGES 200 /* edges listed on the index; every one is on its functions' pages */
@@ -19,58 +20,94 @@ static void fact(struct buf *out, const char *label, const char *html)
 	buf_printf(out, "<div><dt>%s</dt><dd>%s</dd></div>\n", label, html);
 }
 
-/* side_dumps: the dumps of one side, a line each: pid, file, date. */
-static void side_dumps(struct buf *out, const struct profile *p, const char *label)
+/* side_runs: one side's runs: how many, of how many workloads, and its dumps (folded past a few). */
+static void side_runs(struct buf *out, const struct diff *d, int s, const char *label)
 {
+	const struct runs_plan *pl = &d->plan[s];
 	struct buf v = BUF_INIT;
+	char a[FMT_SIZE], b[FMT_SIZE];
 
-	for (size_t i = 0; i < p->nruns; i++) {
-		const struct run *d = p->runs[i];
-
-		buf_puts(&v, i ? "<br>" : "");
-		if (d->has_pid)
-			buf_printf(&v, "pid %lld \xe2\x80\x94 ", (long long)d->pid);
-		buf_puts(&v, "<code class=\"dumpfile\">");
-		html_escape(&v, d->path);
-		buf_puts(&v, "</code>, <span class=\"date\">");
-		html_escape(&v, d->date ? d->date : "date unknown");
-		buf_puts(&v, "</span>");
-	}
+	if (pl->nruns > 1)
+		buf_printf(&v, "%s runs of %s workload%s%s: ", fmt_count(a, pl->nruns), fmt_count(b, pl->ngroups),
+			   pl->ngroups == 1 ? "" : "s", pl->nruns == pl->ngroups ? " (one run each: no noise known)" : "");
+	note_dumps(&v, &d->side[s]);
 	fact(out, label, v.data);
 	buf_release(&v);
 }
 
-/* before_after: "1.00 ms → 2.00 ms (+1.00 ms, +100.0%)" for a time, or counts when count is set. */
-static void before_after(struct buf *out, const char *label, uint64_t before, uint64_t after, int count)
+/* with_noise: " ± 1.23 ms" for a time estimate, " ± 1.5" for a count, when its noise is known. */
+static void with_noise(struct buf *v, struct estimate e, int count)
 {
-	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE];
-	struct buf v = BUF_INIT;
+	char a[FMT_SIZE];
 
+	if (e.se <= 0)
+		return;
 	if (count)
-		buf_printf(&v, "%s \xe2\x86\x92 %s (%s)", fmt_count(a, before), fmt_count(b, after),
-			   fmt_change(d, before, after));
+		buf_printf(v, " \xc2\xb1 %.1f", e.se);
 	else
-		buf_printf(&v, "%s \xe2\x86\x92 %s (%s, %s)", fmt_ns(a, before), fmt_ns(b, after),
-			   fmt_ns_delta(c, before, after), fmt_change(d, before, after));
+		buf_printf(v, " \xc2\xb1 %s", fmt_ns_f(a, e.se));
+}
+
+/* before_after: "1.00 ms ± 12 µs → 2.00 ms ± 15 µs (+1.00 ms, +100.0%)" for a time, or counts when count is set. */
+static void before_after(struct buf *out, const char *label, struct estimate before, struct estimate after, int count)
+{
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], e[FMT_SIZE];
+	uint64_t x = runs_round(before), y = runs_round(after);
+	struct buf v = BUF_INIT;
+
+	buf_puts(&v, count ? fmt_count(a, x) : fmt_ns(a, x));
+	with_noise(&v, before, count);
+	buf_printf(&v, " \xe2\x86\x92 %s", count ? fmt_count(b, y) : fmt_ns(b, y));
+	with_noise(&v, after, count);
+	if (count)
+		buf_printf(&v, " (%s)", fmt_change(e, x, y));
+	else
+		buf_printf(&v, " (%s, %s)", fmt_ns_delta(c, x, y), fmt_change(e, x, y));
 	fact(out, label, v.data);
 	buf_release(&v);
 }
 
-static void facts(struct buf *out, const struct diff *d)
+/* waits: how much of each side's wall time its threads waited for a CPU, and what was done with it. */
+static void waits(struct buf *out, const struct diff *d)
 {
-	const struct profile *b = &d->side[DIFF_BASE], *n = &d->side[DIFF_NEW];
-	const struct run *nd = n->runs[0];
+	const struct runs_side *r = d->runs;
+	char a[FMT_SIZE], b[FMT_SIZE];
 	struct buf v = BUF_INIT;
+
+	if (!r[0].nwait_threads && !r[1].nwait_threads)
+		return;
+	buf_printf(&v, "%s of the threads' wall time before, %s after: %s", fmt_pct(a, r[0].wait_sum_ns, r[0].wall_sum_ns),
+		   fmt_pct(b, r[1].wait_sum_ns, r[1].wall_sum_ns),
+		   d->wall_clock ? "kept in the times (--wall-clock)" : "taken out of the times compared (a loaded machine "
+									"makes code look slower where it was only waiting)");
+	fact(out, "Waits for a CPU", v.data);
+	buf_release(&v);
+}
+
+static void facts(struct buf *out, const struct render_ctx *ctx, const struct diff *d)
+{
+	const struct profile *n = &d->side[DIFF_NEW];
+	const struct run *nd = n->runs[0];
+	const struct runs_side *r = d->runs;
+	struct buf v = BUF_INIT;
+	int runs = d->plan[0].nruns > 1 || d->plan[1].nruns > 1;
 
 	buf_puts(&v, "<code>");
 	html_escape(&v, nd->program ? nd->program : nd->argc ? nd->argv[0] : "unknown");
 	buf_puts(&v, "</code>");
 	fact(out, "Program", v.data);
-	side_dumps(out, b, b->nruns > 1 ? "Base (merged)" : "Base");
-	side_dumps(out, n, n->nruns > 1 ? "New (merged)" : "New");
-	before_after(out, "Profiled time", b->run_ns, n->run_ns, 0);
-	before_after(out, "Wall time", b->wall_ns, n->wall_ns, 0);
-	before_after(out, "Calls", b->calls, n->calls, 1);
+	if (n->nruns == 1 && d->side[DIFF_BASE].nruns == 1 && nd->argc > 1) {
+		buf_reset(&v);
+		note_args(&v, nd, ctx->no_argv);
+		fact(out, "Arguments", v.data);
+	}
+	side_runs(out, d, DIFF_BASE, d->side[DIFF_BASE].nruns > 1 ? "Base (merged)" : "Base");
+	side_runs(out, d, DIFF_NEW, n->nruns > 1 ? "New (merged)" : "New");
+	before_after(out, runs ? "Profiled time (a typical run)" : "Profiled time", r[0].total.self_ns,
+		     r[1].total.self_ns, 0);
+	before_after(out, runs ? "Wall time (a typical run)" : "Wall time", r[0].wall_ns, r[1].wall_ns, 0);
+	before_after(out, runs ? "Calls (a typical run)" : "Calls", r[0].total.calls, r[1].total.calls, 1);
+	waits(out, d);
 	buf_reset(&v);
 	buf_printf(&v, "%zu in both builds, <a href=\"#appeared\">%zu appeared</a>, "
 		   "<a href=\"#vanished\">%zu vanished</a>", d->nfuncs - d->nappeared - d->nvanished,
@@ -79,28 +116,53 @@ static void facts(struct buf *out, const struct diff *d)
 	buf_release(&v);
 }
 
-/* gate: the verdict of --fail-above, and the functions that tripped it. */
+/* gate_rule: what the gates ask, as a sentence's middle: "inclusive time grew by more than 25% and 5.00 ms". */
+static void gate_rule(struct buf *out, const struct diff *d)
+{
+	char a[FMT_SIZE];
+	int noise = d->plan[0].nruns > d->plan[0].ngroups || d->plan[1].nruns > d->plan[1].ngroups;
+
+	if (d->gated)
+		buf_printf(out, "inclusive time grew by more than %g%% and %s", d->fail_above_pct, fmt_ns(a, d->min_ns));
+	if (d->gated && d->gated_calls)
+		buf_puts(out, ", or ");
+	if (d->gated_calls)
+		buf_printf(out, "calls grew by more than %g%%", d->calls_above_pct);
+	if (noise)
+		buf_printf(out, ", beyond %g times the noise of the medians compared", d->noise_k);
+}
+
+/* gate: the verdict of --fail-above and --fail-on-calls, and the functions that tripped them. */
 static void gate(struct buf *out, const struct diff *d)
 {
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], e[FMT_SIZE];
 
-	if (!d->gated)
+	if (!d->gated && !d->gated_calls)
 		return;
 	buf_printf(out, "<section id=\"gate\" class=\"gate %s\">\n<h2>Gate: ", d->ntripped ? "tripped" : "passed");
 	if (!d->ntripped) {
-		buf_printf(out, "passed</h2>\n<p>No function's inclusive time grew by more than %g%% and %s.</p>\n"
-			   "</section>\n", d->fail_above_pct, fmt_ns(a, d->min_ns));
+		buf_puts(out, "passed</h2>\n<p>No function's ");
+		gate_rule(out, d);
+		buf_puts(out, ".</p>\n</section>\n");
 		return;
 	}
-	buf_printf(out, "%zu function%s tripped it</h2>\n<p>Inclusive time grew by more than %g%% and %s:</p>\n"
-		   "<ul>\n", d->ntripped, d->ntripped == 1 ? "" : "s", d->fail_above_pct, fmt_ns(a, d->min_ns));
+	buf_printf(out, "%zu function%s tripped it</h2>\n<p>A function's ", d->ntripped, d->ntripped == 1 ? "" : "s");
+	gate_rule(out, d);
+	buf_puts(out, ":</p>\n<ul>\n");
 	for (size_t i = 0; i < d->ntripped; i++) {
-		const struct pstat *st = d->funcs[d->tripped[i]].st;
+		const struct diff_func *f = &d->funcs[d->tripped[i]];
+		const struct pstat *st = f->st;
 
 		buf_puts(out, "<li>");
 		link_diff_fn(out, d, d->tripped[i], "");
-		buf_printf(out, ": %s \xe2\x86\x92 %s (%s, %s)</li>\n", fmt_ns(a, st[0].incl_ns), fmt_ns(b, st[1].incl_ns),
-			   fmt_ns_delta(c, st[0].incl_ns, st[1].incl_ns), fmt_change(e, st[0].incl_ns, st[1].incl_ns));
+		if (f->tripped)
+			buf_printf(out, ": inclusive %s \xe2\x86\x92 %s (%s, %s)", fmt_ns(a, st[0].incl_ns),
+				   fmt_ns(b, st[1].incl_ns), fmt_ns_delta(c, st[0].incl_ns, st[1].incl_ns),
+				   fmt_change(e, st[0].incl_ns, st[1].incl_ns));
+		if (f->tripped_calls)
+			buf_printf(out, "%s calls %s \xe2\x86\x92 %s (%s)", f->tripped ? ";" : ":", fmt_count(a, st[0].calls),
+				   fmt_count(b, st[1].calls), fmt_change(e, st[0].calls, st[1].calls));
+		buf_puts(out, "</li>\n");
 	}
 	buf_puts(out, "</ul>\n</section>\n");
 }
@@ -124,7 +186,7 @@ static void edges(struct buf *out, const struct diff *d)
 		buf_puts(out, "</td><td class=\"name\">");
 		link_diff_fn(out, d, e->callee, "");
 		buf_puts(out, "</td>");
-		diff_table_cells(out, e->st);
+		diff_table_cells(out, e->st, e->est, diff_noise_k(d));
 		buf_puts(out, "</tr>\n");
 	}
 	buf_puts(out, "</tbody>\n</table></div>\n");
@@ -173,7 +235,7 @@ int render_diff_index(struct render_ctx *ctx)
 	for (size_t i = 0; i < NPARTS; i++)
 		buf_init(&parts[i]);
 	html_escape(&parts[HEADING], layout_title(ctx));
-	facts(&parts[FACTS], d);
+	facts(&parts[FACTS], ctx, d);
 	gate(&parts[GATE], d);
 	diff_table_functions(&parts[FUNCS], d, DIFF_TABLE_INDEX_FUNCS);
 	edges(&parts[EDGES], d);

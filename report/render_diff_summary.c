@@ -16,47 +16,52 @@ static void md_name(struct buf *md, const struct diff *d, uint32_t fn)
 {
 	const struct diff_func *f = &d->funcs[fn];
 
-	md_code_cut(md, f->name[0] ? f->name : "(anonymous)", LINK_NAME_MAX);
-	if (f->same_name && f->file) {
-		buf_puts(md, " (");
-		md_text(md, f->file);
-		buf_puts(md, ")");
-	}
+	md_name_short(md, f->name);
+	diff_func_put_tell(md, f, md_text);
 }
 
-/* md_side: "`prog args` (pid 42)" or "`prog` (3 dumps merged)" for one side. */
-static void md_side(struct buf *md, const struct profile *p)
+/* md_side: "`prog args`: 5 runs of 2 workloads, 12 dumps; a typical run: 8.00 ms profiled, 1,234 calls". */
+static void md_side(struct buf *md, const struct diff *d, int s, int no_argv)
 {
+	const struct profile *p = &d->side[s];
+	const struct runs_plan *pl = &d->plan[s];
+	const struct runs_side *r = &d->runs[s];
 	const struct run *dp = p->runs[0];
-	struct buf cmd = BUF_INIT;
 	char a[FMT_SIZE], b[FMT_SIZE];
 
-	for (size_t i = 0; i < dp->argc; i++)
-		buf_printf(&cmd, "%s%s", i ? " " : "", dp->argv[i]);
-	md_code(md, dp->argc ? cmd.data : dp->program ? dp->program : dp->path);
-	if (p->nruns > 1)
+	md_command(md, dp, no_argv);
+	if (pl->nruns > 1)
+		buf_printf(md, " and others: %zu runs of %zu workload%s (%zu dumps); a typical run", pl->nruns,
+			   pl->ngroups, pl->ngroups == 1 ? "" : "s", p->nruns);
+	else if (p->nruns > 1)
 		buf_printf(md, " (%zu dumps merged)", p->nruns);
-	buf_printf(md, ": %s profiled, %s calls\n", fmt_ns(a, p->run_ns), fmt_count(b, p->calls));
-	buf_release(&cmd);
+	buf_printf(md, ": %s profiled, %s call%s\n", fmt_ns(a, runs_round(r->total.self_ns)),
+		   fmt_count(b, runs_round(r->total.calls)), runs_round(r->total.calls) == 1 ? "" : "s");
 }
 
-static void md_figures(struct buf *md, const struct diff *d)
+static void md_figures(struct buf *md, const struct diff *d, int no_argv)
 {
-	const struct profile *b = &d->side[DIFF_BASE], *n = &d->side[DIFF_NEW];
 	char x[FMT_SIZE], y[FMT_SIZE], z[FMT_SIZE], w[FMT_SIZE];
+	uint64_t before = runs_round(d->runs[0].total.self_ns), after = runs_round(d->runs[1].total.self_ns);
 
 	buf_puts(md, "- Base: ");
-	md_side(md, b);
+	md_side(md, d, DIFF_BASE, no_argv);
 	buf_puts(md, "- New: ");
-	md_side(md, n);
-	buf_printf(md, "- Profiled time: %s \xe2\x86\x92 %s (%s, %s)\n", fmt_ns(x, b->run_ns), fmt_ns(y, n->run_ns),
-		   fmt_ns_delta(z, b->run_ns, n->run_ns), fmt_change(w, b->run_ns, n->run_ns));
+	md_side(md, d, DIFF_NEW, no_argv);
+	buf_printf(md, "- Profiled time: %s \xe2\x86\x92 %s (%s, %s)\n", fmt_ns(x, before), fmt_ns(y, after),
+		   fmt_ns_delta(z, before, after), fmt_change(w, before, after));
 	buf_printf(md, "- Functions: %zu in both, %zu appeared, %zu vanished\n",
 		   d->nfuncs - d->nappeared - d->nvanished, d->nappeared, d->nvanished);
-	if (!d->gated)
+	if (!d->gated && !d->gated_calls)
 		return;
-	buf_printf(md, "- Gate (inclusive time up by more than %g%% and %s): ", d->fail_above_pct,
-		   fmt_ns(x, d->min_ns));
+	buf_puts(md, "- Gate (");
+	if (d->gated)
+		buf_printf(md, "inclusive time up by more than %g%% and %s", d->fail_above_pct, fmt_ns(x, d->min_ns));
+	if (d->gated_calls)
+		buf_printf(md, "%scalls up by more than %g%%", d->gated ? ", or " : "", d->calls_above_pct);
+	if (d->plan[0].nruns > d->plan[0].ngroups || d->plan[1].nruns > d->plan[1].ngroups)
+		buf_printf(md, ", beyond %g\xc3\x97 the noise", d->noise_k);
+	buf_puts(md, "): ");
 	if (!d->ntripped) {
 		buf_puts(md, "passed\n");
 		return;
@@ -90,21 +95,31 @@ static void md_change(struct buf *md, const struct diff *d, uint32_t fn, size_t 
 }
 
 /* md_changes: the functions whose self time grew (up) or shrank by more than min_ns, biggest first. */
+/* stands_out: f's self time moved (up, or down) by more than min_ns and beyond the runs' noise. */
+static int stands_out(const struct diff *d, const struct diff_func *f, int up)
+{
+	uint64_t before = f->st[DIFF_BASE].self_ns, after = f->st[DIFF_NEW].self_ns;
+	uint64_t by = up ? after - before : before - after;
+
+	if (up ? after <= before : before <= after)
+		return 0;
+	return by > d->min_ns && (double)by > diff_noise_k(d) * estimate_noise(f->est[DIFF_BASE].self_ns,
+									     f->est[DIFF_NEW].self_ns);
+}
+
+/* md_changes: the functions whose self time grew (up) or shrank beyond min_ns and the noise, biggest first. */
 static void md_changes(struct buf *md, const struct diff *d, int up)
 {
 	size_t n = 0;
 	char a[FMT_SIZE];
+	int noise = d->plan[0].nruns > d->plan[0].ngroups || d->plan[1].nruns > d->plan[1].ngroups;
 
-	for (size_t i = 0; i < d->nfuncs && n < DIFF_SUMMARY_TOP; i++) {
-		const struct pstat *st = d->funcs[d->order[i]].st;
-		uint64_t before = st[DIFF_BASE].self_ns, after = st[DIFF_NEW].self_ns;
-
-		if (up ? after > before && after - before > d->min_ns : before > after && before - after > d->min_ns)
+	for (size_t i = 0; i < d->nfuncs && n < DIFF_SUMMARY_TOP; i++)
+		if (stands_out(d, &d->funcs[d->order[i]], up))
 			md_change(md, d, d->order[i], ++n);
-	}
 	if (!n)
-		buf_printf(md, "No function's self time %s by more than %s.\n", up ? "grew" : "shrank",
-			   fmt_ns(a, d->min_ns));
+		buf_printf(md, "No function's self time %s by more than %s%s.\n", up ? "grew" : "shrank",
+			   fmt_ns(a, d->min_ns), noise ? " beyond the noise of the runs" : "");
 }
 
 /* md_names: the functions only one side has (side: the one that has them). */
@@ -135,7 +150,7 @@ int render_diff_summary(struct render_ctx *ctx)
 	buf_puts(md, "# ");
 	md_text(md, layout_title(ctx));
 	buf_puts(md, "\n\n");
-	md_figures(md, d);
+	md_figures(md, d, ctx->no_argv);
 	buf_puts(md, "\n## Top regressions (self time)\n\n");
 	md_changes(md, d, 1);
 	buf_puts(md, "\n## Top improvements (self time)\n\n");

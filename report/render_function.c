@@ -163,6 +163,8 @@ static void rest_line(struct buf *out, const struct profile *p, const uint32_t *
 
 static void callers(struct buf *out, const struct profile *p, const struct pfunc *f)
 {
+	unsigned sites = 0;
+
 	if (!f->ncallers) {
 		buf_puts(out, "<p class=\"muted\">No recorded callers.</p>\n");
 		return;
@@ -177,7 +179,7 @@ static void callers(struct buf *out, const struct profile *p, const struct pfunc
 
 		buf_puts(out, "<tr><td class=\"name\">");
 		if (e->caller >= 0)
-			link_fn(out, p, (uint32_t)e->caller, "../");
+			link_fn(out, p, (uint32_t)e->caller, LINK_FN_ROOT);
 		else
 			buf_puts(out, "<span class=\"muted\">(thread root: called from uninstrumented code)</span>");
 		buf_puts(out, "</td>");
@@ -185,17 +187,19 @@ static void callers(struct buf *out, const struct profile *p, const struct pfunc
 		cell_time(out, e->incl_ns);
 		cell_time(out, e->self_ns);
 		cell_pct(out, e->calls, f->st.calls);
-		cell_site(out, e->call_file, e->call_line);
+		sites |= cell_site(out, e->call_file, e->call_line, e->site, e->caller < 0);
 		buf_puts(out, "</tr>\n");
 	}
 	buf_puts(out, "</tbody>\n");
 	rest_line(out, p, p->by_callee + f->callers, f->ncallers, "callers", 6);
 	buf_puts(out, "</table>\n");
+	cell_site_legend(out, sites);
 }
 
 static void callees(struct buf *out, const struct profile *p, const struct pfunc *f)
 {
 	char a[FMT_SIZE], b[FMT_SIZE];
+	unsigned sites = 0;
 
 	if (f->ncallees) {
 		buf_puts(out, "<table class=\"profile sortable\" id=\"callees\">\n<thead><tr>"
@@ -208,18 +212,19 @@ static void callees(struct buf *out, const struct profile *p, const struct pfunc
 			const struct pedge *e = &p->edges[p->by_caller[f->callees + i]];
 
 			buf_puts(out, "<tr><td class=\"name\">");
-			link_fn(out, p, e->callee, "../");
+			link_fn(out, p, e->callee, LINK_FN_ROOT);
 			buf_puts(out, "</td>");
 			cell_count(out, e->calls);
 			cell_time(out, e->incl_ns);
 			cell_pct(out, e->incl_ns, f->st.incl_ns);
 			cell_time(out, e->calls ? e->incl_ns / e->calls : 0);
-			cell_site(out, e->call_file, e->call_line);
+			sites |= cell_site(out, e->call_file, e->call_line, e->site, 0);
 			buf_puts(out, "</tr>\n");
 		}
 		buf_puts(out, "</tbody>\n");
 		rest_line(out, p, p->by_caller + f->callees, f->ncallees, "callees", 6);
 		buf_puts(out, "</table>\n");
+		cell_site_legend(out, sites);
 	} else {
 		buf_puts(out, "<p class=\"muted\">It calls no instrumented function.</p>\n");
 	}
@@ -394,7 +399,7 @@ static void paths(struct buf *out, const struct profile *p, const struct pfunc *
 			}
 			if (i)
 				buf_puts(out, "<span class=\"sep\"> \xe2\x80\xba </span>");
-			link_fn(out, p, frames[i], "../");
+			link_fn(out, p, frames[i], LINK_FN_ROOT);
 		}
 		buf_printf(out, "</span> <span class=\"figs\">%s call%s, %s inclusive (%s of this function)</span></li>\n",
 			   fmt_count(a, t->nodes[node].calls), t->nodes[node].calls == 1 ? "" : "s",
@@ -427,7 +432,7 @@ static void per_thread(struct buf *out, const struct profile *p, const struct pf
 			break;
 		}
 		buf_puts(out, "<tr><td class=\"name\">");
-		link_thread_page(out, p, s->fn, "../");
+		link_thread_page(out, p, s->fn, LINK_FN_ROOT);
 		buf_puts(out, "</td>");
 		cell_count(out, s->st.calls);
 		cell_time(out, s->st.self_ns);
@@ -472,6 +477,7 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_P
 	values(&parts[VALUES], f);
 
 	struct tmpl_var vars[] = {
+		{ "root", LINK_FN_ROOT },
 		{ "name", parts[NAME].data },
 		{ "location", parts[LOCATION].data },
 		{ "figures", parts[FIGURES].data },
@@ -483,8 +489,8 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_P
 		{ "probe", parts[PROBE].data },
 		{ "values", parts[VALUES].data },
 	};
-	snprintf(path, sizeof(path), "fn/%u.html", fn);
-	return layout_page(ctx, path, "../", "functions", f->name, "function.html", vars,
+	link_fn_path(path, sizeof(path), fn);
+	return layout_page(ctx, path, LINK_FN_ROOT, "functions", f->name, "function.html", vars,
 			   sizeof(vars) / sizeof(vars[0]));
 }
 

@@ -10,51 +10,77 @@
 #include "layout.h"
 #include "link.h"
 #include "markdown.h"
+#include "note.h"
 #include "pager.h"
 #include "render.h"
 #include "table.h"
 
 #define INDEX_TOP 10 /* rows in each "hottest" card */
 #define INDEX_NOTICE_THREADS 16 /* threads whose notices are listed; the threads table marks the rest */
+#define INDEX_WARNINGS 10 /* distinct warnings of the dumps listed */
 
 static void fact(struct buf *out, const char *label, const char *html)
 {
 	buf_printf(out, "<div><dt>%s</dt><dd>%s</dd></div>\n", label, html);
 }
 
-static void facts_program(struct buf *out, const struct profile *p)
+/* same_args: every dump ran with the same arguments. */
+static int same_args(const struct profile *p)
+{
+	const struct run *a = p->runs[0];
+
+	for (size_t i = 1; i < p->nruns; i++) {
+		const struct run *b = p->runs[i];
+
+		if (a->argc != b->argc)
+			return 0;
+		for (size_t k = 1; k < a->argc; k++)
+			if (strcmp(a->argv[k], b->argv[k]))
+				return 0;
+	}
+	return 1;
+}
+
+/* same_program: every dump ran a program of one base name. */
+static int same_program(const struct profile *p)
+{
+	const char *a = run_program_base(p->runs[0]);
+
+	for (size_t i = 1; i < p->nruns; i++) {
+		const char *b = run_program_base(p->runs[i]);
+
+		if (!a != !b || (a && strcmp(a, b)))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * facts_program: the program (or the programs of many dumps, counted), its
+ * arguments when every dump had the same, and the dumps, folded past a few so
+ * that hundreds of them do not push the hot lists down the page.
+ */
+static void facts_program(struct buf *out, const struct render_ctx *ctx, const struct profile *p)
 {
 	const struct run *d = p->runs[0];
 	struct buf v = BUF_INIT;
 
-	buf_puts(&v, "<code>");
-	html_escape(&v, d->program ? d->program : d->argc ? d->argv[0] : "unknown");
-	buf_puts(&v, "</code>");
-	fact(out, "Program", v.data);
-	if (d->argc > 1) {
-		buf_reset(&v);
+	if (same_program(p)) {
 		buf_puts(&v, "<code>");
-		for (size_t i = 1; i < d->argc; i++) {
-			if (i > 1)
-				buf_putc(&v, ' ');
-			html_escape(&v, d->argv[i]);
-		}
+		html_escape(&v, d->program ? d->program : d->argc ? d->argv[0] : "unknown");
 		buf_puts(&v, "</code>");
+		fact(out, "Program", v.data);
+	} else {
+		note_programs(&v, p);
+		fact(out, "Programs", v.data);
+	}
+	if (d->argc > 1 && same_args(p)) {
+		buf_reset(&v);
+		note_args(&v, d, ctx->no_argv);
 		fact(out, "Arguments", v.data);
 	}
 	buf_reset(&v);
-	for (size_t i = 0; i < p->nruns; i++) {
-		const struct run *di = p->runs[i];
-
-		buf_puts(&v, i ? "<br>" : "");
-		if (di->has_pid)
-			buf_printf(&v, "pid %lld \xe2\x80\x94 ", (long long)di->pid);
-		buf_puts(&v, "<code class=\"dumpfile\">");
-		html_escape(&v, di->path);
-		buf_puts(&v, "</code>, <span class=\"date\">");
-		html_escape(&v, di->date ? di->date : "date unknown");
-		buf_puts(&v, "</span>");
-	}
+	note_dumps(&v, p);
 	fact(out, p->nruns > 1 ? "Dumps (merged)" : "Dump", v.data);
 	buf_release(&v);
 }
@@ -113,12 +139,12 @@ static void facts_clock(struct buf *out, const struct profile *p)
 	buf_release(&v);
 }
 
-static void facts(struct buf *out, const struct profile *p)
+static void facts(struct buf *out, const struct render_ctx *ctx, const struct profile *p)
 {
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 	struct buf v = BUF_INIT;
 
-	facts_program(out, p);
+	facts_program(out, ctx, p);
 	buf_printf(&v, "%s", fmt_ns(a, p->wall_ns));
 	if (p->nruns > 1)
 		buf_puts(&v, " (the longest dump)");
@@ -244,6 +270,73 @@ static void run_notices(struct buf *out, const struct profile *p, const struct r
 	}
 }
 
+/* One warning of the dumps, and which dumps left it. */
+struct warning {
+	const char *text;
+	size_t run;      /* the first dump that has it */
+	size_t ndumps;
+};
+
+static int cmp_warning_text(const void *a, const void *b)
+{
+	const struct warning *x = a, *y = b;
+	int c = strcmp(x->text, y->text);
+
+	return c ? c : x->run < y->run ? -1 : x->run > y->run;
+}
+
+static int cmp_warning_run(const void *a, const void *b)
+{
+	const struct warning *x = a, *y = b;
+
+	return x->run < y->run ? -1 : x->run > y->run;
+}
+
+/*
+ * run_warnings: the dumps' own warnings, each text once with the dump that
+ * has it (or how many do), at most INDEX_WARNINGS of them: hundreds of dumps
+ * with one warning each must not push the hot lists down the page.
+ */
+static void run_warnings(struct buf *out, const struct profile *p)
+{
+	struct warning *w;
+	size_t n = 0, k = 0;
+	char a[FMT_SIZE];
+
+	for (size_t d = 0; d < p->nruns; d++)
+		n += p->runs[d]->nwarnings;
+	w = xmalloc((n + 1) * sizeof(*w));
+	for (size_t d = 0; d < p->nruns; d++)
+		for (size_t i = 0; i < p->runs[d]->nwarnings; i++)
+			w[k++] = (struct warning){ p->runs[d]->warnings[i], d, 1 };
+	qsort(w, n, sizeof(*w), cmp_warning_text);
+	k = 0;
+	for (size_t i = 0, last_run = 0; i < n; i++) {
+		if (k && !strcmp(w[k - 1].text, w[i].text)) {
+			w[k - 1].ndumps += w[i].run != last_run;
+		} else {
+			w[k++] = w[i];
+		}
+		last_run = w[i].run;
+	}
+	n = k;
+	qsort(w, n, sizeof(*w), cmp_warning_run);
+	for (size_t i = 0; i < n && i < INDEX_WARNINGS; i++) {
+		buf_puts(out, "<li class=\"warn\">");
+		if (w[i].ndumps > 1) {
+			buf_printf(out, "%s dumps: ", fmt_count(a, w[i].ndumps));
+		} else if (p->nruns > 1) {
+			html_escape(out, p->runs[w[i].run]->path);
+			buf_puts(out, ": ");
+		}
+		html_escape(out, w[i].text);
+		buf_puts(out, "</li>\n");
+	}
+	if (n > INDEX_WARNINGS)
+		buf_printf(out, "<li class=\"warn\">%s more warnings of the dumps.</li>\n", fmt_count(a, n - INDEX_WARNINGS));
+	free(w);
+}
+
 static void warnings(struct buf *out, const struct profile *p)
 {
 	char a[FMT_SIZE];
@@ -251,17 +344,7 @@ static void warnings(struct buf *out, const struct profile *p)
 	buf_puts(out, "<ul class=\"notices\">\n");
 	for (size_t d = 0; d < p->nruns; d++)
 		run_notices(out, p, p->runs[d]);
-	for (size_t d = 0; d < p->nruns; d++) {
-		for (size_t i = 0; i < p->runs[d]->nwarnings; i++) {
-			buf_puts(out, "<li class=\"warn\">");
-			if (p->nruns > 1) {
-				html_escape(out, p->runs[d]->path);
-				buf_puts(out, ": ");
-			}
-			html_escape(out, p->runs[d]->warnings[i]);
-			buf_puts(out, "</li>\n");
-		}
-	}
+	run_warnings(out, p);
 	if (p->clamped) {
 		notice(out, "warn", p, SIZE_MAX);
 		buf_printf(out, "%s compensated figures would have gone below zero and were clamped to 0: "
@@ -395,7 +478,7 @@ int render_index(struct render_ctx *ctx)
 	for (size_t i = 0; i < 8; i++)
 		buf_init(&parts[i]);
 	html_escape(&parts[HEADING], layout_title(ctx));
-	facts(&parts[FACTS], p);
+	facts(&parts[FACTS], ctx, p);
 	warnings(&parts[WARN], p);
 	if (ctx->notes_md) {
 		buf_puts(&parts[NOTES], "<section class=\"notes\">\n<h2>Notes</h2>\n");

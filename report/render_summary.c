@@ -11,21 +11,12 @@
 
 #define SUMMARY_TOP 10 /* functions listed by self and by inclusive time */
 
-static void summary_program(struct buf *md, const struct profile *p)
+static void summary_program(struct buf *md, const struct profile *p, int no_argv)
 {
 	const struct run *d = p->runs[0];
 
 	buf_puts(md, "- Program: ");
-	if (d->argc) {
-		struct buf cmd = BUF_INIT;
-
-		for (size_t i = 0; i < d->argc; i++)
-			buf_printf(&cmd, "%s%s", i ? " " : "", d->argv[i]);
-		md_code(md, cmd.data);
-		buf_release(&cmd);
-	} else {
-		md_code(md, d->program ? d->program : "unknown");
-	}
+	md_command(md, d, no_argv);
 	if (p->nruns > 1)
 		buf_printf(md, " (%zu dumps merged)", p->nruns);
 	else if (d->has_pid)
@@ -37,9 +28,9 @@ static void summary_figures(struct buf *md, const struct profile *p)
 {
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 
-	buf_printf(md, "- Wall time: %s; %zu thread%s, %s functions, %s calls\n",
+	buf_printf(md, "- Wall time: %s; %zu thread%s, %s function%s, %s call%s\n",
 		   fmt_ns(a, p->wall_ns), p->nthreads, p->nthreads == 1 ? "" : "s",
-		   fmt_count(b, p->nfuncs), fmt_count(c, p->calls));
+		   fmt_count(b, p->nfuncs), p->nfuncs == 1 ? "" : "s", fmt_count(c, p->calls), p->calls == 1 ? "" : "s");
 	if (p->has_overhead)
 		buf_printf(md, "- Instrumentation: about %s, %s of the run (calls \xc3\x97 calibrated probe cost)\n",
 			   fmt_ns_f(a, p->overhead_ns), fmt_pct(b, (uint64_t)p->overhead_ns, p->raw_run_ns));
@@ -55,9 +46,11 @@ static void summary_list(struct buf *md, const struct profile *p, const uint32_t
 		uint64_t main_ns = by_self ? f->st.self_ns : f->st.incl_ns;
 
 		buf_printf(md, "%zu. ", i + 1);
-		md_code_cut(md, f->name[0] ? f->name : "(anonymous)", LINK_NAME_MAX);
-		buf_printf(md, " \xe2\x80\x94 %s %s (%s), %s calls\n", by_self ? "self" : "inclusive",
-			   fmt_ns(a, main_ns), fmt_pct(b, main_ns, p->run_ns), fmt_count(c, f->st.calls));
+		md_name_short(md, f->name);
+		pfunc_put_tell(md, f, md_text);
+		buf_printf(md, " \xe2\x80\x94 %s %s (%s), %s call%s\n", by_self ? "self" : "inclusive",
+			   fmt_ns(a, main_ns), fmt_pct(b, main_ns, p->run_ns), fmt_count(c, f->st.calls),
+			   f->st.calls == 1 ? "" : "s");
 	}
 	if (!n)
 		buf_puts(md, "No function ran.\n");
@@ -72,7 +65,7 @@ int render_summary(struct render_ctx *ctx)
 	buf_puts(md, "# ");
 	md_text(md, layout_title(ctx));
 	buf_puts(md, "\n\n");
-	summary_program(md, p);
+	summary_program(md, p, ctx->no_argv);
 	summary_figures(md, p);
 	buf_puts(md, "\n## Top functions by self time\n\n");
 	summary_list(md, p, p->by_self, 1);

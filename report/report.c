@@ -27,6 +27,7 @@ struct report_opts {
 	const char *title;
 	const char *notes;
 	const char *templates;
+	int no_argv;              /* leave the programs' arguments out of the site */
 	struct opts_list dumps;
 };
 
@@ -40,6 +41,8 @@ static const struct opt report_options[] = {
 	{ 0, "notes", OPT_STRING, &o.notes, "FILE", "Markdown shown on the index (raw HTML in it is dropped)" },
 	{ 0, "templates", OPT_STRING, &o.templates, "DIR", "read templates (page.html, index.html, ...) and static files\n"
 							    "(style.css, sort.js) from DIR where it has them" },
+	{ 0, "no-argv", OPT_FLAG, &o.no_argv, NULL, "leave the programs' arguments out of the site (a CI site\n"
+						   "published where the arguments should not be)" },
 };
 
 static const char *const report_synopses[] = { "DUMP...", NULL };
@@ -115,6 +118,7 @@ static int write_site(const struct profile *prof, const struct buf *notes)
 		.title = o.title,
 		.notes_md = o.notes ? notes->data : NULL,
 		.notes_len = notes->len,
+		.no_argv = o.no_argv,
 	};
 
 	return pages_write(&ctx, o.dir, &pages_report);

@@ -21,6 +21,7 @@ struct run_uncalled {
 	char *file;     /* NULL without debug information */
 	uint64_t line;  /* 0 when unknown */
 	char *offset;   /* "0x1136" from the module's load address, or NULL */
+	unsigned name_nul : 1, file_nul : 1; /* as dump_function's (dump.h) */
 };
 
 struct run_module {
@@ -79,7 +80,23 @@ enum run_counter {
 /* The JSON key of each counter, in enum order ("dropped_calls", ...). */
 extern const char *const run_counter_keys[RUN_COUNTERS];
 
+/*
+ * run_args appends r's arguments argv[first..] joined by spaces, as plain
+ * text, cut after max_bytes (on a character boundary) with
+ * " … (N bytes more)": a program's arguments may be megabytes, and a page or
+ * a job summary should not be.  RUN_ARGS_MAX is what the pages show.
+ */
+#define RUN_ARGS_MAX 1000
+struct buf;
+void run_args(struct buf *out, const struct run *r, size_t first, size_t max_bytes);
+
+/* run_program_base: the base name of r's program (its path, else argv[0]), or NULL. */
+const char *run_program_base(const struct run *r);
+
 /* run_release frees what r holds and empties it. */
 void run_release(struct run *r);
+
+/* run_parse_offset reads a code offset as the dump writes it ("0x1136"): 1 and *out, or 0 when s is NULL or no such number. */
+int run_parse_offset(const char *s, uint64_t *out);
 
 #endif

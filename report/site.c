@@ -231,45 +231,93 @@ static void site_free(struct site *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* swap_into_place: exchange tmp and the existing dir; afterwards tmp names the old site. */
+/* not_ours: says that dir, which appeared or changed while the site was written, is left alone; errno EEXIST. */
+static int not_ours(const struct site *s)
+{
+	fprintf(stderr, "callprof: '%s' appeared while the report was written and is not a callprof report: "
+		"it is left as it is (remove it or choose another -o)\n", s->dir);
+	errno = EEXIST;
+	return -2;
+}
+
+/*
+ * swap_into_place: exchange tmp and the existing dir, then make sure what was
+ * at dir is an earlier site or empty (someone may have put a folder of their
+ * own there since the check): if not, exchange back.  Afterwards tmp names
+ * the old site.  0, -1 on error, -2 when dir is not ours (message printed).
+ */
 static int swap_into_place(struct site *s)
 {
 	struct buf old = BUF_INIT;
 	int rc;
 
-	if (renameat2(AT_FDCWD, s->tmp, AT_FDCWD, s->dir, RENAME_EXCHANGE) == 0)
-		return 0;
+	if (renameat2(AT_FDCWD, s->tmp, AT_FDCWD, s->dir, RENAME_EXCHANGE) == 0) {
+		if (dir_replaceable(s->tmp) == 1)
+			return 0;
+		renameat2(AT_FDCWD, s->tmp, AT_FDCWD, s->dir, RENAME_EXCHANGE);
+		return not_ours(s);
+	}
 	if (errno != EINVAL && errno != ENOSYS)
 		return -1;
 	/* No exchange on this file system: two renames, with a short window without dir. */
 	buf_printf(&old, "%s.old", s->tmp);
 	rc = rename(s->dir, old.data);
-	if (rc == 0 && (rc = rename(s->tmp, s->dir)) < 0)
+	if (rc == 0 && dir_replaceable(old.data) != 1) {
 		rename(old.data, s->dir);
+		rc = not_ours(s);
+	} else if (rc == 0 && (rc = rename(s->tmp, s->dir)) < 0) {
+		rename(old.data, s->dir);
+	}
 	if (rc == 0)
 		rename(old.data, s->tmp);
 	buf_release(&old);
 	return rc;
 }
 
-int site_commit(struct site *s)
+/*
+ * put_in_place: the site takes dir's name.  dir was checked at site_begin, but
+ * the report takes a while: check again now.  Absent, it is taken without
+ * replacing anything that appeared in between; present, it must still be
+ * empty or an earlier site.  0, -1 on error, -2 when dir is not ours.
+ */
+static int put_in_place(struct site *s)
 {
 	struct stat st;
+
+	if (renameat2(AT_FDCWD, s->tmp, AT_FDCWD, s->dir, RENAME_NOREPLACE) == 0)
+		return 1;
+	if (errno == EINVAL || errno == ENOSYS) {
+		if (lstat(s->dir, &st) < 0 && errno == ENOENT)
+			return rename(s->tmp, s->dir) < 0 ? -1 : 1;
+	} else if (errno != EEXIST) {
+		return -1;
+	}
+	switch (dir_replaceable(s->dir)) {
+	case 1:
+		return swap_into_place(s);
+	case 0:
+		return not_ours(s);
+	default:
+		return -1;
+	}
+}
+
+int site_commit(struct site *s)
+{
 	int rc;
 
 	progress_end();
 	spread_subdirs(s->tmp, 0);
-	if (lstat(s->dir, &st) < 0)
-		rc = rename(s->tmp, s->dir);
-	else
-		rc = swap_into_place(s);
+	rc = put_in_place(s);
 	if (rc < 0) {
-		fprintf(stderr, "callprof: cannot put the report in place at '%s': %s\n", s->dir,
-			strerror(errno));
+		if (rc == -1)
+			fprintf(stderr, "callprof: cannot put the report in place at '%s': %s\n", s->dir,
+				strerror(errno));
 		site_abort(s);
 		return -1;
 	}
-	remove_tree(s->tmp);
+	if (rc == 0)
+		remove_tree(s->tmp); /* the old site, now at tmp */
 	site_free(s);
 	return 0;
 }

@@ -34,7 +34,10 @@ int site_write(struct site *s, const char *relpath, const void *data, size_t len
 /*
  * site_commit puts the finished site in place of dir (atomically where the
  * file system can exchange two names), removes the old site and frees s.
- * Returns 0, or -1 after printing one line; on failure dir is as it was.
+ * dir is checked again first: a folder someone else made there while the
+ * site was written (neither empty nor an earlier site) is left as it is and
+ * the new site dropped.  Returns 0, or -1 after printing one line; on
+ * failure dir is as it was.
  */
 int site_commit(struct site *s);
 

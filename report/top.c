@@ -1,24 +1,49 @@
-/* top.c: `callprof top`: the flat profile of one or more dumps as text for a terminal. */
+/* top.c: `callprof top`: the flat profile of one or more dumps for a terminal (or as CSV or
+ * JSON): sorted by a figure, filtered by name, for the whole run or per thread. */
+#define _GNU_SOURCE
+#include <fnmatch.h>
+#include <regex.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "cmd.h"
 #include "dump.h"
 #include "fmt.h"
+#include "html.h"
+#include "name.h"
 #include "opts.h"
 #include "profile.h"
 
 #define TOP_VALUES 5 /* argument tuples and return values printed under a function, each ranking */
 
-/* The command line, once parsed: -n, the most rows to print (0 for all); --args. */
-static size_t top_limit;
-static int top_args;
+/* The command line, once parsed: the option table points into it. */
+static struct top_opts {
+	size_t limit;        /* -n: the most rows to print, 0 for all */
+	const char *sort;    /* --sort: self, incl, calls or avg */
+	const char *match;   /* --match: a glob the name must match, or NULL */
+	const char *regex;   /* --regex: an extended regular expression the name must match, or NULL */
+	const char *format;  /* --format: text, csv or json */
+	int threads;         /* --threads: one table per thread */
+	int full_names;      /* --full-names: C++ names as they are (text) */
+	int args;            /* --args: the values CALLPROF_ARGS captured, under their functions (text) */
+} o;
 
 static const struct opt top_options[] = {
-	{ 'n', NULL, OPT_COUNT, &top_limit, "N", "print the first N rows only" },
-	{ 0, "args", OPT_FLAG, &top_args, NULL,
-	  "under each function whose arguments were captured\n"
+	{ 'n', NULL, OPT_COUNT, &o.limit, "N", "print the first N rows only (per thread with --threads)" },
+	{ 0, "sort", OPT_STRING, &o.sort, "KEY", "sort by self (default), incl, calls or avg (inclusive\n"
+						  "time per call), biggest first" },
+	{ 0, "match", OPT_STRING, &o.match, "GLOB", "only functions whose name matches GLOB (fnmatch: *, ?,\n"
+						    "[...]), such as 'parse_*' or '*::push_back*'" },
+	{ 0, "regex", OPT_STRING, &o.regex, "RE", "only functions whose name matches the extended regular\n"
+						  "expression RE anywhere, such as '^std::vector<'" },
+	{ 0, "threads", OPT_FLAG, &o.threads, NULL, "one table per thread instead of the whole run's" },
+	{ 0, "format", OPT_STRING, &o.format, "F", "text (default), csv or json; csv and json give full\n"
+						"names and exact figures (ns), warnings on stderr too" },
+	{ 0, "full-names", OPT_FLAG, &o.full_names, NULL, "text: C++ names in full, not shortened to std::vector<…>" },
+	{ 0, "args", OPT_FLAG, &o.args, NULL,
+	  "text: under each function whose arguments were captured\n"
 	  "(CALLPROF_ARGS): its calls that took the most time,\n"
 	  "its most frequent calls, and the values it returned" },
 };
@@ -30,11 +55,68 @@ static const struct opts_cmd top_cmd = {
 	.synopses = top_synopses,
 	.about = "Prints the flat profile of one or more dumps (merged), sorted by self time:\n"
 		 "calls, self time, inclusive time, average inclusive time per call, self time\n"
-		 "as a share of the run (%), and the name.  With --args, the arguments and\n"
-		 "return values CALLPROF_ARGS captured under the functions it selected.\n",
+		 "as a share of the run (%), and the name.  The first lines say what the\n"
+		 "runtime folded, dropped or could not close, as the report's index does.\n"
+		 "With --args, the arguments and return values CALLPROF_ARGS captured under\n"
+		 "the functions it selected.\n",
 	.opts = top_options,
 	.nopts = sizeof(top_options) / sizeof(top_options[0]),
 };
+
+/* What a row is sorted by. */
+enum top_key { KEY_SELF, KEY_INCL, KEY_CALLS, KEY_AVG };
+
+/* One function of the table: its index in the profile and its figures (the run's or a thread's). */
+struct row {
+	uint32_t fn;
+	const struct pstat *st;
+};
+
+/* The table being printed: the rows, the key, and what "% of run" is a share of. */
+struct table {
+	struct row *rows;
+	size_t n;
+	enum top_key key;
+	uint64_t run_ns;
+	const char *thread;  /* "thread 2 (tid 4243, worker)", or NULL for the whole run */
+};
+
+static uint64_t avg_ns(const struct pstat *st)
+{
+	return st->calls ? st->incl_ns / st->calls : 0;
+}
+
+static uint64_t key_of(const struct pstat *st, enum top_key k)
+{
+	return k == KEY_SELF ? st->self_ns : k == KEY_INCL ? st->incl_ns : k == KEY_CALLS ? st->calls : avg_ns(st);
+}
+
+static int cmp_row(const void *a, const void *b, void *ctx)
+{
+	const struct row *x = a, *y = b;
+	enum top_key k = *(const enum top_key *)ctx;
+	uint64_t vx = key_of(x->st, k), vy = key_of(y->st, k);
+
+	if (vx != vy)
+		return vx > vy ? -1 : 1;
+	if (x->st->self_ns != y->st->self_ns)
+		return x->st->self_ns > y->st->self_ns ? -1 : 1;
+	return x->fn < y->fn ? -1 : x->fn > y->fn;
+}
+
+/* ---- the filter ---- */
+
+static regex_t name_re;
+
+/* wanted: the function passes --match and --regex. */
+static int wanted(const struct pfunc *f)
+{
+	if (o.match && fnmatch(o.match, f->name, 0) != 0)
+		return 0;
+	return !o.regex || regexec(&name_re, f->name, 0, NULL, 0) == 0;
+}
+
+/* ---- text ---- */
 
 /* put_right: s right-aligned in width columns (UTF-8 aware: "µs" is one column wide). */
 static void put_right(struct buf *out, const char *s, size_t width)
@@ -49,15 +131,18 @@ static void put_right(struct buf *out, const char *s, size_t width)
 	buf_puts(out, "  ");
 }
 
-/* put_name: the function's name, and its file when another function has the same name. */
+/* put_name: the function's name (shortened unless --full-names), and what tells it apart from its twins. */
 static void put_name(struct buf *out, const struct pfunc *f)
 {
-	buf_put_printable(out, f->name[0] ? f->name : "(anonymous)");
-	if (f->same_name && f->file) {
-		buf_puts(out, " (");
-		buf_put_printable(out, pfunc_file_base(f));
-		buf_putc(out, ')');
-	}
+	struct buf name = BUF_INIT;
+
+	if (!f->name[0] || o.full_names)
+		buf_puts(&name, f->name[0] ? f->name : "(anonymous)");
+	else
+		name_simplify(&name, f->name);
+	buf_put_printable(out, name.data);
+	buf_release(&name);
+	pfunc_put_tell(out, f, buf_put_printable);
 	buf_putc(out, '\n');
 }
 
@@ -101,38 +186,284 @@ static void put_args(struct buf *out, const struct pargs *a)
 	}
 }
 
-static void print_profile(const struct profile *p, size_t limit)
+static void text_table(struct buf *out, const struct profile *p, const struct table *t, size_t shown)
 {
-	struct buf out = BUF_INIT;
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
-	size_t n = limit && limit < p->nfuncs ? limit : p->nfuncs;
 
-	buf_printf(&out, "%zu dump%s, %zu thread%s, %s calls, %s profiled\n\n", p->nruns,
-		   p->nruns == 1 ? "" : "s", p->nthreads, p->nthreads == 1 ? "" : "s",
-		   fmt_count(a, p->calls), fmt_ns(b, p->run_ns));
-	put_right(&out, "calls", 12);
-	put_right(&out, "self", 9);
-	put_right(&out, "inclusive", 9);
-	put_right(&out, "avg", 9);
-	put_right(&out, "%", 6);
-	buf_puts(&out, "name\n");
-	for (size_t i = 0; i < n; i++) {
-		const struct pfunc *f = &p->funcs[p->by_self[i]];
+	if (t->thread)
+		buf_printf(out, "\n%s\n", t->thread);
+	put_right(out, "calls", 12);
+	put_right(out, "self", 9);
+	put_right(out, "inclusive", 9);
+	put_right(out, "avg", 9);
+	put_right(out, "%", 6);
+	buf_puts(out, "name\n");
+	for (size_t i = 0; i < shown; i++) {
+		const struct pstat *st = t->rows[i].st;
 
-		put_right(&out, fmt_count(a, f->st.calls), 12);
-		put_right(&out, fmt_ns(b, f->st.self_ns), 9);
-		put_right(&out, fmt_ns(c, f->st.incl_ns), 9);
-		put_right(&out, fmt_ns(a, f->st.calls ? f->st.incl_ns / f->st.calls : 0), 9);
-		snprintf(b, sizeof(b), "%.1f", 100.0 * fmt_share(f->st.self_ns, p->run_ns));
-		put_right(&out, b, 6);
-		put_name(&out, f);
-		if (top_args && f->args)
-			put_args(&out, f->args);
+		put_right(out, fmt_count(a, st->calls), 12);
+		put_right(out, fmt_ns(b, st->self_ns), 9);
+		put_right(out, fmt_ns(c, st->incl_ns), 9);
+		put_right(out, fmt_ns(a, avg_ns(st)), 9);
+		snprintf(b, sizeof(b), "%.1f", 100.0 * fmt_share(st->self_ns, t->run_ns));
+		put_right(out, b, 6);
+		put_name(out, &p->funcs[t->rows[i].fn]);
+		if (o.args && p->funcs[t->rows[i].fn].args)
+			put_args(out, p->funcs[t->rows[i].fn].args);
 	}
-	if (n < p->nfuncs)
-		buf_printf(&out, "(%zu more functions)\n", p->nfuncs - n);
+	if (shown < t->n)
+		buf_printf(out, "(%zu more functions)\n", t->n - shown);
+}
+
+/* ---- CSV and JSON ---- */
+
+/* csv_field: s quoted as RFC 4180 wants it when it holds a comma, a quote or a line break. */
+static void csv_field(struct buf *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		buf_puts(out, s);
+		return;
+	}
+	buf_putc(out, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			buf_putc(out, '"');
+		buf_putc(out, *s);
+	}
+	buf_putc(out, '"');
+}
+
+static void csv_table(struct buf *out, const struct profile *p, const struct table *t, size_t shown)
+{
+	for (size_t i = 0; i < shown; i++) {
+		const struct pfunc *f = &p->funcs[t->rows[i].fn];
+		const struct pstat *st = t->rows[i].st;
+
+		csv_field(out, t->thread ? t->thread : "all");
+		buf_printf(out, ",%llu,%llu,%llu,%llu,%.6f,", (unsigned long long)st->calls,
+			   (unsigned long long)st->self_ns, (unsigned long long)st->incl_ns,
+			   (unsigned long long)avg_ns(st), fmt_share(st->self_ns, t->run_ns));
+		csv_field(out, f->name);
+		buf_putc(out, ',');
+		csv_field(out, f->file ? f->file : "");
+		buf_printf(out, ",%llu,", (unsigned long long)f->line);
+		csv_field(out, f->module ? f->module : "");
+		buf_putc(out, '\n');
+	}
+}
+
+/* json_string: s as a JSON string: control characters as \u escapes, bytes that are not UTF-8 as U+FFFD. */
+static void json_string(struct buf *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), k;
+
+	buf_putc(out, '"');
+	for (size_t i = 0; i < n; i += k ? k : 1) {
+		k = utf8_valid_len(p + i, n - i);
+		if (!k)
+			buf_puts(out, "\\ufffd");
+		else if (p[i] == '"' || p[i] == '\\')
+			buf_printf(out, "\\%c", p[i]);
+		else if (p[i] < 0x20 || p[i] == 0x7f)
+			buf_printf(out, "\\u%04x", p[i]);
+		else
+			buf_add(out, p + i, k);
+	}
+	buf_putc(out, '"');
+}
+
+static void json_table(struct buf *out, const struct profile *p, const struct table *t, size_t shown, int first)
+{
+	buf_printf(out, "%s\n{\"thread\":", first ? "" : ",");
+	if (t->thread)
+		json_string(out, t->thread);
+	else
+		buf_puts(out, "null");
+	buf_printf(out, ",\"run_ns\":%llu,\"functions\":[", (unsigned long long)t->run_ns);
+	for (size_t i = 0; i < shown; i++) {
+		const struct pfunc *f = &p->funcs[t->rows[i].fn];
+		const struct pstat *st = t->rows[i].st;
+
+		buf_printf(out, "%s\n{\"name\":", i ? "," : "");
+		json_string(out, f->name);
+		buf_printf(out, ",\"calls\":%llu,\"self_ns\":%llu,\"inclusive_ns\":%llu,\"avg_ns\":%llu,\"file\":",
+			   (unsigned long long)st->calls, (unsigned long long)st->self_ns,
+			   (unsigned long long)st->incl_ns, (unsigned long long)avg_ns(st));
+		if (f->file)
+			json_string(out, f->file);
+		else
+			buf_puts(out, "null");
+		buf_printf(out, ",\"line\":%llu,\"module\":", (unsigned long long)f->line);
+		if (f->module)
+			json_string(out, f->module);
+		else
+			buf_puts(out, "null");
+		buf_puts(out, "}");
+	}
+	buf_printf(out, "],\"more\":%zu}", t->n - shown);
+}
+
+/* ---- warnings: what the runtime folded or dropped, as the report's index says it ---- */
+
+/* warnings_of: one line per kind of trouble, summed over the threads of p. */
+static void warnings_of(const struct profile *p, struct buf *lines)
+{
+	static const struct {
+		enum run_counter k;
+		const char *what;
+	} kinds[] = {
+		{ RUN_DROPPED_CALLS, "calls were not recorded (a signal handler interrupted a probe, or no room); "
+				     "figures are short" },
+		{ RUN_FOLDED_CALLS, "calls were folded to one level of context when a call tree reached its node "
+				    "budget (CALLPROF_MAX_NODES); counts stay exact, paths are missing" },
+		{ RUN_RESYNCED_FRAMES, "activations ended without their exit probe (longjmp, or exceptions)" },
+		{ RUN_UNMATCHED_EXITS, "exit probes had no open activation and were ignored" },
+		{ RUN_CLOSED_AT_EXIT, "activations were still open when their thread ended" },
+		{ RUN_OPEN_FRAMES, "calls were still open when the dump was written and count up to it" },
+	};
+	char a[FMT_SIZE];
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		uint64_t n = 0;
+		size_t nthreads = 0;
+
+		for (size_t t = 0; t < p->nthreads; t++) {
+			n = u64_add(n, p->threads[t].counters[kinds[i].k]);
+			nthreads += p->threads[t].counters[kinds[i].k] != 0;
+		}
+		if (n)
+			buf_printf(lines, "warning: %s %s (%zu thread%s)\n", fmt_count(a, n), kinds[i].what, nthreads,
+				   nthreads == 1 ? "" : "s");
+	}
+	if (p->clamped)
+		buf_printf(lines, "warning: %s compensated figures were clamped to 0 (the probe cost exceeds what "
+			   "some short calls measured)\n", fmt_count(a, p->clamped));
+	for (size_t d = 0; d < p->nruns; d++) {
+		for (size_t i = 0; i < p->runs[d]->nwarnings; i++) {
+			buf_puts(lines, "warning: ");
+			buf_put_printable(lines, p->runs[d]->warnings[i]);
+			buf_putc(lines, '\n');
+		}
+	}
+}
+
+/* ---- tables ---- */
+
+/* table_fill: the wanted rows of the whole run (thread < 0) or of one thread, sorted. */
+static void table_fill(struct table *t, const struct profile *p, int64_t thread, enum top_key key,
+		       struct buf *label)
+{
+	const struct pthread *th = thread >= 0 ? &p->threads[thread] : NULL;
+	size_t n = th ? th->nfuncs : p->nfuncs;
+
+	t->rows = xmalloc((n + 1) * sizeof(*t->rows));
+	t->n = 0;
+	t->key = key;
+	t->run_ns = th ? th->run_ns : p->run_ns;
+	t->thread = NULL;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t fn = th ? th->funcs[i].fn : (uint32_t)i;
+		const struct pstat *st = th ? &th->funcs[i].st : &p->funcs[i].st;
+
+		if (wanted(&p->funcs[fn]))
+			t->rows[t->n++] = (struct row){ fn, st };
+	}
+	qsort_r(t->rows, t->n, sizeof(*t->rows), cmp_row, &t->key);
+	if (th) {
+		buf_reset(label);
+		buf_printf(label, "thread %lld (tid %lld", (long long)thread + 1, (long long)th->tid);
+		if (p->nruns > 1)
+			buf_printf(label, ", pid %lld", (long long)p->runs[th->run]->pid);
+		if (th->name) {
+			buf_puts(label, ", ");
+			buf_put_printable(label, th->name);
+		}
+		buf_puts(label, ")");
+		t->thread = label->data;
+	}
+}
+
+enum top_format { FMT_TEXT, FMT_CSV, FMT_JSON };
+
+static void print_profile(const struct profile *p, enum top_key key, enum top_format format)
+{
+	struct buf out = BUF_INIT, warn = BUF_INIT, label = BUF_INIT;
+	char a[FMT_SIZE], b[FMT_SIZE];
+	size_t ntables = o.threads ? p->nthreads : 1;
+
+	buf_init(&warn);
+	warnings_of(p, &warn);
+	if (format == FMT_TEXT) {
+		buf_printf(&out, "%zu dump%s, %zu thread%s, %s call%s, %s profiled\n", p->nruns, p->nruns == 1 ? "" : "s",
+			   p->nthreads, p->nthreads == 1 ? "" : "s", fmt_count(a, p->calls), p->calls == 1 ? "" : "s",
+			   fmt_ns(b, p->run_ns));
+		buf_add(&out, warn.data, warn.len);
+		buf_putc(&out, '\n');
+	} else {
+		fputs(warn.data, stderr);
+	}
+	if (format == FMT_CSV)
+		buf_puts(&out, "thread,calls,self_ns,inclusive_ns,avg_ns,self_share,name,file,line,module\n");
+	if (format == FMT_JSON) {
+		buf_printf(&out, "{\"dumps\":%zu,\"threads\":%zu,\"calls\":%llu,\"run_ns\":%llu,\"sort\":\"%s\","
+			   "\"warnings\":[", p->nruns, p->nthreads, (unsigned long long)p->calls,
+			   (unsigned long long)p->run_ns, o.sort);
+		for (char *line = warn.data, *nl; *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			*nl = '\0';
+			buf_puts(&out, line == warn.data ? "" : ",");
+			json_string(&out, line + strlen("warning: "));
+		}
+		buf_puts(&out, "],\"tables\":[");
+	}
+	for (size_t k = 0; k < ntables; k++) {
+		struct table t;
+		size_t shown;
+
+		table_fill(&t, p, o.threads ? (int64_t)k : -1, key, &label);
+		shown = o.limit && o.limit < t.n ? o.limit : t.n;
+		if (format == FMT_TEXT)
+			text_table(&out, p, &t, shown);
+		else if (format == FMT_CSV)
+			csv_table(&out, p, &t, shown);
+		else
+			json_table(&out, p, &t, shown, k == 0);
+		free(t.rows);
+	}
+	if (format == FMT_JSON)
+		buf_puts(&out, "]}\n");
 	fwrite(out.data, 1, out.len, stdout);
 	buf_release(&out);
+	buf_release(&warn);
+	buf_release(&label);
+}
+
+/* parse_choices: --sort and --format as enums, and the regex compiled; 0, or the exit status. */
+static int parse_choices(enum top_key *key, enum top_format *format)
+{
+	static const char *const keys[] = { "self", "incl", "calls", "avg" };
+	static const char *const formats[] = { "text", "csv", "json" };
+	size_t i;
+	int rc;
+
+	for (i = 0; i < 4 && strcmp(o.sort, keys[i]); i++)
+		;
+	if (i == 4)
+		return opts_error(&top_cmd, "--sort wants self, incl, calls or avg, not '%s'", o.sort);
+	*key = (enum top_key)i;
+	for (i = 0; i < 3 && strcmp(o.format, formats[i]); i++)
+		;
+	if (i == 3)
+		return opts_error(&top_cmd, "--format wants text, csv or json, not '%s'", o.format);
+	*format = (enum top_format)i;
+	if (o.regex && (rc = regcomp(&name_re, o.regex, REG_EXTENDED | REG_NOSUB)) != 0) {
+		char why[128];
+
+		regerror(rc, &name_re, why, sizeof(why));
+		return opts_error(&top_cmd, "--regex '%s': %s", o.regex, why);
+	}
+	return 0;
 }
 
 int cmd_top(int argc, char **argv)
@@ -140,26 +471,35 @@ int cmd_top(int argc, char **argv)
 	struct opts_list args;
 	struct dump *dumps;
 	struct profile prof;
+	enum top_key key = KEY_SELF;
+	enum top_format format = FMT_TEXT;
 	int rc;
 
-	top_limit = 0;
-	top_args = 0;
+	memset(&o, 0, sizeof(o));
+	o.sort = "self";
+	o.format = "text";
 	rc = opts_parse(&top_cmd, argc, argv, &args);
 	if (rc)
 		return rc == OPTS_HELP ? 0 : rc;
-	if (!args.n) {
+	if (!args.n)
+		rc = opts_error(&top_cmd, "no dump given");
+	else
+		rc = parse_choices(&key, &format);
+	if (rc) {
 		opts_list_release(&args);
-		return opts_error(&top_cmd, "no dump given");
+		return rc;
 	}
 	rc = 2;
 	if (dumps_load(&dumps, args.v, args.n) == 0) {
 		rc = profile_build(&prof, dumps, args.n) < 0 ? 2 : 0;
 		if (rc == 0) {
-			print_profile(&prof, top_limit);
+			print_profile(&prof, key, format);
 			profile_release(&prof);
 		}
 		dumps_free(dumps, args.n);
 	}
+	if (o.regex)
+		regfree(&name_re);
 	opts_list_release(&args);
 	return rc;
 }

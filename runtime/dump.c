@@ -385,15 +385,26 @@ static void write_thread_functions(struct dump_ctx *d, const struct snap_total *
 	jsonw_array_end(&d->w);
 }
 
-/* The call site of an edge, with its source line where debug information has it. */
-static void write_call_site(struct dump_ctx *d, uint32_t caller, uintptr_t site)
+/*
+ * write_call_site: the edge's call site, with its source line where debug
+ * information has it, or "site": why no line is named: "inlined" (the callee
+ * was inlined into its caller, whose own return address its probe got) or
+ * "outside" (the call came from code that is not the caller's: a callback
+ * through uninstrumented code).
+ */
+static void write_call_site(struct dump_ctx *d, uint32_t caller, const struct cct_node *first)
 {
 	char *file = NULL;
 	int line;
+	bool own = true;
 
-	write_hex_member(&d->w, "call_site", site);
+	write_hex_member(&d->w, "call_site", first->call_site);
 	if (caller != SNAP_NO_FN)
-		symbols_call_line(d->syms, site, cct_key_address(d->snap->fn_key[caller]), &file, &line);
+		own = symbols_call_line(d->syms, first->call_site, cct_key_address(d->snap->fn_key[caller]), &file,
+					&line);
+	if (!own)
+		write_string_member(&d->w, "site", first->parent && first->call_site == first->parent->call_site ?
+							   "inlined" : "outside");
 	if (file) {
 		write_string_member(&d->w, "call_file", file);
 		write_uint_member(&d->w, "call_line", (uint64_t)line);
@@ -404,11 +415,11 @@ static void write_call_site(struct dump_ctx *d, uint32_t caller, uintptr_t site)
 static void write_thread_edges(struct dump_ctx *d, const struct snap_totals *tot,
 			       const struct snap_thread *st)
 {
-	uintptr_t *site = calloc(tot->nedges ? tot->nedges : 1, sizeof(*site));
+	const struct cct_node **first = calloc(tot->nedges ? tot->nedges : 1, sizeof(*first)); /* each edge's first node */
 
-	for (size_t i = 0; site && i < st->n; i++)
-		if (!site[st->rows[i].edge])
-			site[st->rows[i].edge] = st->rows[i].node->call_site;
+	for (size_t i = 0; first && i < st->n; i++)
+		if (!first[st->rows[i].edge] && st->rows[i].node->call_site)
+			first[st->rows[i].edge] = st->rows[i].node;
 	jsonw_key(&d->w, "edges");
 	jsonw_array_begin(&d->w);
 	for (size_t i = 0; i < tot->nedges; i++) {
@@ -421,12 +432,12 @@ static void write_thread_edges(struct dump_ctx *d, const struct snap_totals *tot
 			jsonw_uint(&d->w, e->caller);
 		write_uint_member(&d->w, "callee", e->callee);
 		write_times(d, e);
-		if (site && site[i])
-			write_call_site(d, e->caller, site[i]);
+		if (first && first[i])
+			write_call_site(d, e->caller, first[i]);
 		jsonw_object_end(&d->w);
 	}
 	jsonw_array_end(&d->w);
-	free(site);
+	free(first);
 }
 
 static void write_thread_tree(struct dump_ctx *d, const struct snap_thread *st)
@@ -526,6 +537,8 @@ static int write_thread(struct dump_ctx *d, size_t i)
 	write_uint_member(&d->w, "wall_ns", ns(d, (double)(end > t->t_start_ticks ? end - t->t_start_ticks : 0)));
 	jsonw_key(&d->w, "running");
 	jsonw_bool(&d->w, !t->finished);
+	if (st->has_wait)
+		write_uint_member(&d->w, "runq_wait_ns", st->wait_ns);
 	write_thread_health(d, t);
 	write_thread_functions(d, tot.fns);
 	write_thread_edges(d, &tot, st);

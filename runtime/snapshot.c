@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "schedstat.h"
 #include "shadow.h"
 
 static uint64_t mix64(uint64_t k)
@@ -191,8 +192,12 @@ int snapshot_take(struct snapshot *s, const struct tstate *newest)
 		if (!(s->threads[i].rows = thread_rows(s, s->threads[i].t, &s->threads[i].n)))
 			goto out_release;
 	s->now_ticks = clock_now();
-	for (size_t i = 0; i < s->nthreads; i++)
-		thread_add_open(s, &s->threads[i]);
+	for (size_t i = 0; i < s->nthreads; i++) {
+		struct snap_thread *st = &s->threads[i];
+
+		thread_add_open(s, st);
+		st->has_wait = !st->t->finished && schedstat_wait_ns(st->t->tid, &st->wait_ns) == 0;
+	}
 	return 0;
 out_release:
 	snapshot_release(s);

@@ -33,6 +33,8 @@ struct snap_thread {
 	const struct tstate *t;
 	struct snap_row *rows;     /* preorder: a parent before its children */
 	size_t n;
+	uint64_t wait_ns;          /* how long it waited for a CPU up to the snapshot (schedstat.h) */
+	bool has_wait;             /* ... where the kernel says, for a thread still running */
 };
 
 /* A growable open-addressing map from a 64-bit key to a dense index. */

@@ -698,27 +698,55 @@ out_end:
 	return rc;
 }
 
-void symbols_call_line(struct symbols *s, uintptr_t ret_addr, uintptr_t caller, char **file,
-		       int *line)
+/* code_name: the (mangled) name of the function symbol whose code holds `addr`, or NULL. */
+static const char *code_name(struct symbols *s, Dwfl_Module *mod, uintptr_t addr)
+{
+	GElf_Sym sym;
+	GElf_Off off;
+	const char *name = indexed_name(s, mod, addr);
+
+	return name ? name : dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
+}
+
+/* Code named `at` is the function `fn`'s own: fn itself, or a part split off (fn.cold, fn.constprop.0). */
+static bool own_code(const char *at, const char *fn)
+{
+	size_t n = strlen(fn);
+
+	return !strncmp(at, fn, n) && (at[n] == '\0' || at[n] == '.');
+}
+
+bool symbols_call_line(struct symbols *s, uintptr_t ret_addr, uintptr_t caller, char **file, int *line)
 {
 	/* The call instruction ends just before the return address. */
 	Dwfl_Module *mod = s && ret_addr ? dwfl_addrmodule(s->dwfl, ret_addr - 1) : NULL;
+	Dwfl_Module *caller_mod = s ? dwfl_addrmodule(s->dwfl, caller) : NULL;
+	const char *at, *fn;
 	Dwfl_Line *l;
 
-	if (mod && mod != dwfl_addrmodule(s->dwfl, caller))
-		mod = NULL;
-	l = mod ? dwfl_module_getsrc(mod, ret_addr - 1) : NULL;
+	*file = NULL;
+	*line = 0;
+	if (!s || !ret_addr || !caller_mod)
+		return true;
+	if (mod != caller_mod)
+		return false;
+	at = code_name(s, mod, ret_addr - 1);
+	fn = code_name(s, mod, caller);
+	if (at && fn && !own_code(at, fn))
+		return false;
+	l = dwfl_module_getsrc(mod, ret_addr - 1);
 	const char *name = l ? dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL) : NULL;
 	Dwarf_Addr bias;
 	Dwarf_Die *cu;
 
-	if (!name && mod && (cu = cu_lookup(s, mod, ret_addr - 1, &bias))) {
+	if (!name && (cu = cu_lookup(s, mod, ret_addr - 1, &bias))) {
 		Dwarf_Line *dl = dwarf_getsrc_die(cu, ret_addr - 1 - bias);
 		name = dl && dwarf_lineno(dl, line) == 0 ? dwarf_linesrc(dl, NULL, NULL) : NULL;
 	}
 	*file = name ? strdup(name) : NULL;
 	if (!*file)
 		*line = 0;
+	return true;
 }
 
 /* A function symbol: its address and its index in the module's symbol table. */

@@ -7,6 +7,7 @@
 #ifndef CALLPROF_SYMBOLS_H
 #define CALLPROF_SYMBOLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,11 +49,15 @@ void symbols_resolve_unloaded(struct symbols *s, uint64_t tag, uintptr_t addr,
 void sym_function_release(struct sym_function *f);
 
 /* The source file and line of the call whose return address is `ret_addr`,
- * made from the function at `caller`: file is malloc'ed, NULL when unknown or
- * when the call site is not in the caller's module (a callback from libc:
- * naming a line there would load that library's debug information). */
-void symbols_call_line(struct symbols *s, uintptr_t ret_addr, uintptr_t caller, char **file,
-		       int *line);
+ * made from the function at `caller`: file is malloc'ed, NULL when unknown.
+ * Returns false when the return address is not in the caller's own code
+ * (another module, or another function): then no line of the caller can be
+ * named (file NULL).  That is what a function inlined into its caller passes
+ * the probe (the caller's own return address, in the caller's caller), and
+ * what a call from uninstrumented code does (a comparator called back by
+ * libc's qsort).  The function's parts split off by the compiler (fn.cold,
+ * fn.constprop.0) are its own code. */
+bool symbols_call_line(struct symbols *s, uintptr_t ret_addr, uintptr_t caller, char **file, int *line);
 
 /* Calls `visit` for each function symbol with code (defined, non-zero size)
  * of module `module` (an index from symbols_modules), once per address. */

@@ -64,7 +64,8 @@
 	}
 
 	function linkOf(i) {
-		return "../fn/" + d.links[d.fn[i]] + ".html";
+		var k = d.links[d.fn[i]];
+		return "../fn/" + Math.floor(k / 1000) + "/" + k + ".html"; // report/link.h: LINK_FN_SHARD
 	}
 
 	// figures: [label, value] lines about node i, for the tooltip and the details line.

@@ -37,7 +37,7 @@
 		frag.appendChild(share);
 		frag.appendChild(document.createTextNode(" "));
 		var a = el("a", "fn", d.names[f]);
-		a.href = "../fn/" + d.links[f] + ".html";
+		a.href = "../fn/" + Math.floor(d.links[f] / 1000) + "/" + d.links[f] + ".html"; // report/link.h: LINK_FN_SHARD
 		frag.appendChild(a);
 		if (d.files[f]) {
 			frag.appendChild(document.createTextNode(" "));

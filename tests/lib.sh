@@ -111,6 +111,26 @@ build() {
 # build_san NAME LOG: the tool built with AddressSanitizer and UBSan, $SAN_B/callprof.
 build_san() { build "$1" "$2" SAN=address,undefined B="$SAN_B" "$SAN_B/callprof"; }
 
+# ---- callprof diff's sites ---------------------------------------------------------------
+
+# diffrun NAME ARGS...: $CP diff -o $W/site-NAME ARGS; output in $W/NAME.out/.err, status in $rc.
+diffrun() {
+	_n=$1
+	shift
+	"$CP" diff -o "$W/site-$_n" "$@" >"$W/$_n.out" 2>"$W/$_n.err"
+	rc=$?
+}
+
+# status NAME WANT: the last diffrun exited with WANT.
+status() {
+	if [ "$rc" -eq "$2" ]; then ok "$1"; else fail "$1" "exit status $rc, not $2: $(head -c 300 "$W/$_n.err")"; fi
+}
+
+# same NAME FILE EXPECTED: FILE's contents are exactly EXPECTED.
+same() {
+	if [ "$(cat "$2")" = "$3" ]; then ok "$1"; else fail "$1" "got: $(head -c 400 "$2" | tr '\n' '|')"; fi
+}
+
 # ---- test programs, built in parallel ---------------------------------------------------
 # job NAME "OUT..." "IN..." COMMANDS: queues COMMANDS (a shell script, run with set -e) to
 # build OUT from IN, unless every OUT is newer than every IN; run_jobs runs the queue, as

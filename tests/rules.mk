@@ -156,7 +156,8 @@ fuzz: test-deps $(FUZZ)/fuzz-load
 # runner (tests/unit/main.c) built with their list, tests/unit/report/list.h.
 # (flags: the tracked build flags, where the top Makefile defines them.)
 UNIT_REPORT        := $(T)/unit/report
-UNIT_REPORT_MODS   := buf fmt keymap html tmpl assets rowscan opts load_check pstat json_out flame_diff
+UNIT_REPORT_MODS   := buf fmt keymap html tmpl assets rowscan opts load_check pstat json_out flame_diff estimate \
+                      name fnid run
 UNIT_REPORT_CFLAGS := $(TOOL_CFLAGS) $(UNIT_SAN) -Itests/unit -DUNIT_LIST='"report/list.h"'
 UNIT_REPORT_TEST_CFLAGS := $(UNIT_REPORT_CFLAGS) -D_GNU_SOURCE
 FLAGS_unit-report   = $(CC) $(UNIT_REPORT_TEST_CFLAGS) | $(UNIT_SAN)

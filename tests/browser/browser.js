@@ -6,7 +6,7 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const { chromium } = require("playwright-core");
+const { open } = require("./launch.js");
 
 const [site, dumpPath, screens, hostileSite, everyFieldSite] = process.argv.slice(2);
 const url = (file) => "file://" + path.resolve(site, file);
@@ -55,21 +55,7 @@ function expected(dump) {
 
 async function main() {
 	const want = expected(JSON.parse(fs.readFileSync(dumpPath, "utf8")));
-	// launch() gives Chromium a fresh temporary --user-data-dir of its own (under TMPDIR).
-	const browser = await chromium.launch({
-		executablePath: "/usr/bin/chromium",
-		headless: true,
-		args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-			"--disable-background-networking", "--disable-component-update", "--disable-sync"],
-	});
-	const problems = [];
-	const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-	context.setDefaultTimeout(15000);
-	const page = await context.newPage();
-	page.on("console", (m) => { if (m.type() === "error") problems.push("console: " + m.text()); });
-	page.on("pageerror", (e) => problems.push("page error: " + e.message));
-	page.on("dialog", (d) => { problems.push("dialog: " + d.message()); d.dismiss(); });
-	page.on("request", (r) => { if (!r.url().startsWith("file://")) problems.push("request: " + r.url()); });
+	const { browser, page, problems } = await open(15000);
 	const shot = (name, full) => page.screenshot({ path: path.join(screens, name), fullPage: !!full });
 	const h1 = async () => (await page.locator("h1").first().innerText()).trim();
 
@@ -96,12 +82,12 @@ async function main() {
 
 	// Drill down: the hottest function, then its costliest callee.
 	await page.locator("#top-self a.fn").first().click();
-	await page.waitForURL(/\/fn\/\d+\.html$/);
+	await page.waitForURL(/\/fn\/\d+\/\d+\.html$/);
 	await shot("2-hottest.png", true);
 	expect("a click on the hottest function opens its page", (await h1()) === want.hottest.name,
 		"h1 is " + (await h1()));
 	await page.locator("#callees tbody tr").first().locator("a.fn").click();
-	await page.waitForURL(/\/fn\/\d+\.html$/);
+	await page.waitForURL(/\/fn\/\d+\/\d+\.html$/);
 	await shot("3-child.png", true);
 	expect("a click on its costliest callee opens that page", (await h1()) === want.child.name, "h1 is " + (await h1()));
 	const calls = page.locator("#fig-calls");
@@ -144,7 +130,7 @@ async function main() {
 	} else {
 		await frames.nth(target).locator("rect").click();
 		await page.locator("#flame-details a.open").click();
-		await page.waitForURL(/\/fn\/\d+\.html$/);
+		await page.waitForURL(/\/fn\/\d+\/\d+\.html$/);
 		expect("a flame graph frame links to its function", (await h1()) === want.hottest.name, "h1 is " + (await h1()));
 	}
 
@@ -166,7 +152,7 @@ async function main() {
 	const staticFrame = p2.locator("svg.flame a").filter({ has: p2.locator("title", { hasText: want.hottest.name + " \u2014" }) });
 	if ((await staticFrame.count()) > 0) {
 		await staticFrame.first().locator("rect").click();
-		await p2.waitForURL(/\/fn\/\d+\.html$/);
+		await p2.waitForURL(/\/fn\/\d+\/\d+\.html$/);
 		expect("without JavaScript a flame graph frame opens its function's page",
 			(await p2.locator("h1").first().innerText()).trim() === want.hottest.name, p2.url());
 	} else {
@@ -194,7 +180,7 @@ async function main() {
 			await page.goto("file://" + p);
 			// Elements a payload would have made: scripts not the site's, handlers, images, javascript: links.
 			foreign = foreign.concat(await page.evaluate(() => [
-				...[...document.scripts].filter((s) => !/\/static\/(sort|profile|flame|tree)\.js$|\/flame\/(all|t\d+)\.data\.js$/.test(s.src)).map((s) => "script " + s.outerHTML.slice(0, 60)),
+				...[...document.scripts].filter((s) => !/\/static\/(sort|names|profile|flame|tree)\.js$|\/flame\/(all|t\d+)\.data\.js$/.test(s.src)).map((s) => "script " + s.outerHTML.slice(0, 60)),
 				...[...document.querySelectorAll("img, iframe, object, embed")].map((e) => e.tagName),
 				...[...document.querySelectorAll("*")].filter((e) => [...e.attributes].some((a) => /^on/i.test(a.name))).map((e) => "handler on " + e.tagName),
 				...[...document.querySelectorAll("[href], [src]")].filter((e) => /^\s*javascript:/i.test(e.getAttribute("href") || e.getAttribute("src"))).map((e) => "javascript: link"),

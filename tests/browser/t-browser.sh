@@ -60,3 +60,19 @@ fi
 rm -f "$W/scale/exit.json" "$W/scale/big" "$W/scale/big.c"
 TMPDIR=$W/tmp node tests/browser/views.js "$W/site-c-small" tests/report/fixtures/c-small.json "$W/site-diff" \
 	"$W/site-scale" "$W/site-every-field" "$B/tests/screens" </dev/null
+
+# Pages at real size (tests/browser/fit.js): a diff of C++ names, 300 dumps merged, the names box.
+sed -e 's/"inclusive_ns": 1500000, "self_ns": 900000/"inclusive_ns": 2500000, "self_ns": 1900000/' \
+	tests/report/fixtures/cpp-hostile.json >"$W/cpp-new.json"
+mkdir -p "$W/many"
+i=0
+while [ $i -lt 300 ]; do
+	sed -e "s/\"pid\": 4242/\"pid\": $((5000 + i))/" tests/report/fixtures/c-small.json >"$W/many/d-$i.json"
+	i=$((i + 1))
+done
+if ! "$B/callprof" diff -o "$W/site-diff-cpp" tests/report/fixtures/cpp-hostile.json "$W/cpp-new.json" >/dev/null 2>"$W/diff.err" ||
+	! "$B/callprof" report -o "$W/site-many" "$W"/many/*.json >/dev/null 2>"$W/many.err"; then
+	fail "the sites of fit.js" "$(cat "$W/diff.err" "$W/many.err" | head -n 3)"
+	exit 1
+fi
+TMPDIR=$W/tmp node tests/browser/fit.js "$W/site-diff-cpp" "$W/site-many" "$W/site-cpp-hostile" "$B/tests/screens" </dev/null

@@ -8,7 +8,7 @@
 const fs = require("fs");
 const path = require("path");
 const vm = require("vm");
-const { chromium } = require("playwright-core");
+const { open } = require("./launch.js");
 
 const [site, dumpPath, diffSite, scaleSite, hostileSite, screens] = process.argv.slice(2);
 const SCALE_BOUND_MS = 10000; // a sanity bound, not a benchmark
@@ -73,23 +73,7 @@ function dumpEdges(dump) {
 
 async function main() {
 	const dump = JSON.parse(fs.readFileSync(dumpPath, "utf8"));
-	const browser = await chromium.launch({
-		executablePath: "/usr/bin/chromium",
-		headless: true,
-		args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-			"--disable-background-networking", "--disable-component-update", "--disable-sync"],
-	});
-	const problems = [];
-	const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-	context.setDefaultTimeout(30000);
-	const watch = (p) => {
-		p.on("console", (m) => { if (m.type() === "error") problems.push("console: " + m.text()); });
-		p.on("pageerror", (e) => problems.push("page error: " + e.message));
-		p.on("dialog", (dlg) => { problems.push("dialog: " + dlg.message()); dlg.dismiss(); });
-		p.on("request", (r) => { if (!r.url().startsWith("file://")) problems.push("request: " + r.url()); });
-	};
-	context.on("page", watch);
-	const page = await context.newPage();
+	const { browser, context, page, problems } = await open(30000);
 	const shot = (name) => page.screenshot({ path: path.join(screens, name), fullPage: true });
 	const ready = async (dir, file) => {
 		await page.goto(url(dir, file));
@@ -118,7 +102,7 @@ async function main() {
 		"the controls are hidden");
 	const first = await frames();
 	expect("every node wide enough is drawn as a box linking to its function's page",
-		first.length === d.depth.length && first.every((f) => /^\.\.\/fn\/\d+\.html$/.test(f.href)),
+		first.length === d.depth.length && first.every((f) => /^\.\.\/fn\/\d+\/\d+\.html$/.test(f.href)),
 		first.length + " boxes for " + d.depth.length + " nodes");
 
 	// Zoom into a box too narrow for its label until the label shows whole.
@@ -214,10 +198,10 @@ async function main() {
 	const link = await page.evaluate(() => ({ id: document.activeElement.id, cls: document.activeElement.className,
 		href: document.activeElement.getAttribute("href"), inDetails: !!document.activeElement.closest("#flame-details") }));
 	expect("the keyboard moves between boxes, Enter zooms, and Tab reaches the box's page",
-		d.parent[focused] === 0 && zk === focused && link.inDetails && link.href === "../fn/" + d.links[d.fn[focused]] + ".html",
+		d.parent[focused] === 0 && zk === focused && link.inDetails && link.href === "../fn/" + Math.floor(d.links[d.fn[focused]] / 1000) + "/" + d.links[d.fn[focused]] + ".html",
 		"focused " + focused + ", zoom " + zk + ", then " + JSON.stringify(link));
 	await page.keyboard.press("Enter");
-	await page.waitForURL(/\/fn\/\d+\.html$/);
+	await page.waitForURL(/\/fn\/\d+\/\d+\.html$/);
 	expect("the link under the graph opens the function's page",
 		(await page.locator("h1").first().innerText()).trim() === d.nameOf(focused), await page.locator("h1").first().innerText());
 
@@ -226,7 +210,7 @@ async function main() {
 	const [tab] = await Promise.all([context.waitForEvent("page"),
 		page.locator(`svg.flame a.frame[data-n="${compute.n}"] rect`).click({ modifiers: ["Control"] })]);
 	await tab.waitForLoadState();
-	expect("Ctrl-click on a box opens its function's page in a new tab", /\/fn\/\d+\.html$/.test(tab.url()) &&
+	expect("Ctrl-click on a box opens its function's page in a new tab", /\/fn\/\d+\/\d+\.html$/.test(tab.url()) &&
 		(await tab.locator("h1").first().innerText()).trim() === "compute" && (await zoomed()) === -1, tab.url());
 	await tab.close();
 

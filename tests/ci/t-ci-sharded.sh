@@ -72,7 +72,7 @@ check "the merged dump meets every invariant" "$B/tests/dumpcheck" "$O/all.json"
 n=$(jq '.threads | length' "$O/all.json")
 [ "$n" = "$TESTS" ] && ok "the merged dump holds every test's process ($n)" || fail "the merged dump holds every test's process" "$n threads"
 check "the report's links" node tests/report/linkcheck.js "$O/report"
-has "the job summary is the report's summary.md" "$W/summary.md" '^# callprof\\: demo$'
+has "the job summary is the report's summary.md" "$W/summary.md" '^# callprof: demo$'
 [ -s "$O/profile.pb.gz" ] && [ -s "$O/profile.speedscope.json" ] && ok "the final job exports pprof and speedscope" ||
 	fail "the final job exports pprof and speedscope" "missing"
 # The final report is the report of every profile together, as listed by pid (the merged

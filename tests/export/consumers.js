@@ -43,20 +43,32 @@ function readDumps(paths) {
 		const mods = new Map((d.modules || []).map((m) => [m.id, m]));
 		const seen = new Map();
 		const keyOf = new Map();
-		const groupCount = new Map();
+		// As report/fnid.h: functions of one module, name and file (called, or listed uncalled; one
+		// entry per offset) are told apart by their line, and those of one line by their code.
+		const src = (m, name, file) => [m, name, file || ''].join('\x1f');
+		const entries = new Map(); // source -> Map(offset or unique -> line)
+		const add = (m, name, file, line, offset, uniq) => {
+			const g = src(m, name, file);
+			if (!entries.has(g)) entries.set(g, new Map());
+			const at = offset ? `o${BigInt(offset)}` : `u${uniq}`;
+			if (!entries.get(g).has(at) || uniq.startsWith('f')) entries.get(g).set(at, line || 0);
+		};
+		for (const f of d.functions) add(f.module, f.name, f.file, f.line, f.offset, `f${f.id}`);
+		for (const m of d.modules || [])
+			(m.uncalled || []).forEach((u, i) => add(m.id, u.name, u.file, u.line, u.offset, `u${m.id}.${i}`));
 		for (const f of d.functions) {
-			const g = [base(mods.get(f.module)?.path), f.name, f.file || ''].join('\x1f');
-			groupCount.set(g, (groupCount.get(g) || 0) + 1);
-		}
-		for (const f of d.functions) {
+			const lines = [...entries.get(src(f.module, f.name, f.file)).values()];
 			let k = [base(mods.get(f.module)?.path), f.name, f.file || ''].join('\x1f');
-			if (groupCount.get(k) > 1 && f.offset) k += '\x1f' + (mods.get(f.module)?.build_id || '') + '\x1f' + f.offset;
+			if (lines.length > 1) k += `\x1fL${f.line || 0}`;
+			if (lines.filter((l) => l === (f.line || 0)).length > 1 && f.offset)
+				k += '\x1f' + (mods.get(f.module)?.build_id || mods.get(f.module)?.path || '') + '\x1f' + f.offset;
 			const n = seen.get(k) || 0;
 			seen.set(k, n + 1);
 			k += '\x1f' + n;
 			keyOf.set(f.id, k);
 			if (!fns.has(k)) {
-				fns.set(k, { name: f.name, file: f.file, line: f.line, calls: 0, self: 0, incl: 0, rowsSelf: 0, rowsCalls: 0 });
+				const module = base(mods.get(f.module)?.path);
+				fns.set(k, { name: f.name, file: f.file, line: f.line, module, offset: f.offset, calls: 0, self: 0, incl: 0, rowsSelf: 0, rowsCalls: 0 });
 				order.push(k);
 			}
 		}
@@ -87,12 +99,23 @@ function readDumps(paths) {
 			threads.push(paths);
 		}
 	}
-	// Labels: the name; with the source file's base name where names repeat; then " #2", ...
-	const byName = new Map();
-	for (const k of order) byName.set(fns.get(k).name, (byName.get(fns.get(k).name) || 0) + 1);
-	for (const k of order) {
-		const e = fns.get(k);
-		e.label = (e.name || '(anonymous)') + (byName.get(e.name) > 1 && e.file ? ` (${base(e.file)})` : '');
+	// Labels: the name; where names repeat, what tells them apart (report/fnid.h's levels: the
+	// file's base name, its path, file:line, and the code's offset); then " #2", ...
+	const same = (a, b, depth) => a.name === b.name && (depth < 1 || base(a.file) === base(b.file)) &&
+		(depth < 2 || (a.file || '') === (b.file || '')) && (depth < 3 || (a.line || 0) === (b.line || 0));
+	const all = order.map((k) => fns.get(k));
+	for (const e of all) {
+		let level = 0;
+		for (let depth = 0; depth < 4; depth++) if (all.some((o) => o !== e && same(o, e, depth))) level = depth + 1;
+		let tell = '';
+		if (level && e.file) {
+			tell = level === 2 ? e.file : base(e.file);
+			if (level >= 3 && e.line) tell += `:${e.line}`;
+		} else if (level) {
+			tell = e.module || 'unknown module';
+		}
+		if ((level >= 4 || (!e.file && level >= 2)) && e.offset) tell += ` @0x${BigInt(e.offset).toString(16)}`;
+		e.label = (e.name || '(anonymous)') + (level ? ` (${tell})` : '');
 	}
 	const byLabel = new Map();
 	for (const k of order) {

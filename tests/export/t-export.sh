@@ -102,7 +102,7 @@ has "callgrind: a newline in a name becomes ?" "$W/names.callgrind" '^c?fn=\([0-
 has "callgrind: a name beginning with ( stays a name" "$W/names.callgrind" '^c?fn=\([0-9]+\) \(anonymous namespace\)::g\(int\)$'
 has "folded: ; in a name becomes :" "$W/names.folded" '(^|;)a:b(;| )'
 has "folded: a name ending in a number keeps it, its blank made _" "$W/names.folded" '(^|;)f_12(;| )'
-has "copies: the two copies of helper() are told apart by their labels" "$W/copies.folded" 'helper \(copies.h\) #2'
+has "copies: the two copies of helper() are told apart by their labels (file:line and offset)" "$W/copies.folded" 'helper \(copies.h:[0-9]+ @0x[0-9a-f]+\)'
 has "speedscope: a sampled profile per thread" "$W/threads.speedscope" '"type":"sampled"'
 n=$(jq '.profiles | length' "$W/threads.speedscope")
 [ "$n" = 3 ] && ok "speedscope: three threads, three profiles" || fail "speedscope: three threads, three profiles" "$n"

@@ -82,18 +82,20 @@ merge "merge (a b) (c d)" "$W/all2.json" "$W/ab.json" "$W/cd.json"
 "$CP" report -o "$W/site-together" "$W/a.json" "$W/b.json" "$W/c.json" "$W/d.json" >/dev/null 2>>"$W/report.err" ||
 	fail "report of the dumps together" "$(cat "$W/report.err")"
 # What must differ: one dump against four.  The index and summary.md name the dumps (file,
-# pid, date, "merged"), and show the first dump's calibration and clock, which a merged dump
-# replaces with the dumps' weighted mean; each thread's page names its dump's file.
+# pid, date, "merged") and their programs (a merged dump keeps the first one's), and show the
+# first dump's calibration and clock, which a merged dump replaces with the dumps' weighted
+# mean; each thread's page names its dump's file.
 norm() {
 	rm -rf "$2"
 	mkdir -p "$2"
 	(cd "$1" && find . -type f ! -path './static/*' ! -name .callprof-report) | sort | while read -r f; do
 		mkdir -p "$2/$(dirname "$f")"
+		perl -0pe 's|<div><dt>Programs?</dt>.*?\n(<div><dt>Arguments</dt>.*?\n)?|PROGRAM\n|; s|<div><dt>Dumps \(merged\)</dt><dd><details.*?</details></dd></div>|DUMPS|s' "$1/$f" |
 		sed -E -e 's|<div><dt>Dumps? [^<]*</dt><dd>.*</dd></div>|DUMPS|' \
 			-e 's|<div><dt>Dump</dt><dd>.*</dd></div>|DUMPS|' \
 			-e 's|(<div><dt>Wall time</dt><dd>[^<(]*)( \(the longest dump\))?</dd>|\1</dd>|' \
 			-e 's|<div><dt>Calibration</dt><dd>.*</dd></div>|CALIBRATION|' \
-			-e 's|(Program: .*) \((pid [0-9]+\|[0-9]+ dumps merged)\)|\1 (RUN)|' "$1/$f" >"$2/$f"
+			-e 's|(Program: .*) \((pid [0-9]+\|[0-9]+ dumps merged)\)|\1 (RUN)|' >"$2/$f"
 	done
 }
 norm "$W/site-merged" "$W/norm-merged"

@@ -1,8 +1,8 @@
 // linkcheck.js SITE [NFUNCS]: checks a report site the way a browser on file:// would see it.
 //  - every href/src in every page is relative (no scheme, no //host, no /root) and names a
 //    file of the site; a #fragment names an id in that file;
-//  - every page reachable from index.html, and with NFUNCS, fn/0.html .. fn/NFUNCS-1.html
-//    are all reachable from index.html by links alone.
+//  - every page reachable from index.html, and with NFUNCS, the function pages
+//    fn/<i/1000>/<i>.html for i = 0 .. NFUNCS-1 are all reachable from index.html by links alone.
 // Prints the problems (at most 20) and exits 1 if there are any.
 "use strict";
 const fs = require("fs");
@@ -73,8 +73,10 @@ while (queue.length) {
 		}
 	}
 }
-// Pages nothing links to are still checked, and reported.
-for (const dir of ["", "fn", "tree", "flame", "thread"]) {
+// Pages nothing links to are still checked, and reported (function pages are in folders of 1,000).
+const fnDir = path.join(site, "fn");
+const shards = fs.existsSync(fnDir) ? fs.readdirSync(fnDir).filter((n) => /^[0-9]+$/.test(n)).map((n) => path.join("fn", n)) : [];
+for (const dir of ["", "fn", "tree", "flame", "thread", ...shards]) {
 	const d = path.join(site, dir);
 	if (!fs.existsSync(d)) continue;
 	for (const name of fs.readdirSync(d)) {
@@ -85,8 +87,8 @@ for (const dir of ["", "fn", "tree", "flame", "thread"]) {
 	}
 }
 for (let i = 0; i < nfuncs; i++)
-	if (!seen.has(path.join(site, "fn", i + ".html")))
-		problems.push("fn/" + i + ".html (a function of the dump) is not reachable from index.html");
+	if (!seen.has(path.join(site, "fn", String(Math.floor(i / 1000)), i + ".html")))
+		problems.push("fn/" + Math.floor(i / 1000) + "/" + i + ".html (a function of the dump) is not reachable from index.html");
 
 for (const p of problems.slice(0, 20)) console.log(p);
 if (problems.length > 20) console.log("... and " + (problems.length - 20) + " more");

@@ -19,28 +19,28 @@ else
 	fail "report of a dump with front-ends and captured arguments" "$(head -n 3 "$W/report.err")"
 fi
 check "links" node tests/report/linkcheck.js "$S" 4
-has "parse's page: probed by -pg -mfentry" "$S/fn/1.html" 'id="front-end">· probed by <code>-pg -mfentry</code>'
-has "helper's page: probed by -finstrument-functions" "$S/fn/3.html" \
+has "parse's page: probed by -pg -mfentry" "$S/fn/0/1.html" 'id="front-end">· probed by <code>-pg -mfentry</code>'
+has "helper's page: probed by -finstrument-functions" "$S/fn/0/3.html" \
 	'id="front-end">· probed by <code>-finstrument-functions</code>'
-has "parse's page: called with, by time, the slow call first" "$S/fn/1.html" \
+has "parse's page: called with, by time, the slow call first" "$S/fn/0/1.html" \
 	'id="called-with-time">.*<tbody>.?$|^<tr><td class="name"><code>parse\(depth=0, s=NULL\)</code></td><td class="num" data-v="30">30</td>'
-sed -n '/id="called-with-calls"/,/<\/table>/p' "$S/fn/1.html" | grep -m1 '<code>' >"$W/first-by-calls"
+sed -n '/id="called-with-calls"/,/<\/table>/p' "$S/fn/0/1.html" | grep -m1 '<code>' >"$W/first-by-calls"
 has "parse's page: called with, by calls, the frequent call first" "$W/first-by-calls" \
 	'<code>parse\(depth=3, s=&quot;abc&quot;\)</code></td><td class="num" data-v="1204">1,204</td>'
-has "parse's page: its time per tuple" "$S/fn/1.html" 'data-v="1204">1,204</td>.*data-v="3100000">3.10 ms</td>'
-has "parse's page: values are escaped" "$S/fn/1.html" 's=&quot;&lt;b&gt;&amp;amp;&quot;'
-has "parse's page: returned -1, 12 calls, 1.0%" "$S/fn/1.html" \
+has "parse's page: its time per tuple" "$S/fn/0/1.html" 'data-v="1204">1,204</td>.*data-v="3100000">3.10 ms</td>'
+has "parse's page: values are escaped" "$S/fn/0/1.html" 's=&quot;&lt;b&gt;&amp;amp;&quot;'
+has "parse's page: returned -1, 12 calls, 1.0%" "$S/fn/0/1.html" \
 	'<code>-1</code></td><td class="num" data-v="12">12</td><td class="num pct" data-v="0.009677">.*1.0%'
-has "parse's page: how many calls were captured, and the bound" "$S/fn/1.html" \
+has "parse's page: how many calls were captured, and the bound" "$S/fn/0/1.html" \
 	'1,240 calls captured; each dump kept its 64 most frequent'
-has "lookup's page: why its arguments were not captured" "$S/fn/2.html" \
+has "lookup's page: why its arguments were not captured" "$S/fn/0/2.html" \
 	'id="args-refused">CALLPROF_ARGS selected this function, but its arguments were not captured: a copy the compiler made'
-if grep -l 'id="values"' "$S/fn/0.html" "$S/fn/3.html" >/dev/null; then
-	fail "no arguments section where nothing was selected" "$(grep -l 'id="values"' "$S/fn/0.html" "$S/fn/3.html")"
+if grep -l 'id="values"' "$S/fn/0/0.html" "$S/fn/0/3.html" >/dev/null; then
+	fail "no arguments section where nothing was selected" "$(grep -l 'id="values"' "$S/fn/0/0.html" "$S/fn/0/3.html")"
 else
 	ok "no arguments section where nothing was selected"
 fi
-has "parse's page: its probes cost the -pg -mfentry figure" "$S/fn/1.html" '3.5 ns for each of its calls'
+has "parse's page: its probes cost the -pg -mfentry figure" "$S/fn/0/1.html" '3.5 ns for each of its calls'
 
 "$CP" top --args "$FIX/c-args.json" >"$W/top.out" 2>"$W/top.err"
 if diff tests/report/c-args.top "$W/top.out" >"$W/top.diff" && [ ! -s "$W/top.err" ]; then

@@ -44,8 +44,8 @@ has "coverage: the symbol table's count" "$C" 'its symbol table has [0-9]+ funct
 check "links with the coverage page" node tests/report/linkcheck.js "$W/site-one" 3
 
 # ---- call sites on function pages -------------------------------------------------------------
-main=$(grep -l '<h1 class="fn-name"><code>main</code>' "$W"/site-one/fn/*.html)
-used=$(grep -l '<h1 class="fn-name"><code>used</code>' "$W"/site-one/fn/*.html)
+main=$(grep -l '<h1 class="fn-name"><code>main</code>' "$W"/site-one/fn/*/*.html)
+used=$(grep -l '<h1 class="fn-name"><code>used</code>' "$W"/site-one/fn/*/*.html)
 has "main's calls: used is called from cov_a.c:25" "$main" '>used</a></td>.*<td class="site"><span title="[^"]*/cov_a.c">cov_a.c:25</span></td></tr>'
 has "main's calls: helper is called from cov_a.c:28" "$main" '>helper</a></td>.*<td class="site"><span title="[^"]*/cov_a.c">cov_a.c:28</span></td></tr>'
 has "used is called by main from cov_a.c:25" "$used" '>main</a></td>.*<td class="site"><span title="[^"]*/cov_a.c">cov_a.c:25</span></td></tr>'
@@ -57,7 +57,7 @@ C=$W/site-two/coverage.html
 has "merged coverage: 5 of 6 functions called" "$C" 'id="coverage-total" data-called="5" data-total="6"'
 same "merged coverage: per source file" "$(rows m0-files "$C")" "$SRC/cov_a.c|3|3|100.0%|0;$SRC/cov_b.c|2|3|66.7%|1;"
 same "merged coverage: only never_c was never called" "$(rows m0-uncalled "$C")" "never_c|cov_b.c:12;"
-main=$(grep -l '<h1 class="fn-name"><code>main</code>' "$W"/site-two/fn/*.html)
+main=$(grep -l '<h1 class="fn-name"><code>main</code>' "$W"/site-two/fn/*/*.html)
 has "the second run's call of never_a is at cov_a.c:27" "$main" '>never_a</a></td>.*<td class="site"><span title="[^"]*/cov_a.c">cov_a.c:27</span></td></tr>'
 
 # ---- dumps without coverage, hostile names --------------------------------------------------------

@@ -55,51 +55,51 @@ done
 
 # ---- figures agree with the dump --------------------------------------------------------
 S=$W/site-c-small
-has "compute's page: 10 calls" "$S/fn/3.html" 'id="fig-calls" data-v="10">10<'
-has "compute's page: inclusive 70 ms" "$S/fn/3.html" 'id="fig-incl" data-v="70000000">70.0 ms<'
-has "compute's page: self 40 ms" "$S/fn/3.html" 'id="fig-self" data-v="40000000">40.0 ms<'
-has "compute's costliest callee is fib, 10 calls, 25 ms" "$S/fn/3.html" \
-	'<tbody>.?$|fn/4.html">fib</a></td><td class="num" data-v="10">10</td><td class="num" data-v="25000000">25.0 ms'
-has "fib's callers include compute at 25 ms" "$S/fn/4.html" 'fn/3.html">compute</a></td><td class="num" data-v="10">'
+has "compute's page: 10 calls" "$S/fn/0/3.html" 'id="fig-calls" data-v="10">10<'
+has "compute's page: inclusive 70 ms" "$S/fn/0/3.html" 'id="fig-incl" data-v="70000000">70.0 ms<'
+has "compute's page: self 40 ms" "$S/fn/0/3.html" 'id="fig-self" data-v="40000000">40.0 ms<'
+has "compute's costliest callee is fib, 10 calls, 25 ms" "$S/fn/0/3.html" \
+	'<tbody>.?$|fn/0/4.html">fib</a></td><td class="num" data-v="10">10</td><td class="num" data-v="25000000">25.0 ms'
+has "fib's callers include compute at 25 ms" "$S/fn/0/4.html" 'fn/0/3.html">compute</a></td><td class="num" data-v="10">'
 has "hottest by self on the index is compute" "$S/index.html" 'id="top-self"'
-if sed -n '/id="top-self"/,/<\/table>/p' "$S/index.html" | grep -m1 'class="fn"' | grep -q 'fn/3.html">compute<'; then
+if sed -n '/id="top-self"/,/<\/table>/p' "$S/index.html" | grep -m1 'class="fn"' | grep -q 'fn/0/3.html">compute<'; then
 	ok "the first of the hottest by self is compute"
 else
 	fail "the first of the hottest by self is compute" "$(sed -n '/id="top-self"/,/<\/table>/p' "$S/index.html" | head -n 4)"
 fi
-if sed -n '/id="flat-table"/,/<\/table>/p' "$S/index.html" | grep 'class="fn"' | sed 's/.*class="fn" href="fn\/[0-9]*.html">\([^<]*\)<.*/\1/' |
+if sed -n '/id="flat-table"/,/<\/table>/p' "$S/index.html" | grep 'class="fn"' | sed 's/.*class="fn" href="fn\/[0-9]*\/[0-9]*.html">\([^<]*\)<.*/\1/' |
 	tr '\n' ' ' | grep -q '^compute fib parse_line cmp_int load_input main write_output $'; then
 	ok "the flat profile comes sorted by self time"
 else
 	fail "the flat profile comes sorted by self time" "order differs"
 fi
-has "fib's hottest path is main > compute > fib" "$S/fn/4.html" \
-	'fn/0.html">main</a><span class="sep"> › </span><a class="fn" href="../fn/3.html">compute</a>'
+has "fib's hottest path is main > compute > fib" "$S/fn/0/4.html" \
+	'fn/0/0.html">main</a><span class="sep"> › </span><a class="fn" href="../../fn/0/3.html">compute</a>'
 has "the calibration figure is shown" "$S/index.html" '7.9 ns per call \(3.1 ns inside the callee, 4.8 ns outside\)'
 has "the instrumentation share is shown" "$S/index.html" 'Instrumentation</dt><dd>about .* of the measured run'
-has "merged: work has 8 calls" "$W/site-merge/fn/1.html" 'id="fig-calls" data-v="8">8<'
-has "merged: work's inclusive time is 11 ms" "$W/site-merge/fn/1.html" 'id="fig-incl" data-v="11000000"'
-has "merged: the static helper of b.c stays apart" "$W/site-merge/fn/4.html" 'id="fig-calls" data-v="2">2<'
-has "merged: same-named functions show their file" "$W/site-merge/index.html" 'helper</a> <span class="fn-file">b.c</span>'
+has "merged: work has 8 calls" "$W/site-merge/fn/0/1.html" 'id="fig-calls" data-v="8">8<'
+has "merged: work's inclusive time is 11 ms" "$W/site-merge/fn/0/1.html" 'id="fig-incl" data-v="11000000"'
+has "merged: the static helper of b.c stays apart" "$W/site-merge/fn/0/4.html" 'id="fig-calls" data-v="2">2<'
+has "merged: same-named functions show their file" "$W/site-merge/index.html" 'helper</a> <span class="fn-file" title="[^"]*b.c">b.c</span>'
 has "threads: a tree per thread" "$W/site-threads/tree/t2.html" 'worker-2'
-has "threads: per-thread figures on a function page" "$W/site-threads/fn/4.html" 'id="per-thread"'
+has "threads: per-thread figures on a function page" "$W/site-threads/fn/0/4.html" 'id="per-thread"'
 has "no clock: the tree is sized by calls" "$W/site-noclock/tree/all.html" 'all calls \(this dump has no times\)'
 # tsc-adaptive: fenced calls on the function pages and the fenced reads' cost on the index; nothing without them.
 A=$W/site-c-adaptive
-has "adaptive: cmp_int's page says how many of its calls were fenced" "$A/fn/6.html" \
+has "adaptive: cmp_int's page says how many of its calls were fenced" "$A/fn/0/6.html" \
 	'id="fenced">Clock reads: fenced for <span data-v="16">16</span> of 5,000 calls \(times of those calls are exact; see CALLPROF_CLOCK'
 has "adaptive: the index shows what a fenced read costs" "$A/index.html" \
 	'7.9 ns per call \(3.1 ns inside the callee, 4.8 ns outside\); fenced reads 46.1 ns per call \(26.0 ns inside the callee, 20.1 ns outside\)'
-if grep -l -e 'id="fenced"' -e 'fenced reads [0-9]' "$S/index.html" "$S"/fn/*.html >"$W/fenced-small.txt"; then
+if grep -l -e 'id="fenced"' -e 'fenced reads [0-9]' "$S/index.html" "$S"/fn/*/*.html >"$W/fenced-small.txt"; then
 	fail "without fenced_calls no page speaks of fenced reads" "in $(tr '\n' ' ' <"$W/fenced-small.txt")"
 else
 	ok "without fenced_calls no page speaks of fenced reads"
 fi
 if report adaptive-twice "$FIX/c-adaptive.json" "$FIX/c-adaptive.json" &&
 	report adaptive-mixed "$FIX/c-adaptive.json" "$FIX/c-small.json"; then
-	has "merged: fenced calls add up over dumps" "$W/site-adaptive-twice/fn/6.html" \
+	has "merged: fenced calls add up over dumps" "$W/site-adaptive-twice/fn/0/6.html" \
 		'fenced for <span data-v="32">32</span> of 10,000 calls'
-	has "merged: a dump without fenced_calls adds calls, not fenced ones" "$W/site-adaptive-mixed/fn/6.html" \
+	has "merged: a dump without fenced_calls adds calls, not fenced ones" "$W/site-adaptive-mixed/fn/0/6.html" \
 		'fenced for <span data-v="16">16</span> of 10,000 calls'
 else
 	fail "merged: fenced calls" "$(head -c 300 "$W/adaptive-twice.err" "$W/adaptive-mixed.err")"
@@ -115,12 +115,12 @@ else
 	ok "hostile names never appear as markup"
 fi
 has "<script> name escaped on the index" "$H/index.html" '&lt;script&gt;alert\(1\)&lt;/script&gt;'
-has "<script> name escaped on its page" "$H/fn/1.html" '<h1 class="fn-name"><code>&lt;script&gt;alert\(1\)&lt;/script&gt;</code></h1>'
+has "<script> name escaped on its page" "$H/fn/0/1.html" '<h1 class="fn-name"><code>&lt;script&gt;alert\(1\)&lt;/script&gt;</code></h1>'
 has "operator<< escaped" "$H/index.html" 'operator&lt;&lt;\(std::ostream&amp;, Point const&amp;\)'
 has "a&b escaped" "$H/index.html" '>a&amp;b</a>'
 has "std::vector<int> escaped" "$H/index.html" 'std::vector&lt;int, std::allocator&lt;int&gt; &gt;::push_back'
 has "hostile names escaped in the flame graph titles" "$H/flame/all.html" '<title>&lt;script&gt;alert\(1\)'
-has "hostile file names escaped" "$H/fn/1.html" 'src/&lt;evil&gt;.cpp:66'
+has "hostile file names escaped" "$H/fn/0/1.html" 'src/&lt;evil&gt;.cpp:66'
 has "summary.md keeps names in code spans" "$H/summary.md" '`<script>alert\(1\)</script>`'
 has "the rendered summary shows the name as code" "$H/index.html" '<code>&lt;script&gt;alert\(1\)&lt;/script&gt;</code>'
 # shellcheck disable=SC2086
@@ -244,7 +244,7 @@ awk 'BEGIN {
 }' >"$W/deep.json"
 if "$CP" report -o "$W/site-deep" "$W/deep.json" >/dev/null 2>"$W/deep.err"; then
 	has "deep recursion: the tree says what it hid" "$W/site-deep/tree/all.html" 'or nested deeper than 200 levels'
-	has "deep recursion: the function page counts its paths" "$W/site-deep/fn/1.html" '19,999 distinct call paths reach this function'
+	has "deep recursion: the function page counts its paths" "$W/site-deep/fn/0/1.html" '19,999 distinct call paths reach this function'
 else
 	fail "deep recursion" "$(head -c 300 "$W/deep.err")"
 fi
@@ -267,7 +267,7 @@ mkdir -p "$W/tpl"
 printf '<!DOCTYPE html><html><head><title>{{title}}</title></head><body class="restyled">{{nav}}{{body}}</body></html>\n' >"$W/tpl/page.html"
 printf '/* restyled */\n' >"$W/tpl/style.css"
 if "$CP" report -o "$W/site-tpl" --templates "$W/tpl" "$FIX/c-small.json" >/dev/null 2>"$W/tpl.err" &&
-	grep -q 'body class="restyled"' "$W/site-tpl/fn/3.html" && grep -q restyled "$W/site-tpl/static/style.css" &&
+	grep -q 'body class="restyled"' "$W/site-tpl/fn/0/3.html" && grep -q restyled "$W/site-tpl/static/style.css" &&
 	grep -q 'id="flat-table"' "$W/site-tpl/index.html"; then
 	ok "--templates overrides templates and static files"
 else

@@ -172,8 +172,8 @@ fs.writeFileSync(process.argv[2], JSON.stringify(d));' "$FIX/c-small.json" "$W/b
 ELL=$(printf '\342\200\246') # the ellipsis that ends a cut name
 if "$CP" report -o "$W/site-bigname" "$W/bigname.json" >/dev/null 2>"$W/bigname.err"; then
 	biggest=$(find "$W/site-bigname" -type f -printf '%s %p\n' | sort -n | tail -n 1)
-	if [ "${biggest%% *}" -lt 8000000 ] && [ "$(wc -c <"$W/site-bigname/fn/3.html")" -gt 1048576 ] &&
-		grep -qF "$(head -c 4000 /dev/zero | tr '\0' A)</code></h1>" "$W/site-bigname/fn/3.html" &&
+	if [ "${biggest%% *}" -lt 8000000 ] && [ "$(wc -c <"$W/site-bigname/fn/0/3.html")" -gt 1048576 ] &&
+		grep -qF "$(head -c 4000 /dev/zero | tr '\0' A)</code></h1>" "$W/site-bigname/fn/0/3.html" &&
 		grep -qF "AAAA$ELL (1,046,584 bytes more)</a>" "$W/site-bigname/index.html" &&
 		grep -qF "$(printf '\303\251')$ELL (1,046,580 bytes more)</a>" "$W/site-bigname/index.html"; then
 		ok "megabyte names: a site of $(du -sk "$W/site-bigname" | cut -f1) KiB, the largest page ${biggest%% *} bytes, names cut in links"
@@ -190,7 +190,7 @@ sed -E "s/(\"(calls|inclusive_ns|self_ns|raw_inclusive_ns|raw_self_ns|max_ns|min
 	"$FIX/c-small.json" >"$W/max.json"
 if "$CP" report -o "$W/site-max" "$W/max.json" "$W/max.json" >/dev/null 2>"$W/max.err"; then
 	if grep -q '18,446,744,073,709,551,615 calls to 7 functions' "$W/site-max/index.html" &&
-		grep -q 'id="fig-calls" data-v="18446744073709551614"' "$W/site-max/fn/3.html"; then
+		grep -q 'id="fig-calls" data-v="18446744073709551614"' "$W/site-max/fn/0/3.html"; then
 		ok "figures near 2^63 in two merged dumps: sums saturate at 2^64-1, no wrap"
 	else
 		fail "figures near 2^63" "totals wrapped: $(grep -o '[0-9,]* calls to [0-9]* functions' "$W/site-max/index.html")"
@@ -210,7 +210,7 @@ if "$B/callprof" report -o "$W/site-threads" "$W/threads.json" >/dev/null 2>"$W/
 	files=$(find "$W/site-threads" -type f | wc -l)
 	# Per thread with pages: thread, tree, flame pages and the flame graph's data file.
 	if [ "$files" -le 4100 ] && grep -q 'id="threads-hidden">1500 more threads made 1,500 calls' "$W/site-threads/index.html" &&
-		grep -q 'id="fig-calls" data-v="2500"' "$W/site-threads/fn/0.html"; then
+		grep -q 'id="fig-calls" data-v="2500"' "$W/site-threads/fn/0/0.html"; then
 		ok "2,500 threads: $files files, pages for the first 1,000, every call counted"
 	else
 		fail "2,500 threads" "$files files, or no note, or calls not all counted"
@@ -234,7 +234,7 @@ off=$(grep -bo '"PAD"' "$W/pad.json" | cut -d: -f1)
 head -c 60000000 "$W/100mb.json" >"$W/100mb-cut.json"
 head -c 100000000 /dev/zero >"$W/100mb-zeros.json"
 if "$B/callprof" report -o "$W/site-100mb" "$W/100mb.json" >/dev/null 2>"$W/100mb.err" &&
-	[ -f "$W/site-100mb/fn/3.html" ]; then
+	[ -f "$W/site-100mb/fn/0/3.html" ]; then
 	ok "a valid 100 MB dump gives a site"
 else
 	fail "a valid 100 MB dump gives a site" "$(head -c 300 "$W/100mb.err")"
@@ -277,7 +277,7 @@ else
 		fi
 		# The only scripts are the site's own, and every page keeps its Content-Security-Policy.
 		# shellcheck disable=SC2086
-		if grep -h -o '<script[^>]*>' $pages | sort -u | grep -v -x '<script src="\(\.\./\)\{0,1\}static/\(sort\|profile\|flame\|tree\).js" defer>' >"$SEC/scripts.txt"; then
+		if grep -h -o '<script[^>]*>' $pages | sort -u | grep -v -x '<script src="\(\.\./\)\{0,2\}static/\(sort\|profile\|flame\|tree\|names\).js" defer>' >"$SEC/scripts.txt"; then
 			fail "hostile strings ($s): only the site's own script" "$(head -n 3 "$SEC/scripts.txt" | tr '\n' ' ')"
 		else
 			ok "hostile strings ($s): only the site's own script"

@@ -7,6 +7,7 @@
 	T(buf_reset_keeps_memory)          \
 	T(buf_detach_hands_over)           \
 	T(buf_put_printable)               \
+	T(str_number_repeats)              \
 	T(fmt_ns_units)                    \
 	T(fmt_ns_boundaries)               \
 	T(fmt_ns_f_fractions)              \
@@ -55,6 +56,17 @@
 	T(record_keys_for_rowscan)         \
 	T(pstat_add_saturates)             \
 	T(pstat_add_min_max)               \
+	T(estimate_median_and_error)       \
+	T(estimate_own_errors_plug_in)     \
+	T(estimate_add_and_noise)          \
+	T(name_folds_templates)            \
+	T(name_keeps_operators_and_c)      \
+	T(fnid_twins_by_code)              \
+	T(fnid_merged_dump)                \
+	T(fnid_escaped_names)              \
+	T(fnid_twins_without_offsets)      \
+	T(fnid_same_levels)                \
+	T(run_args_cut)                    \
 	T(json_out_quotes_and_controls)    \
 	T(json_out_never_closes_a_script)  \
 	T(json_out_line_separators)        \

@@ -179,7 +179,7 @@ void test_record_keys_for_rowscan(void)
 {
 	const char *names[LOAD_MAX_FIELDS];
 	struct rowscan_keys keys;
-	size_t file = SIZE_MAX;
+	size_t file = SIZE_MAX, site = SIZE_MAX;
 
 	load_record_keys(&load_edge_kind, names, &keys);
 	CHECK_EQ_U64(keys.n, load_edge_kind.nfields);
@@ -187,9 +187,12 @@ void test_record_keys_for_rowscan(void)
 		CHECK_STR(keys.names[k], load_edge_kind.fields[k].key);
 		if (!strcmp(names[k], "call_file"))
 			file = k;
+		if (!strcmp(names[k], "site"))
+			site = k;
 	}
 	CHECK_LT_U64(file, keys.n);
-	CHECK_EQ_U64(keys.strings, UINT64_C(1) << file);
+	CHECK_LT_U64(site, keys.n);
+	CHECK_EQ_U64(keys.strings, (UINT64_C(1) << file) | (UINT64_C(1) << site)); /* the string fields */
 	load_record_keys(&load_fstat_kind, names, &keys);
 	CHECK_EQ_U64(keys.strings, 0);
 	CHECK_STR(keys.names[0], "fn");

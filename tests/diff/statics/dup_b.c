@@ -1,0 +1,11 @@
+/* dup_b.c: one copy of dup.h's helper(), called n times by run_b. */
+#include "dup.h"
+
+int run_b(int n)
+{
+	int sum = 0;
+
+	for (int i = 0; i < n; i++)
+		sum += helper(i);
+	return sum;
+}
