@@ -61,16 +61,27 @@ FORCE:
 # ---- runtime: libcallprof.so / libcallprof.a -------------------------------
 # The runtime itself is never instrumented, except calib_target.c: the private
 # function calibration drives through the real probes.
+# linkage_shared.c and spawn.c go into the shared library only, linkage_static.c
+# into the archive only (runtime/linkage.h).
 RT_TARGETS := runtime/calib_target.c runtime/calib_target_fentry.c
-RT_SRC   := $(filter-out $(RT_TARGETS),$(wildcard runtime/*.c))
+RT_SO_ONLY := runtime/linkage_shared.c runtime/spawn.c
+RT_SRC   := $(filter-out $(RT_TARGETS) runtime/linkage_static.c $(RT_SO_ONLY),$(wildcard runtime/*.c))
 RT_ASM   := $(wildcard runtime/*.S)
 RT_OBJ   := $(RT_SRC:%.c=$(B)/%.o) $(RT_ASM:%.S=$(B)/%.o) $(RT_TARGETS:%.c=$(B)/%.o)
+SO_OBJ   := $(RT_OBJ) $(RT_SO_ONLY:%.c=$(B)/%.o)
+AR_OBJ   := $(RT_OBJ) $(B)/runtime/linkage_static.o
 RT_CFLAGS:= $(BASE_CFLAGS) -D_GNU_SOURCE -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
             -ftls-model=initial-exec $(DW_CFLAGS)
 RT_LIBS  := $(DW_LIBS) -lelf -ldl -lpthread
 RT_TARGET_CFLAGS := -finstrument-functions -O2 -fno-inline -fno-optimize-sibling-calls
 RT_FENTRY_TARGET_CFLAGS := -pg -mfentry -O2 -fno-inline -fno-optimize-sibling-calls
-RT_LDFLAGS := -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,libcallprof.so
+# The shared library is libcallprof.so.$(VERSION), named libcallprof.so.$(SO_MAJOR) in the
+# programs linked with it (its soname), reached through the usual two symbolic links; it is
+# never unloaded (-z nodelete: its exit handler is tied to no module, lifecycle.c).
+SO_MAJOR := 0
+SO_REAL  := libcallprof.so.$(VERSION)
+SO_NAME  := libcallprof.so.$(SO_MAJOR)
+RT_LDFLAGS := -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,$(SO_NAME) -Wl,-z,nodelete
 # The hot paths the -pg -mfentry and library-call front-ends run before a
 # function's prologue and at its return leave every vector register alone (hijack.h).
 RT_GPR_CFLAGS := -mgeneral-regs-only
@@ -98,9 +109,15 @@ $(B)/runtime/calib_target_fentry.o: runtime/calib_target_fentry.c $(call flags,r
 	@echo "  CC      $@"
 	$(Q)$(CC) $(RT_CFLAGS) $(RT_FENTRY_TARGET_CFLAGS) -c $< -o $@
 
-$(B)/libcallprof.so: $(RT_OBJ) runtime/libcallprof.map $(call flags,runtime)
+$(B)/$(SO_REAL): $(SO_OBJ) runtime/libcallprof.map $(call flags,runtime)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(RT_LDFLAGS) -o $@ $(RT_OBJ) $(RT_LIBS)
+	$(Q)$(CC) $(RT_LDFLAGS) -o $@ $(SO_OBJ) $(RT_LIBS)
+
+$(B)/$(SO_NAME): $(B)/$(SO_REAL)
+	$(Q)ln -sf $(SO_REAL) $@
+
+$(B)/libcallprof.so: $(B)/$(SO_NAME)
+	$(Q)ln -sf $(SO_NAME) $@
 
 # The static archive holds the runtime as one object whose only global symbols
 # are those the shared library exports (libcallprof.map is the one list): a
@@ -110,13 +127,18 @@ $(B)/libcallprof.so: $(RT_OBJ) runtime/libcallprof.map $(call flags,runtime)
 $(B)/archive/exports.txt: runtime/libcallprof.map
 	@mkdir -p $(@D)
 	@echo "  GEN     $@"
-	$(Q)sed -n '/global:/,/local:/s/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\);.*/\1/p' $< > $@
+	$(Q)sed -n '/global:/,/shared library only/s/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\);.*/\1/p' $< > $@
 
-$(B)/archive/libcallprof.o: $(RT_OBJ) $(B)/archive/exports.txt
+# Its __cxa_begin_catch is weak: a program linked with -static brings libstdc++.a's
+# own (with __cxa_end_catch), which then takes the catches; so are its unshare and
+# setns, should libc.a's strong ones come along (docs/ends.md); and so are the names
+# libgcc_eh.a and libc.a define too (_Unwind_Backtrace, backtrace, vfork, gprof's).
+AR_WEAK := _Unwind_SetIP makecontext swapcontext setcontext __cxa_begin_catch unshare setns _Unwind_Backtrace backtrace vfork __monstartup monstartup _mcleanup
+FLAGS_runtime += | $(AR_WEAK)
+$(B)/archive/libcallprof.o: $(AR_OBJ) $(B)/archive/exports.txt $(call flags,runtime)
 	@echo "  LD -r   $@"
-	$(Q)$(CC) -r -nostdlib -o $@.all $(RT_OBJ) && \
-	    objcopy --keep-global-symbols=$(B)/archive/exports.txt --weaken-symbol=_Unwind_SetIP \
-	        --weaken-symbol=makecontext --weaken-symbol=swapcontext --weaken-symbol=setcontext $@.all $@ && \
+	$(Q)$(CC) -r -nostdlib -o $@.all $(AR_OBJ) && \
+	    objcopy --keep-global-symbols=$(B)/archive/exports.txt $(AR_WEAK:%=--weaken-symbol=%) $@.all $@ && \
 	    rm -f $@.all
 
 $(B)/libcallprof.a: $(B)/archive/libcallprof.o
@@ -132,7 +154,7 @@ TOOL_GEN    := $(B)/gen/assets.o $(B)/gen/profile.pb-c.o $(B)/report/rt/safefile
 TOOL_OBJ    := $(TOOL_SRC:%.c=$(B)/%.o) $(TOOL_GEN)
 TOOL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) -Ireport -Iruntime -I$(B)/gen $(JSON_CFLAGS) $(CMARK_CFLAGS) \
                $(PROTOBUF_C_CFLAGS) $(ZLIB_CFLAGS) \
-               -DCALLPROF_VERSION='"$(VERSION)"' -DCALLPROF_LIBDIR='"$(PREFIX)/lib"'
+               -DCALLPROF_VERSION='"$(VERSION)"' -DCALLPROF_LIBDIR='"$(PREFIX)/lib"' -DCALLPROF_SONAME='"$(SO_NAME)"'
 TOOL_LIBS   := $(JSON_LIBS) $(CMARK_LIBS) $(PROTOBUF_C_LIBS) $(ZLIB_LIBS) -lm
 ASSETS      := $(sort $(wildcard templates/* static/*))
 FLAGS_tool   = $(CC) $(TOOL_CFLAGS) | $(SAN_FLAGS) $(TOOL_LIBS)
@@ -213,19 +235,27 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh bench/run.sh
 
+# Programs linked through callprof.pc find the library by a run path, unless it is
+# installed where the dynamic linker looks anyway (PREFIX=/usr).
+SYSTEM_LIBDIRS := /lib /lib64 /usr/lib /usr/lib64
+PC_RPATH := $(if $(filter $(patsubst %/,%,$(PREFIX))/lib,$(SYSTEM_LIBDIRS)),,-Wl,-rpath,$${libdir})
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 $(B)/libcallprof.so $(DESTDIR)$(PREFIX)/lib/libcallprof.so
+	install -m 755 $(B)/$(SO_REAL) $(DESTDIR)$(PREFIX)/lib/$(SO_REAL)
+	ln -sf $(SO_REAL) $(DESTDIR)$(PREFIX)/lib/$(SO_NAME)
+	ln -sf $(SO_NAME) $(DESTDIR)$(PREFIX)/lib/libcallprof.so
 	install -m 644 $(B)/libcallprof.a $(DESTDIR)$(PREFIX)/lib/libcallprof.a
 	install -m 755 $(B)/callprof $(DESTDIR)$(PREFIX)/bin/callprof
 	install -m 644 runtime/callprof.h $(DESTDIR)$(PREFIX)/include/callprof.h
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' runtime/callprof.pc.in \
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@RPATH@|$(PC_RPATH)|g' runtime/callprof.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/callprof.pc
 	if [ -f docs/callprof.1 ]; then install -m 644 docs/callprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/callprof.1; fi
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/lib/libcallprof.so $(DESTDIR)$(PREFIX)/lib/libcallprof.a \
+	rm -f $(DESTDIR)$(PREFIX)/lib/libcallprof.so $(DESTDIR)$(PREFIX)/lib/$(SO_NAME) \
+	    $(DESTDIR)$(PREFIX)/lib/$(SO_REAL) $(DESTDIR)$(PREFIX)/lib/libcallprof.a \
 	    $(DESTDIR)$(PREFIX)/bin/callprof $(DESTDIR)$(PREFIX)/include/callprof.h \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/callprof.pc $(DESTDIR)$(PREFIX)/share/man/man1/callprof.1
 

@@ -322,7 +322,7 @@ hooks_empty() {
 # The runtime and the tool the builds link with: bench/run.sh puts a private copy in $LIB.
 runtime() {
 	mkdir -p "$LIB"
-	for rf in libcallprof.so libcallprof.a callprof; do
+	for rf in libcallprof.so libcallprof.so.0 libcallprof.a callprof; do
 		[ -f "$LIB/$rf" ] || [ ! -f "$B/$rf" ] || cp "$B/$rf" "$LIB/$rf"
 	done
 }

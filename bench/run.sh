@@ -61,7 +61,8 @@ setup() {
 		echo "bench: $B/libcallprof.so is missing: run make first" >&2
 		exit 1
 	fi
-	cp "$B/libcallprof.so" "$B/libcallprof.a" "$W/lib/"
+	# The library with its soname's link (libcallprof.so.0), which the programs linked with it need.
+	cp -P "$B"/libcallprof.so* "$B/libcallprof.a" "$W/lib/"
 	HAVE_UFTRACE=0 HAVE_XRAY=0
 	command -v uftrace >/dev/null 2>&1 && HAVE_UFTRACE=1
 	[ $HAVE_UFTRACE = 1 ] || note "uftrace is not installed: its rows are left out"

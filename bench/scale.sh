@@ -49,7 +49,7 @@ if [ ! -f "$B/libcallprof.so" ] || [ ! -x "$B/callprof" ]; then
 	echo "bench/scale.sh: $B/libcallprof.so or $B/callprof is missing: run make first" >&2
 	exit 1
 fi
-cp "$B/libcallprof.so" "$W/"
+cp -P "$B"/libcallprof.so* "$W/" # with its soname's link (libcallprof.so.0), which the program needs
 
 # peak: runs a command and prints, from wait4(), its wall time (s), peak resident memory (KiB)
 # and user and system CPU time (s).

@@ -104,8 +104,11 @@ static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *ro
 	d->run.compensated = -1;
 	if (clk) {
 		if (load_want_str(c, clk, "source", "clock", LOAD_OPTIONAL, &d->run.clock_source) < 0 ||
-		    load_want_u64(c, clk, "ticks_per_second", "clock", LOAD_OPTIONAL, &d->run.ticks_per_second) < 0)
+		    load_want_u64(c, clk, "ticks_per_second", "clock", LOAD_OPTIONAL, &d->run.ticks_per_second) < 0 ||
+		    load_want_str(c, clk, "note", "clock", LOAD_OPTIONAL, &d->run.clock_note) < 0 ||
+		    (rc = load_want_u64(c, clk, "stopped_ns", "clock", LOAD_OPTIONAL, &d->run.clock_stopped_ns)) < 0)
 			return -1;
+		d->run.has_clock_stopped = rc > 0;
 	} else if (bad) {
 		return -1;
 	}
@@ -166,10 +169,34 @@ static int load_library_probes(struct load_ctx *c, struct dump *d, struct json_o
 	return 0;
 }
 
+/* load_end: how the run ended when it did not end well: the signal that cut it short
+ * (cut_short.name, e.g. "SIGTERM"), and the callprof_dump() calls refused in handlers. */
+static int load_end(struct load_ctx *c, struct dump *d, struct json_object *root)
+{
+	int bad = 0;
+	struct json_object *cut = load_want(c, root, "cut_short", LOAD_TOP, LOAD_OPTIONAL, json_type_object, &bad);
+	uint64_t sig;
+
+	if (load_want_u64(c, root, "refused_dumps", LOAD_TOP, LOAD_OPTIONAL, &d->run.refused_dumps) < 0)
+		return -1;
+	if (!cut)
+		return bad;
+	if (load_want_u64(c, cut, "signal", "cut_short", LOAD_REQUIRED, &sig) < 0 ||
+	    load_want_str(c, cut, "name", "cut_short", LOAD_OPTIONAL, &d->run.cut_short) < 0)
+		return -1;
+	if (!d->run.cut_short) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "signal %llu", (unsigned long long)sig);
+		d->run.cut_short = xstrdup(name);
+	}
+	return 0;
+}
+
 int load_header(struct load_ctx *c, struct dump *d, struct json_object *root)
 {
 	if (load_format(c, d, root) < 0 || load_program(c, d, root) < 0 || load_clock(c, d, root) < 0 ||
-	    load_warnings(c, d, root) < 0 || load_library_probes(c, d, root) < 0)
+	    load_warnings(c, d, root) < 0 || load_library_probes(c, d, root) < 0 || load_end(c, d, root) < 0)
 		return -1;
 	return 0;
 }

@@ -218,6 +218,9 @@ static void thread_notices(struct buf *out, const struct profile *p, size_t t)
 			buf_printf(out, " (%s in a signal handler that interrupted a probe, %s for lack of room: "
 				   "the shadow-stack limit or memory)", fmt_count(b, n[RUN_DROPPED_IN_SIGNAL]),
 				   fmt_count(c, n[RUN_DROPPED_NO_ROOM]));
+		if (n[RUN_DROPPED_AT_END])
+			buf_printf(out, "; %s of them took new call paths while the process ended, after its "
+				   "profile was read", fmt_count(b, n[RUN_DROPPED_AT_END]));
 		buf_puts(out, "; figures there are short.</li>\n");
 	}
 	if (n[RUN_FOLDED_CALLS]) {
@@ -329,6 +332,39 @@ static void library_notices(struct buf *out, const struct profile *p)
 	}
 }
 
+/* run_notices: how one run ended, if not well, and what it says of its clock. */
+static void run_notices(struct buf *out, const struct profile *p, const struct run *r)
+{
+	char a[FMT_SIZE];
+
+	if (r->cut_short) {
+		notice(out, "warn", p, SIZE_MAX);
+		if (p->nruns > 1) {
+			html_escape(out, r->path);
+			buf_puts(out, ": ");
+		}
+		buf_puts(out, "The run was cut short by ");
+		html_escape(out, r->cut_short);
+		buf_puts(out, ": the profile holds what was gathered until then, and calls still running count "
+			      "up to it.</li>\n");
+	}
+	if (r->has_clock_stopped || r->clock_note) {
+		notice(out, "info", p, SIZE_MAX);
+		if (r->clock_note)
+			html_escape(out, r->clock_note);
+		if (r->has_clock_stopped)
+			buf_printf(out, "%sThe clock stopped %s after the start.", r->clock_note ? " " : "",
+				   fmt_ns(a, r->clock_stopped_ns));
+		buf_puts(out, "</li>\n");
+	}
+	if (r->refused_dumps) {
+		notice(out, "warn", p, SIZE_MAX);
+		buf_printf(out, "%s callprof_dump() call%s from a signal handler %s refused (CALLPROF_DUMP_SIGNAL "
+			   "writes a profile on a signal).</li>\n", fmt_count(a, r->refused_dumps),
+			   r->refused_dumps == 1 ? "" : "s", r->refused_dumps == 1 ? "was" : "were");
+	}
+}
+
 /* One warning of the dumps, and which dumps left it. */
 struct warning {
 	const char *text;
@@ -401,6 +437,8 @@ static void warnings(struct buf *out, const struct profile *p)
 	char a[FMT_SIZE], b[FMT_SIZE];
 
 	buf_puts(out, "<ul class=\"notices\">\n");
+	for (size_t d = 0; d < p->nruns; d++)
+		run_notices(out, p, p->runs[d]);
 	run_warnings(out, p);
 	for (size_t d = 0; d < p->nruns; d++) {
 		const struct run *r = p->runs[d];

@@ -21,6 +21,7 @@ static const char *const counter_labels[RUN_COUNTERS] = {
 	[RUN_DROPPED_NO_ROOM] = "Dropped for lack of room",
 	[RUN_TREE_NODES] = "Call paths (tree nodes)",
 	[RUN_MAX_NODES] = "Node budget",
+	[RUN_DROPPED_AT_END] = "Dropped as the process ended",
 };
 
 static void thread_counters(struct buf *out, const struct profile *p, const struct pthread *th)

@@ -10,6 +10,7 @@
 const char *const run_counter_keys[RUN_COUNTERS] = {
 	"dropped_calls", "resynced_frames", "unmatched_exits", "closed_at_thread_exit",
 	"open_frames", "folded_calls", "dropped_in_signal", "dropped_no_room", "tree_nodes", "max_nodes",
+	"dropped_at_end",
 };
 
 static void free_strings(char **v, size_t n)
@@ -57,6 +58,8 @@ void run_release(struct run *r)
 	free_strings(r->argv, r->argc);
 	free(r->clock_source);
 	free_strings(r->warnings, r->nwarnings);
+	free(r->cut_short);
+	free(r->clock_note);
 	for (size_t i = 0; i < r->nmodules; i++) {
 		free(r->modules[i].path);
 		free(r->modules[i].build_id);

@@ -68,6 +68,11 @@ struct run {
 	uint64_t lost_calls;      /* the calls those threads made */
 	size_t nwarnings;
 	char **warnings;          /* free-text lines the runtime left in "warnings" */
+	char *cut_short;          /* cut_short.name: the signal that ended the run, or NULL */
+	char *clock_note;         /* clock.note: why the clock is not the one asked for, or NULL */
+	uint64_t clock_stopped_ns;/* clock.stopped_ns: when the program stopped the clock */
+	uint64_t refused_dumps;   /* callprof_dump() calls refused in a signal handler */
+	unsigned has_clock_stopped : 1;
 	size_t nmodules;
 	struct run_module *modules;
 };
@@ -84,6 +89,7 @@ enum run_counter {
 	RUN_DROPPED_NO_ROOM,       /* of the dropped calls: shadow-stack limit or no memory */
 	RUN_TREE_NODES,            /* nodes of the thread's call tree, as the runtime counted them */
 	RUN_MAX_NODES,             /* the node budget, when calls were folded */
+	RUN_DROPPED_AT_END,        /* of the dropped calls: new call paths after the last dump began */
 	RUN_COUNTERS
 };
 

@@ -217,12 +217,13 @@ static void calib_late(void)
 
 void calib_run(void)
 {
-	uint64_t start_ns = clock_mono_ns();
+	uint64_t start_ns;
 	bool all = true;
 
 	calib.ran = true;
 	if (clock_source == CLOCK_SRC_NONE)
 		return;
+	start_ns = clock_mono_ns();
 	calib.kinds = stamp_kinds() | libcall_kinds();
 	if ((calib.kinds & 1u << PROBE_LIBRARY) && !lib_stub_ready())
 		calib.kinds &= ~(1u << PROBE_LIBRARY);

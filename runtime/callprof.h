@@ -24,6 +24,15 @@
  *   CALLPROF_EXCLUDE=GLOBS   do not profile those: their time stays with their caller, and
  *                            their instrumented callees attach to the nearest profiled frame
  *   CALLPROF_MAX_DEPTH=N     calls deeper than N frames are not recorded, likewise
+ *   CALLPROF_ON_SIGNAL=0     no profile when a signal ends the program; by default, where the
+ *                            program leaves SIGINT, SIGTERM, SIGSEGV, SIGABRT and the other
+ *                            ending signals to their default action, a thread of the runtime's
+ *                            writes what was gathered (marked cut_short), then the signal ends
+ *                            the program as it would have (docs/ends.md); and with the shared
+ *                            library, a program that ends by _exit or _Exit has it written first
+ *   CALLPROF_DUMP_SIGNAL=SIG a signal (USR2, SIGRTMIN+3, or a number) whose arrival makes the
+ *                            runtime's thread write the profile so far; the program runs on
+ *   CALLPROF_DUMP_EVERY=S    the runtime's thread writes the profile every S seconds
  *   CALLPROF_ARGS=GLOBS      functions (demangled names) whose arguments and return values
  *                            are profiled: code built with -pg -mfentry and -g only
  *   CALLPROF_ARGS_ENTRIES=N  argument tuples, and return values, kept per function (64)
@@ -43,7 +52,11 @@ extern "C" {
 /* Writes the profile so far to `path` (NULL: CALLPROF_OUTPUT or callprof.json;
  * %p expands to the pid; a relative `path` is taken from the working directory
  * now), atomically.  Functions still running are counted up
- * to now and go on being profiled.  Returns 0, or -1 after one line on stderr. */
+ * to now and go on being profiled.  Returns 0, or -1 after one line on stderr.
+ * Not from a signal handler: writing a profile needs malloc and locks the
+ * interrupted code may hold, so there it refuses (returns -1 after one line,
+ * and the next profile counts it in refused_dumps); CALLPROF_DUMP_SIGNAL
+ * writes one on a signal safely.  After the profile at exit, it writes nothing. */
 __attribute__((no_instrument_function)) int callprof_dump(const char *path);
 
 /* Discards every count and time collected so far on every thread; profiling

@@ -2,6 +2,9 @@
 #include "clock.h"
 
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -11,6 +14,26 @@
 enum clock_source clock_source = CLOCK_SRC_TSC;
 /* Reference points taken by clock_init(), to measure the TSC rate against CLOCK_MONOTONIC. */
 static uint64_t start_ticks, start_ns;
+bool clock_stopped;
+uint64_t clock_stopped_ticks;
+/* Once stopped: the source it was, and its rate, measured while it could be read. */
+static enum clock_source stopped_source;
+static double stopped_rate;
+/* Set when the clock is not what was asked for: why. */
+static const char *note;
+/* The process may not read the TSC: neither may the vDSO's clock_gettime (clock_gettime_ns). */
+static bool tsc_off;
+/* clock_init has run. */
+static bool started;
+
+/* True if this thread may not read the TSC (PR_GET_TSC).  The system call, not
+ * prctl(): the runtime interposes prctl (sandbox.c). */
+static bool tsc_forbidden(void)
+{
+	int state = 0;
+
+	return syscall(SYS_prctl, PR_GET_TSC, &state, 0, 0, 0) == 0 && state == PR_TSC_SIGSEGV;
+}
 
 #if defined(__x86_64__) || defined(__i386__)
 bool clock_tsc_invariant(void)
@@ -49,9 +72,12 @@ static void clock_pair(uint64_t *ticks, uint64_t *ns)
 
 enum clock_source clock_init(const char *requested)
 {
-	if (requested && !strcmp(requested, "none"))
+	if (requested && !strcmp(requested, "none")) {
 		clock_source = CLOCK_SRC_NONE;
-	else if (requested && !strcmp(requested, "monotonic"))
+	} else if ((tsc_off = tsc_off || tsc_forbidden())) { /* the vDSO's CLOCK_MONOTONIC may read it too */
+		clock_source = CLOCK_SRC_NONE;
+		note = "the TSC was forbidden when the program started (PR_SET_TSC): exact counts, no times.";
+	} else if (requested && !strcmp(requested, "monotonic"))
 		clock_source = CLOCK_SRC_MONOTONIC;
 	else if (!clock_tsc_invariant())
 		clock_source = CLOCK_SRC_MONOTONIC;
@@ -64,16 +90,53 @@ enum clock_source clock_init(const char *requested)
 	if (clock_source <= CLOCK_SRC_TSC_ADAPTIVE) { /* any TSC source */
 		clock_pair(&start_ticks, &start_ns);
 	} else {
-		start_ns = clock_mono_ns();
+		start_ns = clock_gettime_ns(CLOCK_MONOTONIC);
 		start_ticks = clock_now();
 	}
+	started = true;
 	return clock_source;
+}
+
+uint64_t clock_gettime_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	if (tsc_off || clock_stopped)
+		syscall(SYS_clock_gettime, id, &ts);
+	else
+		clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void clock_stop(void)
+{
+	enum clock_source src = clock_source;
+
+	if (!started) { /* before start-up: clock_init will find the TSC forbidden */
+		tsc_off = true;
+		return;
+	}
+	if (clock_stopped || src == CLOCK_SRC_NONE)
+		return;
+	stopped_rate = clock_ticks_per_second();
+	stopped_source = src;
+	clock_stopped_ticks = clock_now();
+	note = "the program forbade the TSC (PR_SET_TSC or strict seccomp): calls after that are counted, not timed.";
+	__atomic_store_n(&clock_stopped, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&clock_source, CLOCK_SRC_MONOTONIC, __ATOMIC_RELEASE);
+}
+
+const char *clock_note(void)
+{
+	return note;
 }
 
 double clock_ticks_per_second(void)
 {
-	uint64_t now_ns, now_ticks;
+	uint64_t now_ns = 0, now_ticks = 0;
 
+	if (clock_stopped)
+		return stopped_rate;
 	if (clock_source == CLOCK_SRC_MONOTONIC)
 		return 1e9;
 	if (clock_source == CLOCK_SRC_NONE)
@@ -94,7 +157,7 @@ uint64_t clock_ticks_to_ns(uint64_t ticks, double ticks_per_second)
 
 const char *clock_source_name(void)
 {
-	switch (clock_source) {
+	switch (clock_stopped ? stopped_source : clock_source) {
 	case CLOCK_SRC_TSC: return "tsc";
 	case CLOCK_SRC_TSC_ORDERED: return "tsc-ordered";
 	case CLOCK_SRC_TSC_ADAPTIVE: return "tsc-adaptive";

@@ -29,8 +29,20 @@ enum clock_source {
 	CLOCK_SRC_NONE
 };
 
-/* Chosen once by clock_init(), read by every probe. */
+/* Chosen once by clock_init(), read by every probe; CLOCK_SRC_MONOTONIC once stopped. */
 extern enum clock_source clock_source;
+
+/*
+ * A program may forbid the TSC (prctl PR_SET_TSC to PR_TSC_SIGSEGV, or strict
+ * seccomp): then an rdtsc, and a vDSO clock_gettime over the TSC clocksource,
+ * kill it.  clock_stop() (the prctl interposer calls it before the kernel
+ * hears of it) stops the clock for good: every read returns clock_stopped_ticks
+ * from then on, so later calls are counted but take no time, and calls open
+ * across the stop end at it.  It swaps the source for CLOCK_SRC_MONOTONIC,
+ * whose read below returns that value, so no probe reads the TSC again.
+ */
+extern bool clock_stopped;
+extern uint64_t clock_stopped_ticks;
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -67,6 +79,9 @@ static inline CP_NOINSTR uint64_t clock_tsc_read_after(void) { return 0; }
 static inline CP_NOINSTR uint64_t clock_mono_ns(void)
 {
 	struct timespec ts;
+
+	if (unlikely(clock_stopped))
+		return clock_stopped_ticks;
 	clock_gettime(CLOCK_MONOTONIC, &ts); /* vDSO: no system call */
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
@@ -83,9 +98,20 @@ static inline CP_NOINSTR uint64_t clock_now(void)
 }
 
 /* Picks the source from `requested` ("auto" is "tsc"; "tsc-adaptive", "tsc-ordered",
- * "monotonic", "none"; a TSC that is not invariant gives "monotonic") and
- * records the start reference points.  Returns the source chosen. */
+ * "monotonic", "none"; a TSC that is not invariant gives "monotonic"; a TSC the
+ * process may not read (PR_GET_TSC, inherited from whoever started it) gives
+ * "none") and records the start reference points.  Returns the source chosen. */
 enum clock_source clock_init(const char *requested);
+
+/* A time of clock `id` in nanoseconds, for cold paths: from the vDSO, or by the
+ * system call once the TSC may not be read (the vDSO reads it). */
+uint64_t clock_gettime_ns(clockid_t id);
+
+/* Stops the clock (see clock_stopped), once; the TSC must still be readable. */
+void clock_stop(void);
+
+/* Why the clock is what it is when it is not what was asked for, or NULL. */
+const char *clock_note(void);
 
 /* Ticks per second, measured between clock_init() and now (at least 2 ms apart). */
 double clock_ticks_per_second(void);
@@ -93,7 +119,7 @@ double clock_ticks_per_second(void);
 /* Converts a tick count to nanoseconds with the rate from clock_ticks_per_second(). */
 uint64_t clock_ticks_to_ns(uint64_t ticks, double ticks_per_second);
 
-/* "tsc", "tsc-ordered", "tsc-adaptive", "monotonic" or "none". */
+/* "tsc", "tsc-ordered", "tsc-adaptive", "monotonic" or "none" (once stopped: the source it was). */
 const char *clock_source_name(void);
 
 /* True if the CPU reports an invariant TSC (CPUID 0x80000007 EDX bit 8). */

@@ -20,6 +20,7 @@
 #include "args.h"
 #include "cct.h"
 #include "compat.h"
+#include "endsig.h"
 #include "filter.h"
 #include "got.h"
 #include "hijack.h"
@@ -223,6 +224,31 @@ static int (*real_dlclose)(void *);
 /* The real dlopen. */
 static void *(*real_dlopen)(const char *, int);
 
+/* A static program's dlopen (dlsym finds no other): the same as dlopen, the
+ * one public name of it the runtime does not interpose. */
+static void *open_base(const char *file, int mode)
+{
+	return dlmopen(LM_ID_BASE, file, mode);
+}
+
+/* A static program's dlclose: there is no other name for the C library's,
+ * so the library stays loaded (static programs seldom load any). */
+static int close_never(void *handle)
+{
+	(void)handle;
+	return 0;
+}
+
+static void find_real(void)
+{
+	*(void **)&real_dlopen = dlsym(RTLD_NEXT, "dlopen");
+	*(void **)&real_dlclose = dlsym(RTLD_NEXT, "dlclose");
+	if (!real_dlopen)
+		real_dlopen = open_base;
+	if (!real_dlclose)
+		real_dlclose = close_never;
+}
+
 /* A descriptor of the file of the library of `handle`, opened before it may be
  * unloaded (so it can be named even when the file was deleted since): -1 if
  * none.  Sets *base to its load address. */
@@ -252,7 +278,7 @@ int dlclose(void *handle)
 	bool watch = process.ready;
 
 	if (!real_dlclose)
-		*(void **)&real_dlclose = dlsym(RTLD_NEXT, "dlclose");
+		find_real();
 	if (watch) {
 		dl_iterate_phdr(list_module, &before);
 		fd = open_library(handle, &handle_base);
@@ -386,13 +412,19 @@ static __attribute__((noinline)) void *open_deciding(const char *file, int mode,
 	return h;
 }
 
-/* Without filters or library probes, a tail call: the real dlopen sees our caller as its own. */
+/* Without filters or library probes, a tail call: the real dlopen sees our
+ * caller as its own.  First, the runtime's signal handling, which waits for
+ * instrumented code, looks at the libraries opened before (endsig_arm): a
+ * process that opens an instrumented one is armed by its next dlopen. */
 CP_EXPORT void *dlopen(const char *file, int mode);
 void *dlopen(const char *file, int mode)
 {
-	if (!real_dlopen) {
-		*(void **)&real_dlopen = dlsym(RTLD_NEXT, "dlopen");
-		*(void **)&real_dlclose = dlsym(RTLD_NEXT, "dlclose");
+	if (!real_dlopen)
+		find_real();
+	if (!endsig_armed()) {
+		int saved_errno = errno;
+		endsig_arm();
+		errno = saved_errno;
 	}
 	if (!verdict_on && !args_on && !libcall_on)
 		return real_dlopen(file, mode);

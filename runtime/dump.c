@@ -130,6 +130,43 @@ static void write_calibration(struct dump_ctx *d)
 	jsonw_object_end(w);
 }
 
+/* The clock, and when the program stopped it (clock.h), or why it is not the one asked for. */
+static void write_clock(struct dump_ctx *d)
+{
+	struct jsonw *w = &d->w;
+	uint64_t stopped = d->info->clock_stopped_ticks;
+
+	jsonw_key(w, "clock");
+	jsonw_object_begin(w);
+	write_string_member(w, "source", d->info->clock_name);
+	write_uint_member(w, "ticks_per_second", (uint64_t)(d->info->ticks_per_second + 0.5));
+	if (stopped)
+		write_uint_member(w, "stopped_ns",
+				  ns(d, stopped > d->info->start_ticks ? (double)(stopped - d->info->start_ticks) : 0));
+	if (d->info->clock_note)
+		write_string_member(w, "note", d->info->clock_note);
+	jsonw_object_end(w);
+}
+
+/* How the process ended, when it did not end well: the signal that cut the profile short. */
+static void write_end(struct dump_ctx *d)
+{
+	struct jsonw *w = &d->w;
+	const char *name = sigabbrev_np(d->info->cut_short);
+	char sig[32];
+
+	if (d->info->refused_dumps)
+		write_uint_member(w, "refused_dumps", d->info->refused_dumps);
+	if (!d->info->cut_short)
+		return;
+	snprintf(sig, sizeof(sig), "SIG%s", name ? name : "?");
+	jsonw_key(w, "cut_short");
+	jsonw_object_begin(w);
+	write_uint_member(w, "signal", (uint64_t)d->info->cut_short);
+	write_string_member(w, "name", sig);
+	jsonw_object_end(w);
+}
+
 static void write_header(struct dump_ctx *d)
 {
 	struct jsonw *w = &d->w;
@@ -143,15 +180,12 @@ static void write_header(struct dump_ctx *d)
 	gmtime_r(&secs, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	write_string_member(w, "start_time", date);
-	jsonw_key(w, "clock");
-	jsonw_object_begin(w);
-	write_string_member(w, "source", d->info->clock_name);
-	write_uint_member(w, "ticks_per_second", (uint64_t)(d->info->ticks_per_second + 0.5));
-	jsonw_object_end(w);
+	write_clock(d);
 	write_calibration(d);
 	write_uint_member(w, "wall_ns", ns(d, (double)(d->snap->now_ticks - d->info->start_ticks)));
 	write_uint_member(w, "threads_lost", d->info->threads_lost);
 	write_uint_member(w, "lost_calls", d->info->lost_calls);
+	write_end(d);
 }
 
 static void write_hex_member(struct jsonw *w, const char *key, uintptr_t v)
@@ -580,13 +614,14 @@ static void write_thread_health(struct dump_ctx *d, const struct tstate *t)
 {
 	struct jsonw *w = &d->w;
 
-	write_uint_member(w, "dropped_calls", t->dropped_calls + t->dropped_no_room);
+	write_uint_member(w, "dropped_calls", t->dropped_calls + t->dropped_no_room + t->dropped_at_end);
 	write_uint_member(w, "dropped_in_signal", t->dropped_calls);
 	write_uint_member(w, "dropped_no_room", t->dropped_no_room);
 	write_uint_member(w, "resynced_frames", t->resyncs);
 	write_uint_member(w, "unmatched_exits", t->unmatched_exits);
 	write_uint_member(w, "closed_at_thread_exit", t->closed_at_exit);
 	write_uint_member(w, "undecided_calls", t->undecided_calls);
+	write_uint_member(w, "dropped_at_end", t->dropped_at_end);
 	write_uint_member(w, "open_frames", t->stack.depth - 1);
 	write_uint_member(w, "tree_nodes", t->tree.nodes);
 	write_uint_member(w, "folded_calls", t->tree.folded_calls);

@@ -14,14 +14,15 @@
 #include "hijack.h"
 #include "shadow.h"
 
-typedef void (*jump_fn)(struct __jmp_buf_tag *, int) __attribute__((noreturn));
 typedef void *(*catch_fn)(void *);
 struct _Unwind_Context;
 typedef void (*set_ip_fn)(struct _Unwind_Context *, uintptr_t);
 typedef uintptr_t (*get_fn)(struct _Unwind_Context *);
 
 /* The interposed functions' real definitions, found once at start-up. */
-static jump_fn real_longjmp, real_siglongjmp, real__longjmp, real_longjmp_chk;
+static jump_fn real_longjmp, real_siglongjmp, real_longjmp_chk;
+/* The C library's longjmp where dlsym finds none: a static program (linkage.h). */
+static jump_fn fallback_jump;
 static catch_fn real_begin_catch;
 /* The unwinder's (libgcc_s), found when first needed: it may be loaded later. */
 static set_ip_fn real_set_ip;
@@ -32,11 +33,11 @@ static void *next_symbol(const char *name)
 	return dlsym(RTLD_NEXT, name);
 }
 
-void nonlocal_setup(void)
+void nonlocal_setup(jump_fn fallback)
 {
+	fallback_jump = fallback;
 	*(void **)&real_longjmp = next_symbol("longjmp");
 	*(void **)&real_siglongjmp = next_symbol("siglongjmp");
-	*(void **)&real__longjmp = next_symbol("_longjmp");
 	*(void **)&real_longjmp_chk = next_symbol("__longjmp_chk");
 	*(void **)&real_begin_catch = next_symbol("__cxa_begin_catch");
 }
@@ -63,16 +64,18 @@ static bool leave_alt_stack(uintptr_t target)
 }
 
 /* The real function `name`, looked up now if start-up has not (a jump before
- * the runtime's constructor ran). */
+ * the runtime's constructor ran); in a static program, the fallback. */
 static jump_fn real_jump(jump_fn *real, const char *name)
 {
 	if (!*real)
 		*(void **)real = next_symbol(name);
+	if (!*real)
+		*real = fallback_jump;
 	return *real;
 }
 
-static __attribute__((noreturn)) void jump(jump_fn *real, const char *name, struct __jmp_buf_tag *env,
-					   int val)
+__attribute__((noreturn)) void nonlocal_jump(jump_fn *real, const char *name, struct __jmp_buf_tag *env,
+					     int val)
 {
 	uintptr_t target = arch_jmpbuf_sp(env);
 	jump_fn to = real_jump(real, name);
@@ -89,23 +92,18 @@ static __attribute__((noreturn)) void jump(jump_fn *real, const char *name, stru
 
 CP_EXPORT void longjmp(struct __jmp_buf_tag env[1], int val)
 {
-	jump(&real_longjmp, "longjmp", env, val);
+	nonlocal_jump(&real_longjmp, "longjmp", env, val);
 }
 
 CP_EXPORT void siglongjmp(struct __jmp_buf_tag env[1], int val)
 {
-	jump(&real_siglongjmp, "siglongjmp", env, val);
-}
-
-CP_EXPORT void _longjmp(struct __jmp_buf_tag env[1], int val)
-{
-	jump(&real__longjmp, "_longjmp", env, val);
+	nonlocal_jump(&real_siglongjmp, "siglongjmp", env, val);
 }
 
 CP_EXPORT void __longjmp_chk(struct __jmp_buf_tag env[1], int val);
 void __longjmp_chk(struct __jmp_buf_tag env[1], int val)
 {
-	jump(&real_longjmp_chk, "__longjmp_chk", env, val);
+	nonlocal_jump(&real_longjmp_chk, "__longjmp_chk", env, val);
 }
 
 /*

@@ -8,7 +8,17 @@
 #ifndef CALLPROF_NONLOCAL_H
 #define CALLPROF_NONLOCAL_H
 
-/* Looks up the real functions; at start-up, since longjmp may come from a signal handler. */
-void nonlocal_setup(void);
+#include <setjmp.h>
+
+typedef void (*jump_fn)(struct __jmp_buf_tag *, int) __attribute__((noreturn));
+
+/* Looks up the real functions; at start-up, since longjmp may come from a signal handler.
+ * `fallback`: the C library's longjmp where dlsym finds none (linkage.h), or NULL. */
+void nonlocal_setup(jump_fn fallback);
+
+/* An interposed jump: closes the frames it abandons, then jumps with the real
+ * function `*real` (looked up by `name` if not yet). */
+__attribute__((noreturn)) void nonlocal_jump(jump_fn *real, const char *name, struct __jmp_buf_tag *env,
+					     int val);
 
 #endif

@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,44 @@ static bool read_flag(const char *name, bool dflt)
 		return false;
 	ignoring(name, s, "expected 1 or 0");
 	return dflt;
+}
+
+/* The signal `s` names: a number, or a name with or without "SIG" (USR2, SIGRTMIN+3); 0 if none. */
+static int signal_number(const char *s)
+{
+	char *end;
+	long n;
+
+	if (!strncmp(s, "SIG", 3))
+		s += 3;
+	if (!strncmp(s, "RTMIN", 5)) {
+		n = s[5] == '+' ? strtol(s + 6, &end, 10) : (end = (char *)s + 5, 0);
+		return *end || n < 0 || SIGRTMIN + n > SIGRTMAX ? 0 : SIGRTMIN + (int)n;
+	}
+	if (*s >= '0' && *s <= '9') {
+		n = strtol(s, &end, 10);
+		return *end || n <= 0 || n > SIGRTMAX ? 0 : (int)n;
+	}
+	for (int sig = 1; sig < SIGRTMIN; sig++)
+		if (sigabbrev_np(sig) && !strcmp(s, sigabbrev_np(sig)))
+			return sig;
+	return 0;
+}
+
+/* CALLPROF_DUMP_SIGNAL: a signal a handler may take (not KILL or STOP, not one the C library keeps). */
+static void read_dump_signal(void)
+{
+	const char *s = getenv("CALLPROF_DUMP_SIGNAL");
+	int sig;
+
+	if (!s || !*s)
+		return;
+	sig = signal_number(s);
+	if (!sig || sig == SIGKILL || sig == SIGSTOP || (sig > SIGSYS && sig < SIGRTMIN)) {
+		ignoring("CALLPROF_DUMP_SIGNAL", s, "expected a signal a handler can take, such as USR2");
+		return;
+	}
+	options.dump_signal = sig;
 }
 
 static void read_clock(void)
@@ -225,6 +264,15 @@ void options_read(void)
 	v = 0;
 	read_number("CALLPROF_MAX_DEPTH", 1, 1u << 28, &v);
 	options.max_depth = (uint32_t)v;
+	v = 0;
+	read_number("CALLPROF_ROOT_PID", 1, INT32_MAX, &v);
+	options.root_pid = (int)v;
+	options.follow = read_flag("CALLPROF_FOLLOW", false);
+	options.on_signal = read_flag("CALLPROF_ON_SIGNAL", true);
+	read_dump_signal();
+	v = 0;
+	read_number("CALLPROF_DUMP_EVERY", 1, 1u << 30, &v);
+	options.dump_every_s = (uint32_t)v;
 	options.include = read_string("CALLPROF_INCLUDE");
 	options.exclude = read_string("CALLPROF_EXCLUDE");
 	options.filtered = has_glob(options.include) || has_glob(options.exclude);

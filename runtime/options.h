@@ -21,6 +21,13 @@ struct options {
 	char *exclude;            /* CALLPROF_EXCLUDE globs, or NULL */
 	bool filtered;            /* either holds a glob: calls are filtered (verdict.h) */
 	bool libcalls;            /* CALLPROF_LIBCALLS: calls into libraries are probed (got.h) */
+	int root_pid;             /* CALLPROF_ROOT_PID (set by callprof record): the run's own process,
+				     which alone writes CALLPROF_OUTPUT as it is; 0 = every process */
+	bool follow;              /* CALLPROF_FOLLOW=1 (set by callprof record): a program started with an
+				     environment that drops the profiler gets it back (spawn.c) */
+	bool on_signal;           /* CALLPROF_ON_SIGNAL=0: no profile when a signal ends the program */
+	int dump_signal;          /* CALLPROF_DUMP_SIGNAL: this signal writes the profile; 0 = none */
+	uint32_t dump_every_s;    /* CALLPROF_DUMP_EVERY: write the profile every this many seconds; 0 = never */
 	char *args;               /* CALLPROF_ARGS globs: functions whose arguments and return
 				     values are profiled (args.h), or NULL */
 	uint32_t args_entries;    /* CALLPROF_ARGS_ENTRIES: argument tuples (and return values)

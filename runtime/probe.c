@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include "altstack.h"
 #include "clock.h"
 #include "options.h"
 #include "process.h"
@@ -62,7 +63,9 @@ static void settle(struct cct_node *n)
 
 static void close_late(struct tstate *t, struct frame *top, uint64_t now)
 {
-	frame_close(top, top - 1, stamp_exit_late(top, now));
+	now = stamp_exit_late(top, now);
+	/* Never before its entry: a probe that read the TSC as the program forbade it (clock.h). */
+	frame_close(top, top - 1, now < top->t_enter_ticks ? top->t_enter_ticks : now);
 	if (stamp_sampled(top->node))
 		settle(top->node);
 	t->stack.depth--;
@@ -75,13 +78,21 @@ void probe_exit_close(struct tstate *t, struct frame *top, uint64_t now)
 	t->busy = 0;
 }
 
-/* Drops an enter probe at frame address `sp`; its exit will be skipped. */
-static void drop_enter(struct tstate *t, uintptr_t sp)
+/* Drops an enter probe at frame address `sp`, counted in *why; its exit will be skipped. */
+static void drop_enter(struct tstate *t, uintptr_t sp, uint64_t *why)
 {
 	if (!t->dropped_depth)
 		t->dropped_sp = sp;
 	t->dropped_depth++;
-	t->dropped_no_room++;
+	(*why)++;
+}
+
+/* True if this enter takes a new call path while the last dump reads the trees:
+ * they must not grow meanwhile (process.ending).  Existing paths still count. */
+static bool new_path_at_end(struct tstate *t, struct cct_node *parent, uintptr_t fn)
+{
+	return unlikely(__atomic_load_n(&process.ending, __ATOMIC_RELAXED)) &&
+	       !cct_child_find(&t->tree, parent, fn);
 }
 
 /* True if this enter must be dropped: no room on the stack, or deeper than dropped frames. */
@@ -91,7 +102,7 @@ static bool enter_no_room(struct tstate *t, uintptr_t sp)
 		t->dropped_depth = 0; /* control came back above the dropped frames without their exits */
 	if (!t->dropped_depth && (t->stack.depth < t->stack.cap || shadow_grow(&t->stack) == 0))
 		return false;
-	drop_enter(t, sp);
+	drop_enter(t, sp, &t->dropped_no_room);
 	return true;
 }
 
@@ -150,15 +161,18 @@ static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uint
 	if (unrecorded(t, fn) || probed_twice(top, fn)) {
 		node = top->node; /* a transparent frame: see shadow.h */
 		mark = FRAME_TRANSPARENT;
+	} else if (new_path_at_end(t, top->node, fn)) {
+		drop_enter(t, sp, &t->dropped_at_end);
+		goto out;
 	} else if ((node = cct_child_get(&t->tree, top->node, fn, call_site))) {
 		mark = cct_node_is_folded(&t->tree, node) ? FRAME_FOLDED : 0;
 		if (mark && enter_folded(t, fn) < 0) {
-			drop_enter(t, sp);
+			drop_enter(t, sp, &t->dropped_no_room);
 			goto out;
 		}
 		node->calls++;
 	} else {
-		drop_enter(t, sp);
+		drop_enter(t, sp, &t->dropped_no_room);
 		goto out;
 	}
 	top[1].fn = mark ? ~fn : fn;
@@ -219,6 +233,7 @@ static struct tstate *attach(void)
 	attach_dropped = 0;
 	tstate_register(t);
 	process.probed = true;
+	altstack_ensure(); /* a stack overflow's SIGSEGV can still write the profile */
 	return t;
 }
 
@@ -397,6 +412,9 @@ static enum probe_opened open_held(struct tstate *t, uintptr_t fn, uintptr_t cal
 	if (unrecorded(t, fn)) {
 		node = top->node; /* a transparent frame: see shadow.h */
 		mark = FRAME_TRANSPARENT;
+	} else if (new_path_at_end(t, top->node, fn)) {
+		t->dropped_at_end++;
+		return PROBE_FRAMELESS;
 	} else if ((node = cct_child_get(&t->tree, top->node, fn, call_site))) {
 		mark = cct_node_is_folded(&t->tree, node) ? FRAME_FOLDED : 0;
 		if (mark && enter_folded(t, fn) < 0) {

@@ -287,7 +287,8 @@ probe_close_fast_held(struct tstate *t, uintptr_t fn, uintptr_t sp, uint64_t now
 /*
  * Silences this thread's probes until probe_unsilence(the value returned):
  * vfork's child borrows its parent's thread, memory and thread state, which
- * it must leave as they were.
+ * it must leave as they were; a thread writing a dump runs the program's
+ * instrumented allocator, whose calls are no part of the program's profile.
  */
 struct tstate *probe_silence(void);
 void probe_unsilence(struct tstate *saved);

@@ -18,19 +18,11 @@ static int start_state = START_NONE;
 /* The thread running start-up: a probe it runs meanwhile must not wait for itself. */
 static int starter;
 
-static uint64_t realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void start_profile(void)
 {
 	process.pid = getpid();
 	process.start_ticks = clock_now();
-	process.start_realtime_ns = realtime_ns();
+	process.start_realtime_ns = clock_gettime_ns(CLOCK_REALTIME);
 }
 
 static void start(void)

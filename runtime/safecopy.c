@@ -1,7 +1,7 @@
 /*
  * safecopy.c: reading through bad pointers without crashing (safecopy.h): the
- * copy loop, the fault handler that resumes it, and the interposed sigaction
- * and signal that keep the handler first.
+ * copy loop, the fault handler that resumes it, and what the interposed
+ * sigaction (endsig.c) asks to keep the handler first.
  */
 #include "safecopy.h"
 
@@ -48,7 +48,6 @@ __asm__(".text\n"
 extern const char safecopy_load[], safecopy_fault[];
 
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
-typedef void (*signal_handler)(int);
 
 /* The real sigaction, and the actions the program asked for SIGSEGV and SIGBUS. */
 static sigaction_fn real_sigaction;
@@ -130,32 +129,16 @@ bool safecopy_setup(void)
 	return true;
 }
 
-CP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old);
-int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+bool safecopy_sigaction(int sig, const struct sigaction *act, struct sigaction *old, int *rc)
 {
 	struct sigaction *prog = program_action(sig);
 
-	if (!find_real())
-		return -1;
 	if (!prog || !safecopy_ready())
-		return real_sigaction(sig, act, old);
+		return false;
 	if (old)
 		*old = *prog;
 	if (act)
 		*prog = *act;
-	return 0;
-}
-
-CP_EXPORT signal_handler signal(int sig, signal_handler handler);
-signal_handler signal(int sig, signal_handler handler)
-{
-	struct sigaction act, old;
-
-	memset(&act, 0, sizeof(act));
-	act.sa_handler = handler;
-	act.sa_flags = SA_RESTART;
-	sigemptyset(&act.sa_mask);
-	if (sigaction(sig, &act, &old) != 0)
-		return SIG_ERR;
-	return old.sa_handler;
+	*rc = 0;
+	return true;
 }

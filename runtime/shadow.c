@@ -72,6 +72,8 @@ void shadow_close_frame(struct shadow *s, uint32_t index, uint64_t now_ticks)
 {
 	const struct frame *f = &s->base[index];
 
+	if (now_ticks < f->t_enter_ticks) /* never before its entry (clock_stop) */
+		now_ticks = f->t_enter_ticks;
 	if (frame_is_folded(f))
 		close_folded(s, index, now_ticks);
 	else if (!frame_is_marked(f))

@@ -125,7 +125,7 @@ static inline CP_NOINSTR bool stamp_close(const struct frame *top, uint64_t now)
  */
 static inline CP_NOINSTR uint64_t stamp_exit_late(const struct frame *f, uint64_t now)
 {
-	return f->sp & FRAME_FENCED ? clock_tsc_read_after() : now;
+	return f->sp & FRAME_FENCED && !clock_stopped ? clock_tsc_read_after() : now;
 }
 
 /* `now` from stamp_exit_first for an exit off the fast path: read if it was put off. */

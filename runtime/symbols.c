@@ -107,7 +107,9 @@ typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
 
 /* __cxa_demangle from the C++ runtime if the program has one, else from
  * libstdc++ if installed (opened with dlmopen: our own dlopen, interposed in
- * dlwatch.c, is the program's, not ours to call). */
+ * dlwatch.c, is the program's, not ours to call).  Not in a static program,
+ * whose malloc is its own (dlsym finds none): the libstdc++ opened there
+ * brings a libc of its own, and its names could not be freed here. */
 static cxa_demangle_fn find_demangler(void)
 {
 	static cxa_demangle_fn fn;
@@ -118,7 +120,8 @@ static cxa_demangle_fn find_demangler(void)
 		return fn;
 	looked = 1;
 	*(void **)&fn = dlsym(RTLD_DEFAULT, "__cxa_demangle");
-	if (!fn && (lib = dlmopen(LM_ID_BASE, "libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL)))
+	if (!fn && dlsym(RTLD_DEFAULT, "malloc") == (void *)&malloc &&
+	    (lib = dlmopen(LM_ID_BASE, "libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL)))
 		*(void **)&fn = dlsym(lib, "__cxa_demangle");
 	return fn;
 }

@@ -6,8 +6,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "altstack.h"
 #include "clock.h"
 #include "handoff.h"
 #include "options.h"
@@ -143,8 +145,9 @@ static void thread_ended(void *arg)
 	for (struct tstate *l = t; l; l = l->sig)
 		t->closed_at_exit += shadow_close_above(&l->stack, 0, now);
 	t->t_end_ticks = now;
-	prctl(PR_GET_NAME, t->name, 0, 0, 0);
+	syscall(SYS_prctl, PR_GET_NAME, t->name, 0, 0, 0); /* not prctl(): the runtime's (sandbox.c) */
 	t->finished = true;
+	altstack_release();
 	hand_off(t);
 }
 
@@ -183,7 +186,7 @@ void tstate_clear(struct tstate *t, uint64_t now_ticks)
 	for (uint32_t i = 1; i < t->stack.depth; i++)
 		t->stack.base[i].t_enter_ticks = now_ticks;
 	t->dropped_calls = t->dropped_no_room = t->resyncs = 0;
-	t->unmatched_exits = t->closed_at_exit = t->undecided_calls = 0;
+	t->unmatched_exits = t->closed_at_exit = t->undecided_calls = t->dropped_at_end = 0;
 	t->t_start_ticks = now_ticks;
 }
 
@@ -228,7 +231,7 @@ static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 	t->sig = NULL;
 	t->sig_making = 0;
 	t->dropped_calls = t->dropped_no_room = t->resyncs = t->unmatched_exits = 0;
-	t->closed_at_exit = t->undecided_calls = 0;
+	t->closed_at_exit = t->undecided_calls = t->dropped_at_end = 0;
 	t->tid = (int)gettid();
 	t->is_main = true;
 	t->t_start_ticks = now;

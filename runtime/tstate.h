@@ -38,6 +38,7 @@ struct tstate {
 	uint64_t unmatched_exits;   /* exits with no open frame of their function */
 	uint64_t closed_at_exit;    /* frames still open when the thread ended */
 	uint64_t undecided_calls;   /* calls not recorded: their module's filter verdicts were not made yet */
+	uint64_t dropped_at_end;    /* enters dropped: a new call path after the last dump began */
 	struct cct tree;
 	struct hijack_stack ret;    /* hijacked return addresses (hijack.h) */
 	struct args_thread *args;   /* value profiles of the functions CALLPROF_ARGS selects (args.h) */

@@ -10,7 +10,7 @@ workdir bench
 R=$W/RESULTS.md
 
 if BENCH_QUICK=2 BENCH_RESULTS="$R" B="$W/build" sh -c '
-	mkdir -p "$B" && cp "$0/libcallprof.so" "$0/libcallprof.a" "$0/callprof" "$B/" &&
+	mkdir -p "$B" && cp -P "$0"/libcallprof.so* "$0/libcallprof.a" "$0/callprof" "$B/" &&
 	sh "$1/bench/run.sh"' "$B" "$TOP" >"$W/run.log" 2>&1; then
 	ok "bench/run.sh (smoke) exits 0"
 else

@@ -13,10 +13,13 @@ SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poin
 RTFLAGS="-std=c11 -g -O1 -D_GNU_SOURCE -fPIC -ftls-model=initial-exec $(pkg-config --cflags libdw) $SAN"
 LIBS="$(pkg-config --libs libdw) -lelf -ldl -lpthread"
 
-# The runtime's objects, once: calib_target.c is its one instrumented file.
+# The runtime's objects, once, as the archive has them (linked into the program; not the
+# shared library's own linkage_shared.c and spawn.c: runtime/linkage.h): calib_target.c is
+# its one instrumented file.
 objs=""
 for src in "$TOP"/runtime/*.c "$TOP"/runtime/*.S; do
 	base=$(basename "$src"); base=${base%.[cS]}
+	case $base in linkage_shared | spawn) continue ;; esac
 	extra=""
 	[ "$base" = calib_target ] && extra="-finstrument-functions"
 	if ! cc $RTFLAGS $extra -c "$src" -o "$W/rt/$base.o" 2>"$W/rt/$base.err"; then
