@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "probe.h"
+#include "tstate.h"
 
 /* How long a waiting handler lets the thread go without using CPU before it gives up. */
 #define DUMPER_STALL_MS 10000
@@ -54,12 +56,24 @@ static int take_requests(void)
 	return ending;
 }
 
+/* This thread is the runtime's: its probes silenced from now on, and a state
+ * that probes made before it ran (a sanitizer's thread start) left out of the
+ * profiles. */
+static void mark_own(void)
+{
+	struct tstate *before = probe_silence();
+
+	if (before && !before->off)
+		before->runtime_own = true;
+}
+
 static void *thread_main(void *arg)
 {
 	sigset_t faults;
 	uint64_t next = every_s ? mono_ms() + every_s * 1000ull : 0;
 
 	(void)arg;
+	mark_own();
 	sigemptyset(&faults); /* a fault in a dump: endsig.c's handler */
 	sigaddset(&faults, SIGSEGV);
 	sigaddset(&faults, SIGBUS);

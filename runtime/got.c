@@ -56,12 +56,12 @@ struct patch {
 };
 
 /* Names never patched: probes, start-up and ld.so's own business, and the C++
- * runtime's catch bookkeeping (the catch interposer closes frames by its own
- * frame address: nonlocal.c). */
+ * runtime's catch bookkeeping (the catch interposers close frames by their own
+ * frame address or the unwinder's landing frame, with no probe open: nonlocal.c). */
 static const char *const never_patched[] = {
 	"__cyg_profile_func_enter", "__cyg_profile_func_exit", "__fentry__", "mcount", "_mcount",
 	"__monstartup", "monstartup", "_mcleanup", "__gmon_start__", "__libc_start_main",
-	"__cxa_finalize", "__tls_get_addr", "__cxa_begin_catch", "__cxa_end_catch",
+	"__cxa_finalize", "__tls_get_addr", "__cxa_begin_catch", "__cxa_end_catch", "_Unwind_SetIP",
 };
 
 /* Names counted and never followed: they never return, return twice, switch

@@ -88,10 +88,12 @@ static void drop_enter(struct tstate *t, uintptr_t sp, uint64_t *why)
 }
 
 /* True if this enter takes a new call path while the last dump reads the trees:
- * they must not grow meanwhile (process.ending).  Existing paths still count. */
+ * they must not grow meanwhile (process.ending).  Existing paths still count,
+ * and calibration's private state (unfiltered), which the dump itself drives
+ * to measure the probes again, grows as it needs. */
 static bool new_path_at_end(struct tstate *t, struct cct_node *parent, uintptr_t fn)
 {
-	return unlikely(__atomic_load_n(&process.ending, __ATOMIC_RELAXED)) &&
+	return unlikely(__atomic_load_n(&process.ending, __ATOMIC_RELAXED)) && !t->unfiltered &&
 	       !cct_child_find(&t->tree, parent, fn);
 }
 

@@ -368,12 +368,13 @@ int snapshot_take(struct snapshot *s, const struct tstate *newest)
 
 	memset(s, 0, sizeof(*s));
 	for (const struct tstate *t = newest; t; t = t->next)
-		n++;
+		n += !t->runtime_own;
 	if (!(s->threads = calloc(n ? n : 1, sizeof(*s->threads))))
 		return -1;
 	s->nthreads = n;
 	for (const struct tstate *t = newest; t; t = t->next)
-		s->threads[--n].t = t; /* oldest first */
+		if (!t->runtime_own)
+			s->threads[--n].t = t; /* oldest first */
 	for (size_t i = 0; i < s->nthreads; i++) {
 		struct snap_thread *st = &s->threads[i];
 		if (!may_change(st->t)) {

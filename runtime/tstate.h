@@ -48,6 +48,9 @@ struct tstate {
 	int exit_rounds;            /* thread-exit destructor rounds seen */
 	bool finished;              /* the thread has ended */
 	bool is_main;               /* the process's initial thread */
+	bool runtime_own;           /* the runtime's own thread (dumper.c): in no profile, though
+				     * library probes may have seen it start (AddressSanitizer's
+				     * thread start calls libraries) */
 	char name[16];              /* the thread's name when it ended */
 	struct tstate *next;        /* registry link, newest first */
 	/* Signal handlers that interrupt a probe (busy) keep their calls in a state

@@ -30,9 +30,15 @@ if ! cc $CF examples/demo/*.c -o "$W/demo" 2>"$W/cc.err" || ! cc $CF -Itests/mer
 	fail "build the programs" "$(head -n 3 "$W/cc.err" | tr '\n' ' ')"
 	exit 1
 fi
+# Raw times (CALLPROF_COMPENSATE=0): on a loaded machine calibration may overestimate the
+# probes of a short run until its root's compensated time is clamped to 0, and such a tree
+# is exported by calls (analyze.c's by_calls) while the readers' checks expect times.
+# What is tested here is that each format carries the dumps' figures, whatever they are.
+export CALLPROF_COMPENSATE=0
 "$CP" record -o "$W/demo1.json" -- "$W/demo" 2000 >/dev/null 2>&1 || fail "record demo" "failed"
 "$CP" record -o "$W/demo2.json" -- "$W/demo" 500 >/dev/null 2>&1 || fail "record demo" "failed"
 "$CP" record -o "$W/copies.json" -- "$W/copies" 4 >/dev/null 2>&1 || fail "record copies" "failed"
+unset CALLPROF_COMPENSATE
 CALLPROF_CLOCK=none "$CP" record -o "$W/noclock.json" -- "$W/demo" 300 >/dev/null 2>&1 || fail "record demo" "failed"
 # Names with the folded format's separator, a newline, a trailing number, a leading "(",
 # markup and quotes: every format must carry them (escaped its own way) or say how it changed them.
@@ -102,7 +108,11 @@ has "callgrind: a newline in a name becomes ?" "$W/names.callgrind" '^c?fn=\([0-
 has "callgrind: a name beginning with ( stays a name" "$W/names.callgrind" '^c?fn=\([0-9]+\) \(anonymous namespace\)::g\(int\)$'
 has "folded: ; in a name becomes :" "$W/names.folded" '(^|;)a:b(;| )'
 has "folded: a name ending in a number keeps it, its blank made _" "$W/names.folded" '(^|;)f_12(;| )'
-has "copies: the two copies of helper() are told apart by their labels (file:line and offset)" "$W/copies.folded" 'helper \(copies.h:[0-9]+ @0x[0-9a-f]+\)'
+# callgrind names every function called, whatever its time (folded drops a path whose self
+# time compensation leaves at 0, as a short helper's may be on a loaded machine).
+n=$(grep -oE 'helper \(copies.h:[0-9]+ @0x[0-9a-f]+\)$' "$W/copies.callgrind" | sort -u | wc -l)
+[ "$n" = 2 ] && ok "copies: the two copies of helper() are told apart by their labels (file:line and offset)" ||
+	fail "copies: the two copies of helper() are told apart by their labels (file:line and offset)" "$n distinct labels in copies.callgrind"
 has "speedscope: a sampled profile per thread" "$W/threads.speedscope" '"type":"sampled"'
 n=$(jq '.profiles | length' "$W/threads.speedscope")
 [ "$n" = 3 ] && ok "speedscope: three threads, three profiles" || fail "speedscope: three threads, three profiles" "$n"

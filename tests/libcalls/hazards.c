@@ -3,7 +3,7 @@
  * their caller's return address, each called from a chain of instrumented
  * frames (a > b > c, or its own), one hazard per run (argv[1]):
  *   exit         c calls exit(0): counted without a frame; a, b, c stay open
- *   _exit        c calls _exit(0) (liblcexit.so, preloaded, dumps first)
+ *   _exit        c calls _exit(0) (the runtime interposes it and writes the profile first)
  *   abort        c calls abort(), whose SIGABRT handler jumps back to main
  *   quick_exit   c calls quick_exit(0); its handler dumps the profile
  *   pthread_exit b calls pthread_exit on a thread
