@@ -121,7 +121,8 @@ static void map_functions(struct profile *p, const struct dump *dumps, uint32_t 
 		map[d] = xmalloc((dump->nfunctions ? dump->nfunctions : 1) * sizeof(**map));
 		for (size_t i = 0; i < dump->nfunctions; i++) {
 			const struct dump_function *f = &dump->functions[i];
-			const struct run_module *m = f->module >= 0 ? &dump->run.modules[f->module] : NULL;
+			const struct run_module *m =
+				f->module >= 0 ? &dump->run.modules[f->module] : NULL;
 			uint32_t idx, *slot = strmap_slot(&all, keys[i]);
 
 			if (!*slot)
@@ -178,7 +179,8 @@ void pfunc_tell(struct buf *out, const struct pfunc *f)
 
 void pfunc_put_tell(struct buf *out, const struct pfunc *f, void (*put)(struct buf *, const char *))
 {
-	fnid_put_tell(out, put, f->same_name, f->module, f->file, f->line, f->has_offset, f->offset);
+	fnid_put_tell(out, put, f->same_name, f->module, f->file, f->line, f->has_offset,
+		      f->offset);
 }
 
 const char *pfunc_file_base(const struct pfunc *f)
@@ -297,8 +299,10 @@ static void merge_trees(struct profile *p)
 
 			if (k == m->n) {
 				if (m->n == cap)
-					m->nodes = xreallocarray(m->nodes, cap *= 2, sizeof(*m->nodes));
-				m->nodes[m->n++] = (struct pnode){ .parent = (int32_t)parent, .fn = n->fn };
+					m->nodes = xreallocarray(m->nodes, cap *= 2,
+								 sizeof(*m->nodes));
+				m->nodes[m->n++] =
+					(struct pnode){ .parent = (int32_t)parent, .fn = n->fn };
 			}
 			m->nodes[k].calls = u64_add(m->nodes[k].calls, n->calls);
 			m->nodes[k].incl_ns = u64_add(m->nodes[k].incl_ns, n->incl_ns);
@@ -353,7 +357,8 @@ static void build_thread(struct profile *p, struct pthread *pt, size_t d,
 		self_total = u64_add(self_total, st->self_ns);
 		raw_total = u64_add(raw_total, st->raw_self_ns);
 		/* Without calibration.compensated, raw figures that differ tell the same. */
-		if (p->runs[d]->compensated < 0 && (st->raw_self_ns != st->self_ns || st->raw_incl_ns != st->incl_ns))
+		if (p->runs[d]->compensated < 0 &&
+		    (st->raw_self_ns != st->self_ns || st->raw_incl_ns != st->incl_ns))
 			p->compensated = 1;
 	}
 	qsort(pt->funcs, pt->nfuncs, sizeof(*pt->funcs), cmp_fstat_self);
@@ -364,8 +369,11 @@ static void build_thread(struct profile *p, struct pthread *pt, size_t d,
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct dump_node *n = &t->nodes[i];
 
-		pt->tree.nodes[i] = (struct pnode){ .parent = n->parent, .fn = map[n->fn], .calls = n->calls,
-						    .incl_ns = n->incl_ns, .self_ns = n->self_ns };
+		pt->tree.nodes[i] = (struct pnode){ .parent = n->parent,
+						    .fn = map[n->fn],
+						    .calls = n->calls,
+						    .incl_ns = n->incl_ns,
+						    .self_ns = n->self_ns };
 	}
 	tree_index(&pt->tree);
 }
@@ -402,13 +410,17 @@ static void merge_edges(struct profile *p, const struct dump *dumps, uint32_t **
 
 				if (k == p->nedges) {
 					if (p->nedges == cap)
-						p->edges = xreallocarray(p->edges, cap *= 2, sizeof(*p->edges));
-					p->edges[p->nedges++] = (struct pedge){
-						.caller = (int32_t)caller, .callee = callee,
-						.call_file = e->call_file, .call_line = e->call_line,
-						.site = site_kind(e->site) };
+						p->edges = xreallocarray(p->edges, cap *= 2,
+									 sizeof(*p->edges));
+					p->edges[p->nedges++] =
+						(struct pedge){ .caller = (int32_t)caller,
+								.callee = callee,
+								.call_file = e->call_file,
+								.call_line = e->call_line,
+								.site = site_kind(e->site) };
 				}
-				pt->edges[i] = (struct pfedge){ k, e->calls, e->incl_ns, e->self_ns };
+				pt->edges[i] =
+					(struct pfedge){ k, e->calls, e->incl_ns, e->self_ns };
 				p->edges[k].calls = u64_add(p->edges[k].calls, e->calls);
 				p->edges[k].incl_ns = u64_add(p->edges[k].incl_ns, e->incl_ns);
 				p->edges[k].self_ns = u64_add(p->edges[k].self_ns, e->self_ns);
@@ -513,8 +525,8 @@ static void group_threads(struct profile *p)
 	}
 	for (f = 0; f < p->nfuncs; f++)
 		if (p->funcs[f].nthreads > 1)
-			qsort(p->fn_threads + p->funcs[f].threads, p->funcs[f].nthreads, sizeof(*p->fn_threads),
-			      cmp_fstat_self);
+			qsort(p->fn_threads + p->funcs[f].threads, p->funcs[f].nthreads,
+			      sizeof(*p->fn_threads), cmp_fstat_self);
 	free(cursor);
 }
 
@@ -557,8 +569,8 @@ static void order_functions(struct profile *p)
 /* How many of a dump's calls read the clock with fences (tsc-adaptive), were
  * the -pg -mfentry front-end's, were followed by a library probe, or were
  * counted without a time of their own. */
-static void dump_kind_calls(const struct dump *dump, uint64_t *fenced, uint64_t *fentry, uint64_t *library,
-			    uint64_t *counted)
+static void dump_kind_calls(const struct dump *dump, uint64_t *fenced, uint64_t *fentry,
+			    uint64_t *library, uint64_t *counted)
 {
 	*fenced = *fentry = *library = *counted = 0;
 	for (size_t i = 0; i < dump->nthreads; i++)
@@ -623,7 +635,8 @@ static void totals(struct profile *p, const struct dump *dumps)
 		uint64_t calls = 0, fenced, fentry, lib, counted;
 
 		if (run->library_probes)
-			p->library_probes = !strcmp(run->library_probes, "on") || p->library_probes == 1;
+			p->library_probes =
+				!strcmp(run->library_probes, "on") || p->library_probes == 1;
 		double cost;
 
 		for (size_t i = 0; i < dump->nthreads; i++, t++) {
@@ -654,19 +667,24 @@ static void totals(struct profile *p, const struct dump *dumps)
 		if (run->has_fenced_o_in && run->has_fenced_o_out) {
 			/* tsc-adaptive: its fenced calls cost their own figure, not the plain one */
 			fenced_calls += (double)fenced;
-			fenced_ns += (double)fenced * (run->fenced_o_in_ns + run->fenced_o_out_ns - cost);
+			fenced_ns += (double)fenced *
+				     (run->fenced_o_in_ns + run->fenced_o_out_ns - cost);
 		}
 		if (run->has_fentry_o_in && run->has_fentry_o_out) {
 			/* -pg -mfentry: its calls cost their own figure too */
 			fentry_calls += (double)fentry;
-			fentry_ns += (double)fentry * (run->fentry_o_in_ns + run->fentry_o_out_ns - cost);
+			fentry_ns += (double)fentry *
+				     (run->fentry_o_in_ns + run->fentry_o_out_ns - cost);
 			fentry_o_in += (double)fentry * run->fentry_o_in_ns;
 		}
-		if (run->has_library_o_in && run->has_library_o_out) { /* the same for library calls */
+		if (run->has_library_o_in &&
+		    run->has_library_o_out) { /* the same for library calls */
 			library_calls += (double)lib;
-			library_ns += (double)lib * (run->library_o_in_ns + run->library_o_out_ns - cost);
+			library_ns +=
+				(double)lib * (run->library_o_in_ns + run->library_o_out_ns - cost);
 		}
-		plain_ns -= (double)counted * cost; /* counted without a time: nothing was subtracted */
+		plain_ns -=
+			(double)counted * cost; /* counted without a time: nothing was subtracted */
 	}
 	p->overhead_ns = plain_ns + fenced_ns + fentry_ns + library_ns;
 	if (p->overhead_ns < 0)
@@ -676,7 +694,8 @@ static void totals(struct profile *p, const struct dump *dumps)
 		p->overhead_ns = PROFILE_MAX_NS;
 	if (calls_with_cost > 0) {
 		p->probe_ns = plain_ns / calls_with_cost;
-		p->o_in_ns = o_in / calls_with_cost < p->probe_ns ? o_in / calls_with_cost : p->probe_ns;
+		p->o_in_ns =
+			o_in / calls_with_cost < p->probe_ns ? o_in / calls_with_cost : p->probe_ns;
 	}
 	if (fenced_calls > 0)
 		p->fenced_probe_ns = p->probe_ns + fenced_ns / fenced_calls;
@@ -707,13 +726,16 @@ int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps)
 	}
 	/* Indices are 32 bits (a tree node is 48 bytes: 2^31 of them would not fit anyway). */
 	if (nfuncs >= INT32_MAX || nnodes >= INT32_MAX) {
-		fprintf(stderr, "callprof: the dumps are too large to merge (%zu functions, %zu tree nodes)\n",
+		fprintf(stderr,
+			"callprof: the dumps are too large to merge (%zu functions, %zu tree "
+			"nodes)\n",
 			nfuncs, nnodes);
 		free(map);
 		profile_release(p);
 		return -1;
 	}
-	progress_note("analysing %s functions, %s call paths", fmt_count(a, nfuncs), fmt_count(b, nnodes));
+	progress_note("analysing %s functions, %s call paths", fmt_count(a, nfuncs),
+		      fmt_count(b, nnodes));
 	map_functions(p, dumps, map);
 	mark_same_names(p);
 	p->threads = xcalloc(nthreads, sizeof(*p->threads));

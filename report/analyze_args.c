@@ -37,12 +37,15 @@ static char *call_text(const char *fname, const struct dump_args *a, const struc
 	return b.data;
 }
 
-static void add_value(struct pvalue **list, size_t *n, size_t *cap, char *text, const struct dump_value *v)
+static void add_value(struct pvalue **list, size_t *n, size_t *cap, char *text,
+		      const struct dump_value *v)
 {
 	if (*n == *cap)
 		*list = xreallocarray(*list, *cap = *cap ? 2 * *cap : 16, sizeof(**list));
-	(*list)[(*n)++] = (struct pvalue){ text, v->calls, v->error, v->timed_calls, v->incl_ns,
-					   v->timed_calls ? v->min_ns : 0, v->max_ns };
+	(*list)[(*n)++] =
+		(struct pvalue){ text,           v->calls,   v->error,
+				 v->timed_calls, v->incl_ns, v->timed_calls ? v->min_ns : 0,
+				 v->max_ns };
 }
 
 static int by_text(const void *a, const void *b)
@@ -56,7 +59,9 @@ static int by_calls(const void *a, const void *b)
 
 	if (x->calls != y->calls)
 		return x->calls > y->calls ? -1 : 1;
-	return x->incl_ns > y->incl_ns ? -1 : x->incl_ns < y->incl_ns ? 1 : strcmp(x->text, y->text);
+	return x->incl_ns > y->incl_ns   ? -1
+	       : x->incl_ns < y->incl_ns ? 1
+					 : strcmp(x->text, y->text);
 }
 
 static int by_time(const void *a, const void *b, void *ctx)
@@ -102,7 +107,8 @@ struct gathered {
 	size_t tcap, rcap;
 };
 
-static void gather(struct pargs *pa, struct gathered *g, const char *fname, const struct dump_args *a)
+static void gather(struct pargs *pa, struct gathered *g, const char *fname,
+		   const struct dump_args *a)
 {
 	if (a->refused) {
 		if (!pa->calls && !pa->refused)
@@ -117,9 +123,11 @@ static void gather(struct pargs *pa, struct gathered *g, const char *fname, cons
 	pa->calls = u64_add(pa->calls, a->calls);
 	pa->returned_calls = u64_add(pa->returned_calls, a->returned_calls);
 	for (size_t i = 0; i < a->ntuples; i++)
-		add_value(&pa->tuples, &pa->ntuples, &g->tcap, call_text(fname, a, &a->tuples[i]), &a->tuples[i]);
+		add_value(&pa->tuples, &pa->ntuples, &g->tcap, call_text(fname, a, &a->tuples[i]),
+			  &a->tuples[i]);
 	for (size_t i = 0; i < a->nreturned; i++)
-		add_value(&pa->returned, &pa->nreturned, &g->rcap, xstrdup(a->returned[i].values[0]), &a->returned[i]);
+		add_value(&pa->returned, &pa->nreturned, &g->rcap,
+			  xstrdup(a->returned[i].values[0]), &a->returned[i]);
 }
 
 void profile_args(struct profile *p, const struct dump *dumps, uint32_t *const *map)
@@ -151,7 +159,8 @@ void profile_args(struct profile *p, const struct dump *dumps, uint32_t *const *
 		for (size_t k = 0; k < pa->ntuples; k++)
 			pa->by_time[k] = (uint32_t)k;
 		if (pa->ntuples)
-			qsort_r(pa->by_time, pa->ntuples, sizeof(*pa->by_time), by_time, pa->tuples);
+			qsort_r(pa->by_time, pa->ntuples, sizeof(*pa->by_time), by_time,
+				pa->tuples);
 	}
 	free(g);
 }

@@ -12,18 +12,18 @@
 struct fkey {
 	const char *module, *name, *file_base, *file; /* "" where unknown */
 	uint64_t line, offset;
-	const char *code;   /* its module's build-id or path, or NULL */
+	const char *code; /* its module's build-id or path, or NULL */
 	int has_offset;
 	uint32_t side;
-	uint32_t fn;        /* index into that side's functions */
+	uint32_t fn; /* index into that side's functions */
 };
 
 /* One edge of one side, with its functions already mapped to diff functions. */
 struct ekey {
-	int64_t caller;     /* diff function, -1 for a root call */
+	int64_t caller; /* diff function, -1 for a root call */
 	uint32_t callee;
 	uint32_t side;
-	uint32_t edge;      /* index into that side's edges */
+	uint32_t edge; /* index into that side's edges */
 };
 
 static const char *or_empty(const char *s)
@@ -38,7 +38,8 @@ static uint64_t abs_delta(uint64_t a, uint64_t b)
 
 int diff_cmp_change(const struct pstat *x, const struct pstat *y)
 {
-	uint64_t dx = abs_delta(x[0].self_ns, x[1].self_ns), dy = abs_delta(y[0].self_ns, y[1].self_ns);
+	uint64_t dx = abs_delta(x[0].self_ns, x[1].self_ns),
+		 dy = abs_delta(y[0].self_ns, y[1].self_ns);
 
 	if (dx != dy)
 		return dx > dy ? -1 : 1;
@@ -92,8 +93,8 @@ static void set_figures(struct pstat *st, const struct runs_fig *est)
 }
 
 /* add_func: a diff function for base (or NULL) and new (or NULL); fills map[side][fn]. */
-static void add_func(struct diff *d, const struct fkey *base, const struct fkey *new_key, uint32_t **map,
-		     const struct side_est *est)
+static void add_func(struct diff *d, const struct fkey *base, const struct fkey *new_key,
+		     uint32_t **map, const struct side_est *est)
 {
 	struct diff_func *f = &d->funcs[d->nfuncs];
 	const struct fkey *keys[2] = { base, new_key };
@@ -157,7 +158,8 @@ static void match_file_group(struct diff *d, const struct fkey *k, size_t n, uin
 		nbase++;
 	if (!nbase || nbase == n) {
 		for (i = 0; i < nbase || i < n - nbase; i++)
-			add_func(d, i < nbase ? &k[i] : NULL, i < n - nbase ? &k[nbase + i] : NULL, map, est);
+			add_func(d, i < nbase ? &k[i] : NULL, i < n - nbase ? &k[nbase + i] : NULL,
+				 map, est);
 		return;
 	}
 	by_code = xmalloc(n * sizeof(*by_code));
@@ -258,10 +260,15 @@ static void match_functions(struct diff *d, uint32_t **map, const struct side_es
 		for (size_t fn = 0; fn < d->side[s].nfuncs; fn++) {
 			const struct pfunc *pf = &d->side[s].funcs[fn];
 
-			keys[k++] = (struct fkey){ .module = module_key(pf, prog[s]), .name = pf->name,
+			keys[k++] = (struct fkey){ .module = module_key(pf, prog[s]),
+						   .name = pf->name,
 						   .file_base = or_empty(pfunc_file_base(pf)),
-						   .file = or_empty(pf->file), .line = pf->line, .offset = pf->offset,
-						   .code = pf->code, .has_offset = pf->has_offset, .side = s,
+						   .file = or_empty(pf->file),
+						   .line = pf->line,
+						   .offset = pf->offset,
+						   .code = pf->code,
+						   .has_offset = pf->has_offset,
+						   .side = s,
 						   .fn = (uint32_t)fn };
 		}
 	}
@@ -295,9 +302,11 @@ void diff_func_tell(struct buf *out, const struct diff_func *f)
 	fnid_tell(out, f->same_name, f->module, f->file, f->line, f->has_offset, f->offset);
 }
 
-void diff_func_put_tell(struct buf *out, const struct diff_func *f, void (*put)(struct buf *, const char *))
+void diff_func_put_tell(struct buf *out, const struct diff_func *f,
+			void (*put)(struct buf *, const char *))
 {
-	fnid_put_tell(out, put, f->same_name, f->module, f->file, f->line, f->has_offset, f->offset);
+	fnid_put_tell(out, put, f->same_name, f->module, f->file, f->line, f->has_offset,
+		      f->offset);
 }
 
 /* ---- edges ---- */
@@ -313,7 +322,8 @@ static int cmp_ekey(const void *a, const void *b)
 	return x->side < y->side ? -1 : x->side > y->side;
 }
 
-static void edge_add(struct diff_edge *e, const struct pedge *pe, const struct runs_fig *est, uint32_t side)
+static void edge_add(struct diff_edge *e, const struct pedge *pe, const struct runs_fig *est,
+		     uint32_t side)
 {
 	struct pstat st;
 
@@ -341,8 +351,12 @@ static void match_edges(struct diff *d, uint32_t **map, const struct side_est *e
 		for (size_t i = 0; i < d->side[s].nedges; i++) {
 			const struct pedge *pe = &d->side[s].edges[i];
 
-			keys[k++] = (struct ekey){ .caller = pe->caller >= 0 ? (int64_t)map[s][pe->caller] : -1,
-						   .callee = map[s][pe->callee], .side = s, .edge = (uint32_t)i };
+			keys[k++] = (struct ekey){ .caller = pe->caller >= 0
+								     ? (int64_t)map[s][pe->caller]
+								     : -1,
+						   .callee = map[s][pe->callee],
+						   .side = s,
+						   .edge = (uint32_t)i };
 		}
 	}
 	qsort(keys, n, sizeof(*keys), cmp_ekey);
@@ -350,14 +364,15 @@ static void match_edges(struct diff *d, uint32_t **map, const struct side_est *e
 	for (size_t i = 0; i < n; i++) {
 		struct diff_edge *e;
 
-		if (!i || keys[i].caller != keys[i - 1].caller || keys[i].callee != keys[i - 1].callee) {
+		if (!i || keys[i].caller != keys[i - 1].caller ||
+		    keys[i].callee != keys[i - 1].callee) {
 			e = &d->edges[d->nedges++];
 			e->caller = (int32_t)keys[i].caller;
 			e->callee = keys[i].callee;
 		}
 		e = &d->edges[d->nedges - 1];
-		edge_add(e, &d->side[keys[i].side].edges[keys[i].edge], &est[keys[i].side].edges[keys[i].edge],
-			 keys[i].side);
+		edge_add(e, &d->side[keys[i].side].edges[keys[i].edge],
+			 &est[keys[i].side].edges[keys[i].edge], keys[i].side);
 	}
 	free(keys);
 }
@@ -475,7 +490,8 @@ int diff_build(struct diff *d, const struct diff_input in[2], uint64_t min_ns, i
 }
 
 /* grows_past: after exceeds before by more than min, by more than pct percent, and beyond k noises. */
-static int grows_past(struct estimate before, struct estimate after, double pct, double min, double k)
+static int grows_past(struct estimate before, struct estimate after, double pct, double min,
+		      double k)
 {
 	double b = before.value, a = after.value;
 
@@ -534,9 +550,11 @@ static size_t gate_each(struct diff *d, int calls, double pct, double noise_k)
 		const struct runs_fig *a = &f->est[DIFF_BASE], *b = &f->est[DIFF_NEW];
 
 		if (calls) /* half a call: a median of two runs may fall between two counts */
-			f->tripped_calls = both_sides(f) && grows_past(a->calls, b->calls, pct, 0.5, noise_k);
+			f->tripped_calls =
+				both_sides(f) && grows_past(a->calls, b->calls, pct, 0.5, noise_k);
 		else
-			f->tripped = both_sides(f) && grows_past(a->incl_ns, b->incl_ns, pct, (double)d->min_ns, noise_k);
+			f->tripped = both_sides(f) && grows_past(a->incl_ns, b->incl_ns, pct,
+								 (double)d->min_ns, noise_k);
 	}
 	return list_tripped(d);
 }

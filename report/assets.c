@@ -51,7 +51,8 @@ int asset_load(const char *name, struct buf *out)
 		buf_printf(&path, "%s/%s", override_dir, base ? base + 1 : name);
 		rc = read_file(path.data, out);
 		if (rc < 0)
-			fprintf(stderr, "callprof: cannot read '%s': %s\n", path.data, strerror(errno));
+			fprintf(stderr, "callprof: cannot read '%s': %s\n", path.data,
+				strerror(errno));
 		buf_release(&path);
 		if (rc <= 0)
 			return rc;

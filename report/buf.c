@@ -157,7 +157,8 @@ static unsigned terminal_control(const unsigned char *p, size_t *n)
 		return p[1];
 	if (p[0] == 0xd8 && p[1] == 0x9c)
 		return 0x61c;
-	if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0x8e || p[2] == 0x8f || (p[2] >= 0xaa && p[2] <= 0xae)))
+	if (p[0] == 0xe2 && p[1] == 0x80 &&
+	    (p[2] == 0x8e || p[2] == 0x8f || (p[2] >= 0xaa && p[2] <= 0xae)))
 		return 0x2000 + (unsigned)(p[2] - 0x80);
 	if (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)
 		return 0x2040 + (unsigned)(p[2] - 0x80);

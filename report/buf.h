@@ -18,7 +18,10 @@ struct buf {
 	size_t alloc; /* bytes allocated for data */
 };
 
-#define BUF_INIT { NULL, 0, 0 }
+#define BUF_INIT           \
+	{                  \
+		NULL, 0, 0 \
+	}
 
 /* buf_init sets up an empty buffer; buf_release frees what it holds. */
 void buf_init(struct buf *b);

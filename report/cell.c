@@ -12,14 +12,16 @@ void cell_count(struct buf *out, uint64_t n)
 {
 	char s[FMT_SIZE];
 
-	buf_printf(out, "<td class=\"num\" data-v=\"%llu\">%s</td>", (unsigned long long)n, fmt_count(s, n));
+	buf_printf(out, "<td class=\"num\" data-v=\"%llu\">%s</td>", (unsigned long long)n,
+		   fmt_count(s, n));
 }
 
 void cell_time(struct buf *out, uint64_t ns)
 {
 	char s[FMT_SIZE];
 
-	buf_printf(out, "<td class=\"num\" data-v=\"%llu\">%s</td>", (unsigned long long)ns, fmt_ns(s, ns));
+	buf_printf(out, "<td class=\"num\" data-v=\"%llu\">%s</td>", (unsigned long long)ns,
+		   fmt_ns(s, ns));
 }
 
 /* cell_time_doubtful: a time cell, marked when compensation took more than half of its raw figure. */
@@ -31,27 +33,38 @@ int cell_time_doubtful(struct buf *out, uint64_t ns, uint64_t raw_ns, int compen
 		cell_time(out, ns);
 		return 0;
 	}
-	buf_printf(out, "<td class=\"num doubtful\" data-v=\"%llu\" title=\"compensation took more than half of "
-		   "the raw %s\">%s</td>", (unsigned long long)ns, fmt_ns(raw, raw_ns), fmt_ns(s, ns));
+	buf_printf(out,
+		   "<td class=\"num doubtful\" data-v=\"%llu\" title=\"compensation took more than "
+		   "half of "
+		   "the raw %s\">%s</td>",
+		   (unsigned long long)ns, fmt_ns(raw, raw_ns), fmt_ns(s, ns));
 	return 1;
 }
 
 /* Why a call site names no line: the word shown, the reason (on hover), and the legend's words for it. */
-#define WHY_INLINED "the callee was inlined into its caller, so its probe got the caller's own return " \
-		    "address, which lies in the caller's caller: no line is named rather than a wrong one"
-#define WHY_OUTSIDE "the call came from code that is not the caller's: a callback through uninstrumented " \
-		    "code (a comparator called by libc's qsort, a library's callback), charged to the nearest " \
-		    "instrumented function still running"
+#define WHY_INLINED                                                                         \
+	"the callee was inlined into its caller, so its probe got the caller's own return " \
+	"address, which lies in the caller's caller: no line is named rather than a wrong one"
+#define WHY_OUTSIDE                                                                            \
+	"the call came from code that is not the caller's: a callback through uninstrumented " \
+	"code (a comparator called by libc's qsort, a library's callback), charged to the "    \
+	"nearest "                                                                             \
+	"instrumented function still running"
 #define WHY_ROOT "no instrumented function was running to call it"
-#define WHY_NO_LINE "no line information for the call: its module has no debug information there, or the " \
-		    "dump does not say"
+#define WHY_NO_LINE                                                                            \
+	"no line information for the call: its module has no debug information there, or the " \
+	"dump does not say"
 static const struct {
 	const char *shown, *title, *legend;
 } missing_site[CELL_SITES] = {
-	[CELL_SITE_INLINED] = { "inlined", "Inlined: " WHY_INLINED ".", "<b>inlined</b>: " WHY_INLINED },
-	[CELL_SITE_OUTSIDE] = { "other code", "Other code: " WHY_OUTSIDE ".", "<b>other code</b>: " WHY_OUTSIDE },
-	[CELL_SITE_ROOT] = { "\xe2\x80\x94", "A root call: " WHY_ROOT ".", "<b>\xe2\x80\x94</b> on a root call: " WHY_ROOT },
-	[CELL_SITE_NO_LINE] = { "\xe2\x80\x94", "No line: " WHY_NO_LINE ".", "<b>\xe2\x80\x94</b> elsewhere: " WHY_NO_LINE },
+	[CELL_SITE_INLINED] = { "inlined", "Inlined: " WHY_INLINED ".",
+				"<b>inlined</b>: " WHY_INLINED },
+	[CELL_SITE_OUTSIDE] = { "other code", "Other code: " WHY_OUTSIDE ".",
+				"<b>other code</b>: " WHY_OUTSIDE },
+	[CELL_SITE_ROOT] = { "\xe2\x80\x94", "A root call: " WHY_ROOT ".",
+			     "<b>\xe2\x80\x94</b> on a root call: " WHY_ROOT },
+	[CELL_SITE_NO_LINE] = { "\xe2\x80\x94", "No line: " WHY_NO_LINE ".",
+				"<b>\xe2\x80\x94</b> elsewhere: " WHY_NO_LINE },
 };
 
 void cell_file(struct buf *out, const char *file, uint64_t line)
@@ -80,8 +93,10 @@ unsigned cell_site(struct buf *out, const char *file, uint64_t line, enum psite 
 		cell_file(out, file, line);
 		return 0;
 	}
-	kind = root ? CELL_SITE_ROOT : site == PSITE_INLINED ? CELL_SITE_INLINED :
-	       site == PSITE_OUTSIDE ? CELL_SITE_OUTSIDE : CELL_SITE_NO_LINE;
+	kind = root                    ? CELL_SITE_ROOT
+	       : site == PSITE_INLINED ? CELL_SITE_INLINED
+	       : site == PSITE_OUTSIDE ? CELL_SITE_OUTSIDE
+				       : CELL_SITE_NO_LINE;
 	buf_printf(out, "<td class=\"site muted\" title=\"%s\">%s</td>", missing_site[kind].title,
 		   missing_site[kind].shown);
 	return 1u << kind;

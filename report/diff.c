@@ -21,9 +21,10 @@
 /* A growable list of dump files (owned), each with the run directory it came from. */
 struct paths {
 	char **v;
-	int64_t *dir_run;   /* dir_run[i]: its run directory (numbered from 0), or -1: a run of its own */
+	int64_t *
+		dir_run; /* dir_run[i]: its run directory (numbered from 0), or -1: a run of its own */
 	size_t n, cap;
-	int64_t ndirs;      /* run directories so far */
+	int64_t ndirs; /* run directories so far */
 };
 
 /* The command line, once parsed: the option table points into it. */
@@ -35,32 +36,39 @@ static struct diff_opts {
 	double calls_above_pct;   /* the calls gate, percent; -1 when not given */
 	double noise;             /* standard errors a change must exceed */
 	uint64_t min_ns;
-	int wall_clock;           /* keep the waits for a CPU in the times */
-	int no_argv;              /* leave the programs' arguments out of the site */
+	int wall_clock; /* keep the waits for a CPU in the times */
+	int no_argv;    /* leave the programs' arguments out of the site */
 } o;
 
 static const struct opt diff_options[] = {
-	{ 'o', "output", OPT_STRING, &o.dir, "DIR", "where the site goes; an existing DIR must be empty or an\n"
-						     "earlier site, and is replaced only once the new one is done" },
-	{ 0, "base", OPT_LIST, &o.side[DIFF_BASE], "DUMP", "a dump (or directory of dumps) of the base side; repeatable" },
+	{ 'o', "output", OPT_STRING, &o.dir, "DIR",
+	  "where the site goes; an existing DIR must be empty or an\n"
+	  "earlier site, and is replaced only once the new one is done" },
+	{ 0, "base", OPT_LIST, &o.side[DIFF_BASE], "DUMP",
+	  "a dump (or directory of dumps) of the base side; repeatable" },
 	{ 0, "new", OPT_LIST, &o.side[DIFF_NEW], "DUMP", "the same for the new side" },
 	{ 0, "fail-above", OPT_PERCENT, &o.fail_above_pct, "PCT",
 	  "exit 3 when any function's inclusive time grew by more than\n"
 	  "PCT percent and by more than --min-time, naming each such\n"
 	  "function on stderr, one line each" },
-	{ 0, "min-time", OPT_TIME_NS, &o.min_ns, "T", "changes of T or less are noise: they never trip the gate\n"
-						     "and summary.md leaves them out (default 1ms; a number with\n"
-						     "ns, us, ms or s)" },
+	{ 0, "min-time", OPT_TIME_NS, &o.min_ns, "T",
+	  "changes of T or less are noise: they never trip the gate\n"
+	  "and summary.md leaves them out (default 1ms; a number with\n"
+	  "ns, us, ms or s)" },
 	{ 0, "fail-on-calls", OPT_PERCENT, &o.calls_above_pct, "PCT",
 	  "exit 3 when any function is called more than PCT percent\n"
 	  "more often in a typical run (0: any more call), naming each" },
-	{ 0, "noise", OPT_PERCENT, &o.noise, "K", "with several runs per side, a change must also exceed K\n"
-						"standard errors of the medians compared to trip a gate\n"
-						"(default 3)" },
-	{ 0, "wall-clock", OPT_FLAG, &o.wall_clock, NULL, "compare times as measured: keep the time the threads\n"
-							"waited for a CPU (taken out by default)" },
-	{ 0, "no-argv", OPT_FLAG, &o.no_argv, NULL, "leave the programs' arguments out of the site" },
-	{ 0, "title", OPT_STRING, &o.title, "T", "the title of every page (default: callprof diff: PROGRAM)" },
+	{ 0, "noise", OPT_PERCENT, &o.noise, "K",
+	  "with several runs per side, a change must also exceed K\n"
+	  "standard errors of the medians compared to trip a gate\n"
+	  "(default 3)" },
+	{ 0, "wall-clock", OPT_FLAG, &o.wall_clock, NULL,
+	  "compare times as measured: keep the time the threads\n"
+	  "waited for a CPU (taken out by default)" },
+	{ 0, "no-argv", OPT_FLAG, &o.no_argv, NULL,
+	  "leave the programs' arguments out of the site" },
+	{ 0, "title", OPT_STRING, &o.title, "T",
+	  "the title of every page (default: callprof diff: PROGRAM)" },
 };
 
 static const char *const diff_synopses[] = { "BASE NEW", "--base DUMP... --new DUMP...", NULL };
@@ -157,7 +165,8 @@ static int add_dir(struct paths *out, const char *dir)
 	int rc = -1;
 
 	if (list_dir(dir, &dumps, &subdirs) < 0) {
-		fprintf(stderr, "callprof: cannot read the directory '%s': %s\n", dir, strerror(errno));
+		fprintf(stderr, "callprof: cannot read the directory '%s': %s\n", dir,
+			strerror(errno));
 		goto out;
 	}
 	for (size_t i = 0; i < dumps.n; i++)
@@ -166,7 +175,8 @@ static int add_dir(struct paths *out, const char *dir)
 		struct paths run = { 0 };
 
 		if (list_dir(subdirs.v[i], &run, NULL) < 0) {
-			fprintf(stderr, "callprof: cannot read the directory '%s': %s\n", subdirs.v[i], strerror(errno));
+			fprintf(stderr, "callprof: cannot read the directory '%s': %s\n",
+				subdirs.v[i], strerror(errno));
 			paths_release(&run);
 			goto out;
 		}
@@ -217,10 +227,13 @@ static int parse_args(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (pos.n && (o.side[0].n || o.side[1].n))
-		rc = opts_error(&diff_cmd, "give the dumps either as BASE NEW or with --base and --new, not both: '%s'",
+		rc = opts_error(&diff_cmd,
+				"give the dumps either as BASE NEW or with --base and --new, not "
+				"both: '%s'",
 				pos.v[0]);
 	else if (pos.n && pos.n != 2)
-		rc = opts_error(&diff_cmd, "want two profiles, BASE and NEW, not '%s'", pos.n > 2 ? pos.v[2] : pos.v[0]);
+		rc = opts_error(&diff_cmd, "want two profiles, BASE and NEW, not '%s'",
+				pos.n > 2 ? pos.v[2] : pos.v[0]);
 	else if (pos.n == 2) {
 		opts_list_add(&o.side[DIFF_BASE], pos.v[0]);
 		opts_list_add(&o.side[DIFF_NEW], pos.v[1]);
@@ -257,7 +270,8 @@ static void put_name(struct buf *line, const struct diff *d, const struct diff_f
 }
 
 /* put_noise: ", beyond 3 x its noise of 212 us" when the runs gave a noise to weigh the change against. */
-static void put_noise(struct buf *line, const struct diff *d, struct estimate before, struct estimate after, int ns)
+static void put_noise(struct buf *line, const struct diff *d, struct estimate before,
+		      struct estimate after, int ns)
 {
 	char a[FMT_SIZE];
 	double noise = estimate_noise(before, after);
@@ -284,9 +298,11 @@ static void print_tripped(const struct diff *d)
 		if (f->tripped) {
 			buf_reset(&line);
 			put_name(&line, d, f);
-			buf_printf(&line, "inclusive %s -> %s (%s, %s), above %g%% and %s", fmt_ns(a, st[0].incl_ns),
-				   fmt_ns(b, st[1].incl_ns), fmt_change(c, st[0].incl_ns, st[1].incl_ns),
-				   fmt_ns_delta(e, st[0].incl_ns, st[1].incl_ns), d->fail_above_pct, fmt_ns(m, d->min_ns));
+			buf_printf(&line, "inclusive %s -> %s (%s, %s), above %g%% and %s",
+				   fmt_ns(a, st[0].incl_ns), fmt_ns(b, st[1].incl_ns),
+				   fmt_change(c, st[0].incl_ns, st[1].incl_ns),
+				   fmt_ns_delta(e, st[0].incl_ns, st[1].incl_ns), d->fail_above_pct,
+				   fmt_ns(m, d->min_ns));
 			put_noise(&line, d, f->est[0].incl_ns, f->est[1].incl_ns, 1);
 			buf_puts(&line, "\n");
 			fputs(line.data, stderr);
@@ -294,8 +310,9 @@ static void print_tripped(const struct diff *d)
 		if (f->tripped_calls) {
 			buf_reset(&line);
 			put_name(&line, d, f);
-			buf_printf(&line, "calls %s -> %s (%s), above %g%%", fmt_count(a, st[0].calls),
-				   fmt_count(b, st[1].calls), fmt_change(c, st[0].calls, st[1].calls), d->calls_above_pct);
+			buf_printf(&line, "calls %s -> %s (%s), above %g%%",
+				   fmt_count(a, st[0].calls), fmt_count(b, st[1].calls),
+				   fmt_change(c, st[0].calls, st[1].calls), d->calls_above_pct);
 			put_noise(&line, d, f->est[0].calls, f->est[1].calls, 0);
 			buf_puts(&line, "\n");
 			fputs(line.data, stderr);
@@ -310,7 +327,9 @@ static int run(const struct paths side[2])
 	struct dump *dumps[2] = { NULL, NULL };
 	struct diff d;
 	struct buf title = BUF_INIT;
-	struct render_ctx ctx = { .prof = &d.side[DIFF_NEW], .diff = &d, .title = o.title, .no_argv = o.no_argv };
+	struct render_ctx ctx = {
+		.prof = &d.side[DIFF_NEW], .diff = &d, .title = o.title, .no_argv = o.no_argv
+	};
 	struct diff_input in[2];
 	int rc = 2;
 

@@ -39,40 +39,43 @@
 
 enum { DIFF_BASE, DIFF_NEW };
 
-#define DIFF_NOISE_K 3.0 /* standard errors a change must exceed to stand out (callprof diff --noise) */
+#define DIFF_NOISE_K \
+	3.0 /* standard errors a change must exceed to stand out (callprof diff --noise) */
 
 struct diff_func {
-	int32_t fn[2];          /* index into side[s].funcs, -1 where this side lacks it */
-	const char *name;       /* demangled name (the new side's where it has one) */
-	const char *module;     /* base name of its module, or NULL */
-	const char *file;       /* source file or NULL */
-	uint64_t line;          /* 0 when unknown */
-	uint64_t offset;        /* of its code (the new side's where it has one); valid when has_offset */
+	int32_t fn[2];      /* index into side[s].funcs, -1 where this side lacks it */
+	const char *name;   /* demangled name (the new side's where it has one) */
+	const char *module; /* base name of its module, or NULL */
+	const char *file;   /* source file or NULL */
+	uint64_t line;      /* 0 when unknown */
+	uint64_t offset; /* of its code (the new side's where it has one); valid when has_offset */
 	int has_offset;
-	int same_name;          /* how to tell it from others of its name (fnid_same_levels) */
-	struct pstat st[2];     /* a typical run's figures on each side (est rounded), zero where absent */
-	struct runs_fig est[2]; /* the same with their standard errors */
-	size_t callees, ncallees; /* diff.by_caller[callees ..]: edges out of it */
-	size_t callers, ncallers; /* diff.by_callee[callers ..]: edges into it */
-	unsigned tripped : 1;   /* diff_gate: its inclusive time grew past the gate */
+	int same_name; /* how to tell it from others of its name (fnid_same_levels) */
+	struct pstat
+		st[2]; /* a typical run's figures on each side (est rounded), zero where absent */
+	struct runs_fig est[2];     /* the same with their standard errors */
+	size_t callees, ncallees;   /* diff.by_caller[callees ..]: edges out of it */
+	size_t callers, ncallers;   /* diff.by_callee[callers ..]: edges into it */
+	unsigned tripped : 1;       /* diff_gate: its inclusive time grew past the gate */
 	unsigned tripped_calls : 1; /* diff_gate_calls: its calls grew past the gate */
 };
 
 struct diff_edge {
-	int32_t caller;         /* diff function index, -1 for a root call */
-	uint32_t callee;        /* diff function index */
-	struct pstat st[2];     /* calls, incl_ns and self_ns of a typical run on each side (the rest is 0) */
+	int32_t caller;  /* diff function index, -1 for a root call */
+	uint32_t callee; /* diff function index */
+	struct pstat st
+		[2]; /* calls, incl_ns and self_ns of a typical run on each side (the rest is 0) */
 	struct runs_fig est[2]; /* the same with their standard errors */
 	const char *call_file;  /* where the first call was made (new side first), or NULL */
 	uint64_t call_line;
-	enum psite site;        /* why call_file is NULL, where a dump says */
+	enum psite site; /* why call_file is NULL, where a dump says */
 };
 
 /* One side as the command gives it: its dumps and the run directory each came from. */
 struct diff_input {
 	const struct dump *dumps;
 	size_t ndumps;
-	const int64_t *dir_run;   /* see runs_plan_init; NULL: each dump is a run of its own */
+	const int64_t *dir_run; /* see runs_plan_init; NULL: each dump is a run of its own */
 };
 
 struct diff {
@@ -81,22 +84,23 @@ struct diff {
 	struct runs_side runs[2]; /* each side as a whole: a typical run's totals, its waits */
 	int wall_clock;           /* times as measured, waits for a CPU included */
 	size_t nfuncs;
-	struct diff_func *funcs;  /* sorted by module and name */
-	uint32_t *order;          /* function indices, biggest change first */
+	struct diff_func *funcs; /* sorted by module and name */
+	uint32_t *order;         /* function indices, biggest change first */
 	size_t nedges;
 	struct diff_edge *edges;
-	uint32_t *edge_order;     /* edge indices, biggest change first */
-	uint32_t *by_caller;      /* edge indices grouped by caller, biggest change first */
-	uint32_t *by_callee;      /* edge indices grouped by callee, biggest change first */
+	uint32_t *edge_order; /* edge indices, biggest change first */
+	uint32_t *by_caller;  /* edge indices grouped by caller, biggest change first */
+	uint32_t *by_callee;  /* edge indices grouped by callee, biggest change first */
 	size_t nappeared, nvanished;
-	int gated;                /* diff_gate ran */
-	double fail_above_pct;    /* its threshold, percent */
-	double noise_k;           /* ... and how many standard errors a change must exceed */
-	int gated_calls;          /* diff_gate_calls ran */
-	double calls_above_pct;   /* its threshold, percent */
-	uint64_t min_ns;          /* changes smaller than this are noise (gate, summary) */
+	int gated;              /* diff_gate ran */
+	double fail_above_pct;  /* its threshold, percent */
+	double noise_k;         /* ... and how many standard errors a change must exceed */
+	int gated_calls;        /* diff_gate_calls ran */
+	double calls_above_pct; /* its threshold, percent */
+	uint64_t min_ns;        /* changes smaller than this are noise (gate, summary) */
 	size_t ntripped;
-	uint32_t *tripped;        /* functions that tripped a gate, biggest growth (time, then calls) first */
+	uint32_t *
+		tripped; /* functions that tripped a gate, biggest growth (time, then calls) first */
 };
 
 /* diff_func_library: f is a library function on the side that has it (the new one first). */
@@ -138,7 +142,8 @@ double diff_noise_k(const struct diff *d);
 void diff_func_tell(struct buf *out, const struct diff_func *f);
 
 /* diff_func_put_tell: the same as " (TELL)" after a name, through put (fnid_put_tell), or nothing. */
-void diff_func_put_tell(struct buf *out, const struct diff_func *f, void (*put)(struct buf *, const char *));
+void diff_func_put_tell(struct buf *out, const struct diff_func *f,
+			void (*put)(struct buf *, const char *));
 
 /* diff_cmp_change: orders two [2]-arrays of figures by the size of their change, biggest first. */
 int diff_cmp_change(const struct pstat *x, const struct pstat *y);

@@ -27,9 +27,12 @@ static void td_pair(struct buf *out, uint64_t before, uint64_t after, int count)
 {
 	char a[FMT_SIZE], b[FMT_SIZE];
 
-	buf_printf(out, "<td class=\"num pair\" data-v=\"%llu\" data-before=\"%llu\">%s \xe2\x86\x92 %s</td>",
+	buf_printf(out,
+		   "<td class=\"num pair\" data-v=\"%llu\" data-before=\"%llu\">%s \xe2\x86\x92 "
+		   "%s</td>",
 		   (unsigned long long)after, (unsigned long long)before,
-		   count ? fmt_count(a, before) : fmt_ns(a, before), count ? fmt_count(b, after) : fmt_ns(b, after));
+		   count ? fmt_count(a, before) : fmt_ns(a, before),
+		   count ? fmt_count(b, after) : fmt_ns(b, after));
 }
 
 /*
@@ -37,8 +40,8 @@ static void td_pair(struct buf *out, uint64_t before, uint64_t after, int count)
  * one cell (the signed exact change in data-v, the ratio in data-ratio); a
  * change within k standard errors of the runs' noise is marked "noise".
  */
-static void td_change(struct buf *out, uint64_t before, uint64_t after, struct estimate eb, struct estimate ea,
-		      double k)
+static void td_change(struct buf *out, uint64_t before, uint64_t after, struct estimate eb,
+		      struct estimate ea, double k)
 {
 	char a[FMT_SIZE], b[FMT_SIZE];
 	uint64_t mag = after >= before ? after - before : before - after;
@@ -46,28 +49,33 @@ static void td_change(struct buf *out, uint64_t before, uint64_t after, struct e
 	double ratio = fmt_change_ratio(before, after), noise = estimate_noise(eb, ea);
 	int within = noise > 0 && (double)mag <= k * noise;
 
-	buf_printf(out, "<td class=\"num change%s%s\" data-v=\"%lld\" data-ratio=\"%.6g\"", direction(before, after),
-		   within ? " noise" : "", after >= before ? delta : -delta, isinf(ratio) ? 1e300 : ratio);
+	buf_printf(out, "<td class=\"num change%s%s\" data-v=\"%lld\" data-ratio=\"%.6g\"",
+		   direction(before, after), within ? " noise" : "",
+		   after >= before ? delta : -delta, isinf(ratio) ? 1e300 : ratio);
 	if (noise > 0)
-		buf_printf(out, " title=\"%s the noise of the runs: \xc2\xb1%s\"", within ? "within" : "beyond",
-			   fmt_ns_f(b, noise));
-	buf_printf(out, ">%s <small>%s</small></td>", fmt_ns_delta(a, before, after), fmt_change(b, before, after));
+		buf_printf(out, " title=\"%s the noise of the runs: \xc2\xb1%s\"",
+			   within ? "within" : "beyond", fmt_ns_f(b, noise));
+	buf_printf(out, ">%s <small>%s</small></td>", fmt_ns_delta(a, before, after),
+		   fmt_change(b, before, after));
 }
 
 void diff_table_cells(struct buf *out, const struct pstat *st, const struct runs_fig *est, double k)
 {
 	td_pair(out, st[DIFF_BASE].calls, st[DIFF_NEW].calls, 1);
 	td_pair(out, st[DIFF_BASE].self_ns, st[DIFF_NEW].self_ns, 0);
-	td_change(out, st[DIFF_BASE].self_ns, st[DIFF_NEW].self_ns, est[DIFF_BASE].self_ns, est[DIFF_NEW].self_ns, k);
+	td_change(out, st[DIFF_BASE].self_ns, st[DIFF_NEW].self_ns, est[DIFF_BASE].self_ns,
+		  est[DIFF_NEW].self_ns, k);
 	td_pair(out, st[DIFF_BASE].incl_ns, st[DIFF_NEW].incl_ns, 0);
-	td_change(out, st[DIFF_BASE].incl_ns, st[DIFF_NEW].incl_ns, est[DIFF_BASE].incl_ns, est[DIFF_NEW].incl_ns, k);
+	td_change(out, st[DIFF_BASE].incl_ns, st[DIFF_NEW].incl_ns, est[DIFF_BASE].incl_ns,
+		  est[DIFF_NEW].incl_ns, k);
 }
 
 void diff_table_functions(struct buf *out, const struct diff *d, size_t limit)
 {
 	size_t n = limit && limit < d->nfuncs ? limit : d->nfuncs;
 
-	buf_puts(out, "<div class=\"wide\"><table class=\"profile sortable diff\" id=\"functions-table\">\n"
+	buf_puts(out, "<div class=\"wide\"><table class=\"profile sortable diff\" "
+		      "id=\"functions-table\">\n"
 		      "<thead><tr><th data-sort=\"text\">Function</th>");
 	diff_table_head(out);
 	buf_puts(out, "</tr></thead>\n<tbody>\n");
@@ -82,6 +90,9 @@ void diff_table_functions(struct buf *out, const struct diff *d, size_t limit)
 	}
 	buf_puts(out, "</tbody>\n</table></div>\n");
 	if (n < d->nfuncs)
-		buf_printf(out, "<p class=\"hidden-note\" id=\"more-functions\">%zu more functions with smaller "
-			   "changes: see <a href=\"functions.html\">all functions</a>.</p>\n", d->nfuncs - n);
+		buf_printf(out,
+			   "<p class=\"hidden-note\" id=\"more-functions\">%zu more functions with "
+			   "smaller "
+			   "changes: see <a href=\"functions.html\">all functions</a>.</p>\n",
+			   d->nfuncs - n);
 }

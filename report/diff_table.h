@@ -18,7 +18,8 @@
  * standard errors of the runs' noise.
  */
 void diff_table_head(struct buf *out);
-void diff_table_cells(struct buf *out, const struct pstat *st, const struct runs_fig *est, double k);
+void diff_table_cells(struct buf *out, const struct pstat *st, const struct runs_fig *est,
+		      double k);
 
 /*
  * diff_table_functions: every function of the diff, biggest change first, at

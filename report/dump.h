@@ -22,20 +22,20 @@
 
 /* One entry of a value profile (functions[].args): an argument tuple or a return value. */
 struct dump_value {
-	char **values;        /* a tuple: one text per parameter; a return value: one text */
-	uint64_t calls, error;          /* counted calls, of which at most error were other values' */
+	char **values;         /* a tuple: one text per parameter; a return value: one text */
+	uint64_t calls, error; /* counted calls, of which at most error were other values' */
 	uint64_t timed_calls, incl_ns, min_ns, max_ns; /* a tuple's: the calls timed, their time */
 };
 
 /* functions[].args: the arguments and return values CALLPROF_ARGS captured. */
 struct dump_args {
-	char *refused;        /* why nothing was captured; NULL when captured */
+	char *refused; /* why nothing was captured; NULL when captured */
 	size_t nparams;
 	char **param_names, **param_types;
 	int variadic;
-	char *returns;        /* the return type, NULL for void */
-	uint64_t entries;     /* the profile's bound */
-	uint64_t calls;       /* calls captured */
+	char *returns;    /* the return type, NULL for void */
+	uint64_t entries; /* the profile's bound */
+	uint64_t calls;   /* calls captured */
 	uint64_t returned_calls;
 	size_t ntuples, nreturned;
 	struct dump_value *tuples, *returned;
@@ -49,51 +49,52 @@ struct dump_function {
 	char *address;   /* "0x401136" as written, or NULL */
 	uint64_t offset; /* from its module's load address; valid when has_offset */
 	unsigned has_offset : 1;
-	int library;     /* entered through a library probe: a function of an uninstrumented
+	int library; /* entered through a library probe: a function of an uninstrumented
 			  * module called through an instrumented one's GOT ("library": true) */
-	unsigned name_nul : 1; /* its name held a NUL: shown as "\0", every backslash doubled (load_string) */
-	unsigned file_nul : 1; /* the same for its file */
-	char *front_end; /* "mfentry", "finstrument", or NULL when the dump does not say */
+	unsigned
+		name_nul : 1; /* its name held a NUL: shown as "\0", every backslash doubled (load_string) */
+	unsigned file_nul : 1;  /* the same for its file */
+	char *front_end;        /* "mfentry", "finstrument", or NULL when the dump does not say */
 	struct dump_args *args; /* NULL when CALLPROF_ARGS did not select it */
 };
 
 /* Per-function totals on one thread (threads[].functions[]). */
 struct dump_fstat {
-	uint32_t fn;          /* index into dump.functions */
-	struct pstat st;      /* calls, times, ...: the fields load_check.c reads */
+	uint32_t fn;     /* index into dump.functions */
+	struct pstat st; /* calls, times, ...: the fields load_check.c reads */
 };
 
 /* One caller -> callee edge on one thread. */
 struct dump_edge {
-	int32_t caller;       /* index into dump.functions, -1 for a root call */
-	uint32_t callee;      /* index into dump.functions */
+	int32_t caller;  /* index into dump.functions, -1 for a root call */
+	uint32_t callee; /* index into dump.functions */
 	uint64_t calls;
-	uint64_t incl_ns;     /* non-nested activations of the edge */
-	uint64_t self_ns;     /* the callee's self time while called from caller */
-	char *call_file;      /* source file of the (first) call, or NULL */
-	uint64_t call_line;   /* its line, 0 when unknown */
-	char *site;           /* why no line is named: "inlined", "outside" (dump-format.md), or NULL */
+	uint64_t incl_ns;   /* non-nested activations of the edge */
+	uint64_t self_ns;   /* the callee's self time while called from caller */
+	char *call_file;    /* source file of the (first) call, or NULL */
+	uint64_t call_line; /* its line, 0 when unknown */
+	char *site; /* why no line is named: "inlined", "outside" (dump-format.md), or NULL */
 };
 
 /* One calling-context tree node; parents come before their children. */
 struct dump_node {
-	int32_t parent;       /* index into dump_thread.nodes, -1 for a root */
-	uint32_t fn;          /* index into dump.functions */
+	int32_t parent; /* index into dump_thread.nodes, -1 for a root */
+	uint32_t fn;    /* index into dump.functions */
 	uint64_t calls, incl_ns, self_ns;
 };
 
 struct dump_thread {
-	int64_t tid;              /* 0 when absent */
-	char *name;               /* NULL when absent */
-	uint64_t wall_ns;         /* 0 when absent */
-	uint64_t runq_wait_ns;    /* time it waited for a CPU; valid when has_wait */
-	int64_t pid;              /* its process (a merged dump says it per thread), when has_pid */
+	int64_t tid;           /* 0 when absent */
+	char *name;            /* NULL when absent */
+	uint64_t wall_ns;      /* 0 when absent */
+	uint64_t runq_wait_ns; /* time it waited for a CPU; valid when has_wait */
+	int64_t pid;           /* its process (a merged dump says it per thread), when has_pid */
 	unsigned has_wall : 1;
 	unsigned has_wait : 1;
 	unsigned has_pid : 1;
-	unsigned running : 1;     /* still running when the dump was written */
+	unsigned running : 1;            /* still running when the dump was written */
 	uint64_t counters[RUN_COUNTERS]; /* see enum run_counter */
-	int32_t folded_first_fn;  /* index into dump.functions: the first function whose path was folded, or -1 */
+	int32_t folded_first_fn; /* index into dump.functions: the first function whose path was folded, or -1 */
 	size_t nfuncs, nedges, nnodes;
 	struct dump_fstat *funcs;
 	struct dump_edge *edges;
@@ -101,7 +102,7 @@ struct dump_thread {
 };
 
 struct dump {
-	struct run run;           /* what the dump says about the run as a whole */
+	struct run run; /* what the dump says about the run as a whole */
 	size_t nfunctions, nthreads;
 	struct dump_function *functions;
 	struct dump_thread *threads;

@@ -16,8 +16,8 @@ struct merge_ref {
 /* One uncalled entry of one input module, with its place in the inputs' order. */
 struct merge_uncalled {
 	const struct run_uncalled *u;
-	uint32_t module;  /* index into the merged modules */
-	size_t seq;       /* order of appearance over the inputs */
+	uint32_t module; /* index into the merged modules */
+	size_t seq;      /* order of appearance over the inputs */
 };
 
 static char *dup_or_null(const char *s)
@@ -49,7 +49,8 @@ static int cmp_ref(const void *a, const void *b)
 
 static int cmp_first(const void *a, const void *b)
 {
-	const struct merge_ref *x = *(const struct merge_ref *const *)a, *y = *(const struct merge_ref *const *)b;
+	const struct merge_ref *x = *(const struct merge_ref *const *)a,
+			       *y = *(const struct merge_ref *const *)b;
 
 	if (x->dump != y->dump)
 		return x->dump < y->dump ? -1 : 1;
@@ -64,9 +65,11 @@ static int32_t module_of(struct dump *out, const struct run_module *m)
 	struct run_module *to;
 
 	for (size_t i = 0; i < out->run.nmodules; i++)
-		if (str_eq(out->run.modules[i].path, m->path) && str_eq(out->run.modules[i].build_id, m->build_id))
+		if (str_eq(out->run.modules[i].path, m->path) &&
+		    str_eq(out->run.modules[i].build_id, m->build_id))
 			return (int32_t)i;
-	out->run.modules = xreallocarray(out->run.modules, out->run.nmodules + 1, sizeof(*out->run.modules));
+	out->run.modules =
+		xreallocarray(out->run.modules, out->run.nmodules + 1, sizeof(*out->run.modules));
 	to = memset(&out->run.modules[out->run.nmodules], 0, sizeof(*to));
 	to->path = dup_or_null(m->path);
 	to->build_id = dup_or_null(m->build_id);
@@ -86,15 +89,18 @@ static int cmp_uncalled(const void *a, const void *b)
 	if (x->u->line != y->u->line)
 		return x->u->line < y->u->line ? -1 : 1;
 	if (x->u->name_nul != y->u->name_nul || x->u->file_nul != y->u->file_nul)
-		return x->u->name_nul + 2 * x->u->file_nul < y->u->name_nul + 2 * y->u->file_nul ? -1 : 1;
+		return x->u->name_nul + 2 * x->u->file_nul < y->u->name_nul + 2 * y->u->file_nul
+			       ? -1
+			       : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static int same_uncalled(const struct merge_uncalled *x, const struct merge_uncalled *y)
 {
-	return x->module == y->module && !strcmp(x->u->name, y->u->name) && str_eq(x->u->file, y->u->file) &&
-	       str_eq(x->u->offset, y->u->offset) && x->u->line == y->u->line &&
-	       x->u->name_nul == y->u->name_nul && x->u->file_nul == y->u->file_nul;
+	return x->module == y->module && !strcmp(x->u->name, y->u->name) &&
+	       str_eq(x->u->file, y->u->file) && str_eq(x->u->offset, y->u->offset) &&
+	       x->u->line == y->u->line && x->u->name_nul == y->u->name_nul &&
+	       x->u->file_nul == y->u->file_nul;
 }
 
 static int cmp_seq(const void *a, const void *b)
@@ -152,7 +158,8 @@ static void merge_modules(struct dump *out, const struct dump *in, size_t n, int
 	for (size_t d = 0; d < n; d++)
 		for (size_t m = 0; m < in[d].run.nmodules; m++)
 			for (size_t u = 0; u < in[d].run.modules[m].nuncalled; u++, k++)
-				all[k] = (struct merge_uncalled){ &in[d].run.modules[m].uncalled[u], (uint32_t)mods[d][m], k };
+				all[k] = (struct merge_uncalled){ &in[d].run.modules[m].uncalled[u],
+								  (uint32_t)mods[d][m], k };
 	qsort(all, total, sizeof(*all), cmp_uncalled);
 	for (size_t i = 0; i < total; i++) /* of equal entries, the first to appear stays */
 		if (!i || !same_uncalled(&all[i - 1], &all[i]))
@@ -161,10 +168,13 @@ static void merge_modules(struct dump *out, const struct dump *in, size_t n, int
 	for (size_t i = 0; i < kept; i++) {
 		struct run_module *to = &out->run.modules[all[i].module];
 
-		to->uncalled = xreallocarray(to->uncalled, to->nuncalled + 1, sizeof(*to->uncalled));
-		to->uncalled[to->nuncalled++] = (struct run_uncalled){ xstrdup(all[i].u->name),
-			dup_or_null(all[i].u->file), all[i].u->line, dup_or_null(all[i].u->offset), all[i].u->name_nul,
-			all[i].u->file_nul };
+		to->uncalled =
+			xreallocarray(to->uncalled, to->nuncalled + 1, sizeof(*to->uncalled));
+		to->uncalled[to->nuncalled++] = (struct run_uncalled){
+			xstrdup(all[i].u->name), dup_or_null(all[i].u->file),
+			all[i].u->line,          dup_or_null(all[i].u->offset),
+			all[i].u->name_nul,      all[i].u->file_nul
+		};
 	}
 	free(all);
 }
@@ -219,7 +229,8 @@ static void merge_functions(struct dump *out, const struct dump *in, size_t n, i
 		to->file_nul = src->file_nul;
 		/* every member of the group maps here: the refs of one key sit together after r */
 		size_t nargs = 0;
-		for (const struct merge_ref *x = r; x < refs + total && !strcmp(x->key, r->key); x++) {
+		for (const struct merge_ref *x = r; x < refs + total && !strcmp(x->key, r->key);
+		     x++) {
 			const struct dump_function *m = &in[x->dump].functions[x->fn];
 
 			fns[x->dump][x->fn] = (uint32_t)g;
@@ -258,7 +269,8 @@ static void copy_thread(struct dump_thread *to, const struct dump_thread *t, con
 	to->edges = xmalloc((t->nedges + 1) * sizeof(*to->edges));
 	for (size_t i = 0; i < t->nedges; i++) {
 		to->edges[i] = t->edges[i];
-		to->edges[i].caller = t->edges[i].caller >= 0 ? (int32_t)fns[t->edges[i].caller] : -1;
+		to->edges[i].caller =
+			t->edges[i].caller >= 0 ? (int32_t)fns[t->edges[i].caller] : -1;
 		to->edges[i].callee = fns[t->edges[i].callee];
 		to->edges[i].call_file = dup_or_null(t->edges[i].call_file);
 		to->edges[i].site = dup_or_null(t->edges[i].site);
@@ -274,7 +286,8 @@ static void copy_thread(struct dump_thread *to, const struct dump_thread *t, con
 
 /* dump_calls: the calls of a dump, and of those the calls read with fences, the -pg -mfentry ones
  * and the library calls. */
-static uint64_t dump_calls(const struct dump *d, uint64_t *fenced, uint64_t *fentry, uint64_t *library)
+static uint64_t dump_calls(const struct dump *d, uint64_t *fenced, uint64_t *fentry,
+			   uint64_t *library)
 {
 	uint64_t calls = 0;
 
@@ -332,15 +345,18 @@ static int raw_differs(const struct dump *d)
  */
 static void merge_calibration(struct run *r, const struct dump *in, size_t n)
 {
-	struct merge_mean per_call = { 0, 0 }, o_in = { 0, 0 }, o_out = { 0, 0 }, f_in = { 0, 0 }, f_out = { 0, 0 };
+	struct merge_mean per_call = { 0, 0 }, o_in = { 0, 0 }, o_out = { 0, 0 }, f_in = { 0, 0 },
+			  f_out = { 0, 0 };
 	struct merge_mean e_in = { 0, 0 }, e_out = { 0, 0 }, l_in = { 0, 0 }, l_out = { 0, 0 };
-	int any_per_call = 0, any_o_in = 0, any_o_out = 0, any_f_in = 0, any_f_out = 0, any_e_in = 0, any_e_out = 0;
+	int any_per_call = 0, any_o_in = 0, any_o_out = 0, any_f_in = 0, any_f_out = 0,
+	    any_e_in = 0, any_e_out = 0;
 	int any_l_in = 0, any_l_out = 0;
 
 	r->compensated = -1;
 	for (size_t d = 0; d < n; d++) {
 		const struct run *s = &in[d].run;
-		uint64_t fenced, fentry, library, calls = dump_calls(&in[d], &fenced, &fentry, &library);
+		uint64_t fenced, fentry, library,
+			calls = dump_calls(&in[d], &fenced, &fentry, &library);
 
 		mean_add(&per_call, s->has_per_call, s->per_call_ns, calls);
 		mean_add(&o_in, s->has_o_in, s->o_in_ns, calls);

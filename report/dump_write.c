@@ -71,8 +71,10 @@ static void put_run(const struct run *r, struct buf *out)
 	buf_puts(out, "\"clock\":{\"source\":");
 	put_str(out, r->clock_source);
 	put_u64(out, "ticks_per_second", r->ticks_per_second);
-	buf_puts(out, "},\n\"calibration\":{\"method\":\"merged: each figure is the mean of the dumps' own, "
-		      "weighted by their calls (fenced, fentry and library figures by their fenced, fentry "
+	buf_puts(out, "},\n\"calibration\":{\"method\":\"merged: each figure is the mean of the "
+		      "dumps' own, "
+		      "weighted by their calls (fenced, fentry and library figures by their "
+		      "fenced, fentry "
 		      "and library calls)\"");
 	if (r->has_per_call)
 		put_num(out, "per_call_ns", r->per_call_ns);
@@ -102,7 +104,9 @@ static void put_run(const struct run *r, struct buf *out)
 		put_str(out, r->library_probes);
 		buf_puts(out, ",\n");
 	}
-	buf_printf(out, "\"clamped_figures\":%llu,\n\"threads_lost\":%llu,\n\"lost_calls\":%llu,\n\"warnings\":[",
+	buf_printf(out,
+		   "\"clamped_figures\":%llu,\n\"threads_lost\":%llu,\n\"lost_calls\":%llu,"
+		   "\n\"warnings\":[",
 		   (unsigned long long)r->clamped_figures, (unsigned long long)r->threads_lost,
 		   (unsigned long long)r->lost_calls);
 	for (size_t i = 0; i < r->nwarnings; i++) {
@@ -176,7 +180,8 @@ static void put_modules(const struct run *r, struct buf *out)
 }
 
 /* put_values: a value profile's tuples (nvalues texts each) or return values (one text). */
-static void put_values(const struct dump_value *v, size_t n, size_t nvalues, int tuple, struct buf *out)
+static void put_values(const struct dump_value *v, size_t n, size_t nvalues, int tuple,
+		       struct buf *out)
 {
 	buf_putc(out, '[');
 	for (size_t i = 0; i < n; i++) {
@@ -256,7 +261,8 @@ static void put_functions(const struct dump *d, struct buf *out)
 			buf_puts(out, ",\"module\":null");
 		buf_puts(out, ",\"address\":");
 		put_str(out, f->address ? f->address : "0x0");
-		buf_printf(out, ",\"offset\":\"0x%llx\"", (unsigned long long)(f->has_offset ? f->offset : 0));
+		buf_printf(out, ",\"offset\":\"0x%llx\"",
+			   (unsigned long long)(f->has_offset ? f->offset : 0));
 		buf_puts(out, ",\"file\":");
 		put_escaped(out, f->file, f->file_nul);
 		if (f->line)
@@ -326,7 +332,8 @@ static void put_edge(const struct dump_edge *e, struct buf *out)
 
 static void put_tree(const struct dump_thread *t, struct buf *out)
 {
-	buf_puts(out, ",\n\"tree\":{\"columns\":[\"id\",\"parent\",\"fn\",\"calls\",\"inclusive_ns\",\"self_ns\"],\n\"rows\":[");
+	buf_puts(out, ",\n\"tree\":{\"columns\":[\"id\",\"parent\",\"fn\",\"calls\",\"inclusive_"
+		      "ns\",\"self_ns\"],\n\"rows\":[");
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct dump_node *n = &t->nodes[i];
 

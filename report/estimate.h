@@ -22,8 +22,8 @@
  * add (estimate_add).
  */
 struct estimate {
-	double value;   /* the median */
-	double se;      /* its standard error; 0 when unknown (a single run) */
+	double value; /* the median */
+	double se;    /* its standard error; 0 when unknown (a single run) */
 };
 
 /*

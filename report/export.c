@@ -14,7 +14,10 @@
 
 /* Every format, in the order --help lists them. */
 static const struct export_format *const formats[] = {
-	&export_callgrind, &export_pprof, &export_speedscope, &export_folded,
+	&export_callgrind,
+	&export_pprof,
+	&export_speedscope,
+	&export_folded,
 };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
@@ -25,9 +28,11 @@ static struct {
 } o;
 
 static const struct opt export_options[] = {
-	{ 'f', "format", OPT_STRING, &o.format, "FMT", "callgrind, pprof, speedscope or folded (see below)" },
-	{ 'o', "output", OPT_STRING, &o.output, "FILE", "the file to write, replaced only once complete;\n"
-							 "- writes to the standard output" },
+	{ 'f', "format", OPT_STRING, &o.format, "FMT",
+	  "callgrind, pprof, speedscope or folded (see below)" },
+	{ 'o', "output", OPT_STRING, &o.output, "FILE",
+	  "the file to write, replaced only once complete;\n"
+	  "- writes to the standard output" },
 };
 
 static const char *const export_synopses[] = { "DUMP...", NULL };
@@ -37,16 +42,20 @@ static const struct opts_cmd export_cmd = {
 	.synopses = export_synopses,
 	.about = "Writes the profile of one or more dumps (merged as `callprof report` merges\n"
 		 "them) in a format another tool reads.  Both --format and -o are needed.\n",
-	.footer = "Formats:\n"
-		  "  callgrind    KCachegrind, QCachegrind, callgrind_annotate: per function self time\n"
-		  "               and calls, per call arc inclusive time and count (events ns, calls)\n"
-		  "  pprof        gzipped profile.proto for pprof: one sample per call path of each\n"
-		  "               thread, values calls (count) and self time (nanoseconds)\n"
-		  "  speedscope   speedscope's JSON: a sampled profile per thread, each call path\n"
-		  "               weighted by its self time in nanoseconds\n"
-		  "  folded       folded stacks for flamegraph.pl and inferno: \"main;parse;lex 1234\",\n"
-		  "               one line per call path (all threads) with its self time in ns\n"
-		  "Without a clock (CALLPROF_CLOCK=none) the weights are calls instead of times.\n",
+	.footer =
+		"Formats:\n"
+		"  callgrind    KCachegrind, QCachegrind, callgrind_annotate: per function self "
+		"time\n"
+		"               and calls, per call arc inclusive time and count (events ns, "
+		"calls)\n"
+		"  pprof        gzipped profile.proto for pprof: one sample per call path of each\n"
+		"               thread, values calls (count) and self time (nanoseconds)\n"
+		"  speedscope   speedscope's JSON: a sampled profile per thread, each call path\n"
+		"               weighted by its self time in nanoseconds\n"
+		"  folded       folded stacks for flamegraph.pl and inferno: \"main;parse;lex "
+		"1234\",\n"
+		"               one line per call path (all threads) with its self time in ns\n"
+		"Without a clock (CALLPROF_CLOCK=none) the weights are calls instead of times.\n",
 	.opts = export_options,
 	.nopts = sizeof(export_options) / sizeof(export_options[0]),
 };
@@ -69,7 +78,9 @@ static char **make_labels(const struct profile *p)
 
 		buf_reset(&b);
 		buf_puts(&b, f->name[0] ? f->name : "(anonymous)");
-		pfunc_put_tell(&b, f, buf_puts); /* what the site shows beside it: "util.c", "dup.h:3 @0x1230" */
+		pfunc_put_tell(
+			&b, f,
+			buf_puts); /* what the site shows beside it: "util.c", "dup.h:3 @0x1230" */
 		labels[i] = xstrdup(b.data);
 	}
 	str_number_repeats(labels, p->nfuncs, " #", 1, 1); /* "f", "f #2", ... */
@@ -78,7 +89,8 @@ static char **make_labels(const struct profile *p)
 }
 
 /* parse_args: 0, or the exit status after a message (OPTS_HELP for --help). */
-static int parse_args(int argc, char **argv, struct opts_list *dumps, const struct export_format **fmt)
+static int parse_args(int argc, char **argv, struct opts_list *dumps,
+		      const struct export_format **fmt)
 {
 	int rc;
 
@@ -87,11 +99,15 @@ static int parse_args(int argc, char **argv, struct opts_list *dumps, const stru
 	if (rc)
 		return rc;
 	if (!o.format)
-		rc = opts_error(&export_cmd, "no --format given (callgrind, pprof, speedscope or folded)");
+		rc = opts_error(&export_cmd,
+				"no --format given (callgrind, pprof, speedscope or folded)");
 	else if (!(*fmt = find_format(o.format)))
-		rc = opts_error(&export_cmd, "unknown format '%s' (callgrind, pprof, speedscope or folded)", o.format);
+		rc = opts_error(&export_cmd,
+				"unknown format '%s' (callgrind, pprof, speedscope or folded)",
+				o.format);
 	else if (!o.output)
-		rc = opts_error(&export_cmd, "no output file given (-o FILE, or -o - for the standard output)");
+		rc = opts_error(&export_cmd,
+				"no output file given (-o FILE, or -o - for the standard output)");
 	else if (!*o.output)
 		rc = opts_error(&export_cmd, "empty output file name");
 	else if (!dumps->n)

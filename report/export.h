@@ -15,8 +15,8 @@
  */
 struct export_ctx {
 	const struct profile *prof;
-	char **labels;        /* prof->nfuncs labels */
-	const char *version;  /* callprof's version, for the creator fields */
+	char **labels;       /* prof->nfuncs labels */
+	const char *version; /* callprof's version, for the creator fields */
 };
 
 /*
@@ -24,8 +24,8 @@ struct export_ctx {
  * and returns 0, or -1 after printing one line.
  */
 struct export_format {
-	const char *name;   /* "callgrind": what --format takes */
-	const char *about;  /* one line for --help */
+	const char *name;  /* "callgrind": what --format takes */
+	const char *about; /* one line for --help */
 	int (*write)(const struct export_ctx *x, struct buf *out);
 };
 
@@ -33,6 +33,5 @@ extern const struct export_format export_callgrind;
 extern const struct export_format export_pprof;
 extern const struct export_format export_speedscope;
 extern const struct export_format export_folded;
-
 
 #endif

@@ -18,9 +18,9 @@
 
 /* The ids name compression gives files, functions and objects (0: not written yet). */
 struct cg_names {
-	struct keymap files, objs;   /* 64-bit hash of the name -> id */
+	struct keymap files, objs; /* 64-bit hash of the name -> id */
 	uint32_t nfiles, nobjs;
-	uint8_t *fn_seen;            /* by function */
+	uint8_t *fn_seen; /* by function */
 };
 
 static void put_text(struct buf *out, const char *s)
@@ -58,7 +58,8 @@ static void put_compressed(struct buf *out, const char *key, struct keymap *map,
 	}
 }
 
-static void put_fn(const struct export_ctx *x, struct cg_names *nm, struct buf *out, const char *key, uint32_t f)
+static void put_fn(const struct export_ctx *x, struct cg_names *nm, struct buf *out,
+		   const char *key, uint32_t f)
 {
 	buf_printf(out, "%s=(%u)", key, f + 1);
 	if (!nm->fn_seen[f]) {
@@ -97,12 +98,14 @@ static uint64_t *arc_calls(const struct profile *p)
 
 	keymap_init(&edges, p->nedges);
 	for (size_t e = 0; e < p->nedges; e++)
-		keymap_put(&edges, ((uint64_t)(p->edges[e].caller + 1) << 32) | p->edges[e].callee, (uint32_t)e);
+		keymap_put(&edges, ((uint64_t)(p->edges[e].caller + 1) << 32) | p->edges[e].callee,
+			   (uint32_t)e);
 	for (size_t r = t->nroots; r-- > 0;)
 		stack[depth++] = t->roots[r] << 1;
 	while (depth) {
 		uint32_t s = stack[--depth], n = s >> 1;
-		int64_t caller = t->nodes[n].parent >= 0 ? (int64_t)t->nodes[t->nodes[n].parent].fn : -1;
+		int64_t caller =
+			t->nodes[n].parent >= 0 ? (int64_t)t->nodes[t->nodes[n].parent].fn : -1;
 
 		if (s & 1) { /* leaving n */
 			if (edge_of[n] >= 0)
@@ -134,7 +137,8 @@ static void put_header(const struct export_ctx *x, struct buf *out)
 	if (r && (r->argc || r->program)) {
 		struct buf cmd = BUF_INIT;
 
-		run_args(&cmd, r, 0, RUN_ARGS_MAX); /* cut as the site cuts them: an argv may be megabytes */
+		run_args(&cmd, r, 0,
+			 RUN_ARGS_MAX); /* cut as the site cuts them: an argv may be megabytes */
 		buf_puts(out, "cmd: ");
 		put_text(out, r->argc ? cmd.data : r->program);
 		buf_putc(out, '\n');
@@ -143,11 +147,12 @@ static void put_header(const struct export_ctx *x, struct buf *out)
 	if (p->nruns > 1)
 		buf_printf(out, "desc: Dumps: %zu merged\n", p->nruns);
 	buf_puts(out, "desc: Trigger: callprof export\npositions: line\n"
-		      "event: ns : Elapsed time (ns)\nevent: calls : Calls (function entries)\nevents: ns calls\n");
+		      "event: ns : Elapsed time (ns)\nevent: calls : Calls (function "
+		      "entries)\nevents: ns calls\n");
 }
 
-static void put_function(const struct export_ctx *x, struct cg_names *nm, const uint64_t *arc, uint32_t f,
-			 struct buf *out)
+static void put_function(const struct export_ctx *x, struct cg_names *nm, const uint64_t *arc,
+			 uint32_t f, struct buf *out)
 {
 	const struct profile *p = x->prof;
 	const struct pfunc *fn = &p->funcs[f];
@@ -156,8 +161,8 @@ static void put_function(const struct export_ctx *x, struct cg_names *nm, const 
 	put_compressed(out, "ob", &nm->objs, &nm->nobjs, obj_of(fn));
 	put_compressed(out, "fl", &nm->files, &nm->nfiles, file_of(fn));
 	put_fn(x, nm, out, "fn", f);
-	buf_printf(out, "%llu %llu %llu\n", (unsigned long long)fn->line, (unsigned long long)fn->st.self_ns,
-		   (unsigned long long)fn->st.calls);
+	buf_printf(out, "%llu %llu %llu\n", (unsigned long long)fn->line,
+		   (unsigned long long)fn->st.self_ns, (unsigned long long)fn->st.calls);
 	for (size_t k = 0; k < fn->ncallees; k++) {
 		uint32_t e = p->by_caller[fn->callees + k];
 		const struct pedge *ed = &p->edges[e];
@@ -184,7 +189,8 @@ static int write_callgrind(const struct export_ctx *x, struct buf *out)
 	put_header(x, out);
 	for (size_t i = 0; i < p->nfuncs; i++)
 		put_function(x, &nm, arc, p->by_self[i], out);
-	buf_printf(out, "\ntotals: %llu %llu\n", (unsigned long long)p->run_ns, (unsigned long long)p->calls);
+	buf_printf(out, "\ntotals: %llu %llu\n", (unsigned long long)p->run_ns,
+		   (unsigned long long)p->calls);
 	keymap_release(&nm.files);
 	keymap_release(&nm.objs);
 	free(nm.fn_seen);

@@ -24,7 +24,8 @@ static void put_frame(struct buf *out, const char *name)
 	}
 	end = out->len;
 	k = end;
-	while (k > start && ((out->data[k - 1] >= '0' && out->data[k - 1] <= '9') || out->data[k - 1] == '.'))
+	while (k > start &&
+	       ((out->data[k - 1] >= '0' && out->data[k - 1] <= '9') || out->data[k - 1] == '.'))
 		k--;
 	if (k < end && k > start && (out->data[k - 1] == ' ' || out->data[k - 1] == '\t'))
 		out->data[k - 1] = '_';

@@ -32,7 +32,7 @@ typedef Perftools__Profiles__Label PbLabel;
 
 /* The string table, each string once. */
 struct pb_strings {
-	struct keymap index;  /* hash of a string -> its index + 1 */
+	struct keymap index; /* hash of a string -> its index + 1 */
 	char **v;
 	size_t n, alloc;
 };
@@ -53,13 +53,17 @@ static uint64_t hash_str(const char *s)
  */
 static size_t utf8_len(const unsigned char *s)
 {
-	size_t len = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
-		     s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+	size_t len = s[0] < 0x80                    ? 1
+		     : s[0] >= 0xc2 && s[0] <= 0xdf ? 2
+		     : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+		     : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4
+						    : 0;
 
 	for (size_t i = 1; i < len; i++)
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
-	if ((len == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (len == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
+	if ((len == 3 && s[0] == 0xe0 && s[1] < 0xa0) ||
+	    (len == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
 	    (len == 4 && s[0] == 0xf0 && s[1] < 0x90) || (len == 4 && s[0] == 0xf4 && s[1] >= 0x90))
 		return 0; /* overlong, a surrogate, or past U+10FFFF */
 	return len;
@@ -114,9 +118,9 @@ struct pb_build {
 	PbLocation **loc_ptrs;
 	PbMapping *maps;
 	PbMapping **map_ptrs;
-	PbLabel *labels;         /* two per thread */
-	PbLabel **label_ptrs;    /* two per thread */
-	size_t *nlabels;         /* per thread: how many of its two it has */
+	PbLabel *labels;      /* two per thread */
+	PbLabel **label_ptrs; /* two per thread */
+	size_t *nlabels;      /* per thread: how many of its two it has */
 	int64_t comments[2];
 };
 
@@ -256,7 +260,8 @@ static void add_header(const struct export_ctx *x, struct pb_build *b)
 	b->prof.n_comment = 1;
 	if (r && r->argc) {
 		buf_reset(&text);
-		run_args(&text, r, 0, RUN_ARGS_MAX); /* cut as the site cuts them: an argv may be megabytes */
+		run_args(&text, r, 0,
+			 RUN_ARGS_MAX); /* cut as the site cuts them: an argv may be megabytes */
 		b->comments[b->prof.n_comment++] = str_id(&b->strs, text.data);
 	}
 	b->prof.comment = b->comments;
@@ -273,7 +278,8 @@ static int gz_init(struct gz *g, struct buf *out)
 {
 	memset(g, 0, sizeof(*g));
 	g->out = out;
-	if (deflateInit2(&g->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK)
+	if (deflateInit2(&g->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY) == Z_OK)
 		return 0;
 	fprintf(stderr, "callprof export: cannot start zlib\n");
 	return -1;
@@ -335,7 +341,8 @@ static int put_samples(const struct profile *p, const struct pb_build *b, struct
 
 		for (size_t i = 0; i < tr->n && !rc; i++) {
 			PbSample sm;
-			int64_t values[2] = { (int64_t)tr->nodes[i].calls, (int64_t)tr->nodes[i].self_ns };
+			int64_t values[2] = { (int64_t)tr->nodes[i].calls,
+					      (int64_t)tr->nodes[i].self_ns };
 			size_t len, head;
 
 			perftools__profiles__sample__init(&sm);

@@ -62,9 +62,10 @@ static void put_thread(const struct pthread *th, size_t index, struct buf *out)
 
 	for (size_t i = 0; i < t->n; i++)
 		total += t->by_calls ? t->nodes[i].calls : t->nodes[i].self_ns;
-	buf_printf(&name, "thread %zu (tid %lld%s%s)", index + 1, (long long)th->tid, th->name ? ", " : "",
-		   th->name ? th->name : "");
-	buf_puts(out, index ? ",\n{\"type\":\"sampled\",\"name\":" : "\n{\"type\":\"sampled\",\"name\":");
+	buf_printf(&name, "thread %zu (tid %lld%s%s)", index + 1, (long long)th->tid,
+		   th->name ? ", " : "", th->name ? th->name : "");
+	buf_puts(out, index ? ",\n{\"type\":\"sampled\",\"name\":"
+			    : "\n{\"type\":\"sampled\",\"name\":");
 	put_str(out, name.data);
 	buf_printf(out, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%llu,\"samples\":[",
 		   t->by_calls ? "none" : "nanoseconds", (unsigned long long)total);
@@ -76,7 +77,8 @@ static void put_thread(const struct pthread *th, size_t index, struct buf *out)
 	buf_puts(out, "],\"weights\":[");
 	for (size_t i = 0; i < t->n; i++)
 		buf_printf(out, "%s%llu", i ? "," : "",
-			   (unsigned long long)(t->by_calls ? t->nodes[i].calls : t->nodes[i].self_ns));
+			   (unsigned long long)(t->by_calls ? t->nodes[i].calls
+							    : t->nodes[i].self_ns));
 	buf_puts(out, "]}");
 	buf_release(&name);
 	free(scratch);
@@ -85,10 +87,12 @@ static void put_thread(const struct pthread *th, size_t index, struct buf *out)
 static int write_speedscope(const struct export_ctx *x, struct buf *out)
 {
 	const struct profile *p = x->prof;
-	const char *program = p->nruns && p->runs[0]->program ? p->runs[0]->program : "callprof profile";
+	const char *program =
+		p->nruns && p->runs[0]->program ? p->runs[0]->program : "callprof profile";
 	struct buf creator = BUF_INIT;
 
-	buf_puts(out, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n\"name\":");
+	buf_puts(out,
+		 "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n\"name\":");
 	put_str(out, program);
 	buf_printf(&creator, "callprof %s", x->version);
 	buf_puts(out, ",\"exporter\":");
@@ -103,4 +107,5 @@ static int write_speedscope(const struct export_ctx *x, struct buf *out)
 	return 0;
 }
 
-const struct export_format export_speedscope = { "speedscope", "speedscope JSON", write_speedscope };
+const struct export_format export_speedscope = { "speedscope", "speedscope JSON",
+						 write_speedscope };

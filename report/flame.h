@@ -31,11 +31,11 @@
 struct flame_view {
 	const struct profile *p;
 	const struct ptree *t;
-	uint64_t whole;          /* the 100% of shares: the run's time, or the tree's total weight */
-	const uint32_t *link;    /* function i's page is fn/<link[i]>.html; NULL for fn/<i>.html */
-	const uint64_t *base;    /* differential graphs: each node's base weight, else NULL */
-	uint64_t base_whole;     /* the base profile's 100% */
-	uint64_t floor;          /* changes below this (weight units) stay grey */
+	uint64_t whole;       /* the 100% of shares: the run's time, or the tree's total weight */
+	const uint32_t *link; /* function i's page is fn/<link[i]>.html; NULL for fn/<i>.html */
+	const uint64_t *base; /* differential graphs: each node's base weight, else NULL */
+	uint64_t base_whole;  /* the base profile's 100% */
+	uint64_t floor;       /* changes below this (weight units) stay grey */
 };
 
 /* flame_link: the function page number of function fn. */
@@ -71,9 +71,9 @@ void flame_change_colour(char out[8], uint64_t was, uint64_t now, uint64_t floor
  * box a link to its function's page with its figures in a <title>.  Returns
  * how many nodes it left out (too narrow or too deep).
  */
-#define FLAME_WIDTH 1200.0    /* SVG user units across */
-#define FLAME_MIN_WIDTH 0.5   /* narrower boxes are left out of the static picture */
-#define FLAME_MAX_DEPTH 256   /* levels in the static picture */
+#define FLAME_WIDTH 1200.0  /* SVG user units across */
+#define FLAME_MIN_WIDTH 0.5 /* narrower boxes are left out of the static picture */
+#define FLAME_MAX_DEPTH 256 /* levels in the static picture */
 size_t flame_svg(struct buf *out, const struct flame_view *v);
 
 /*

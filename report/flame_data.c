@@ -46,8 +46,8 @@ static void put_name(struct buf *out, const char *name)
 
 /* local_names: the functions the tree uses, numbered in the order of first use; fills
  * local[fn] and returns the functions (free() both). */
-static uint32_t *local_names(const struct flame_view *v, const uint32_t *order, uint32_t **local_out,
-			     size_t *nused)
+static uint32_t *local_names(const struct flame_view *v, const uint32_t *order,
+			     uint32_t **local_out, size_t *nused)
 {
 	const struct profile *p = v->p;
 	uint32_t *local = xmalloc((p->nfuncs + 1) * sizeof(*local));
@@ -70,7 +70,8 @@ static uint32_t *local_names(const struct flame_view *v, const uint32_t *order, 
 /* put_functions: "names", "files" (what tells a function from others of its name, pfunc_tell:
  * its file, file:line or offset, else "") and "links" (page numbers), one entry per function
  * used. */
-static void put_functions(struct buf *out, const struct flame_view *v, const uint32_t *used, size_t nused)
+static void put_functions(struct buf *out, const struct flame_view *v, const uint32_t *used,
+			  size_t nused)
 {
 	const struct profile *p = v->p;
 
@@ -100,8 +101,9 @@ static void put_functions(struct buf *out, const struct flame_view *v, const uin
 enum node_field { NF_DEPTH, NF_FN, NF_WEIGHT, NF_SELF, NF_CALLS, NF_BASE };
 
 /* put_array: "key":[...] of one figure of every node, in order. */
-static void put_array(struct buf *out, const struct flame_view *v, const uint32_t *order, const uint32_t *local,
-		      const uint32_t *depth, const char *key, enum node_field f)
+static void put_array(struct buf *out, const struct flame_view *v, const uint32_t *order,
+		      const uint32_t *local, const uint32_t *depth, const char *key,
+		      enum node_field f)
 {
 	const struct ptree *t = v->t;
 
@@ -176,9 +178,11 @@ void flame_data(struct buf *out, const struct flame_view *v)
 	size_t nused;
 	uint32_t *used = local_names(v, order, &local, &nused);
 
-	buf_puts(out, "/* callprof: the data of one flame graph, read by static/flame.js and static/tree.js. */\n"
+	buf_puts(out, "/* callprof: the data of one flame graph, read by static/flame.js and "
+		      "static/tree.js. */\n"
 		      "window.callprofData = {");
-	buf_printf(out, "\"version\":%d,\"byCalls\":%d,\"whole\":", FLAME_DATA_VERSION, t->by_calls ? 1 : 0);
+	buf_printf(out, "\"version\":%d,\"byCalls\":%d,\"whole\":", FLAME_DATA_VERSION,
+		   t->by_calls ? 1 : 0);
 	put_u64(out, v->whole);
 	buf_puts(out, ",\"total\":");
 	put_u64(out, t->total);

@@ -78,8 +78,9 @@ uint64_t *flame_diff_base(const struct ptree *bt, const struct ptree *nt, uint32
 		int32_t parent = nt->nodes[i].parent;
 		int64_t bparent = parent < 0 ? -1 : match[parent];
 
-		match[i] = parent >= 0 && bparent < 0 ? -1
-			 : path_get(&m, path_key(bparent, fmap[1][nt->nodes[i].fn]));
+		match[i] = parent >= 0 && bparent < 0
+				   ? -1
+				   : path_get(&m, path_key(bparent, fmap[1][nt->nodes[i].fn]));
 		base[i] = match[i] < 0 ? FLAME_NO_BASE : ptree_weight(bt, (size_t)match[i]);
 		if (match[i] >= 0)
 			seen[match[i]] = 1;

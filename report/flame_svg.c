@@ -10,8 +10,8 @@
 #include "html.h"
 #include "link.h"
 
-#define FLAME_ROW 18          /* units per level */
-#define FLAME_CHAR 6.6        /* average glyph width of the 11px monospace labels */
+#define FLAME_ROW 18   /* units per level */
+#define FLAME_CHAR 6.6 /* average glyph width of the 11px monospace labels */
 
 /* Differential colours: grey for no change, deepening to red (grew) or blue (shrank). */
 static const unsigned flame_grey[3] = { 224, 224, 224 };
@@ -22,8 +22,8 @@ static const unsigned flame_blue[3] = { 31, 95, 191 };
 /* One frame to lay out: a node, where it starts, and the next of its children. */
 struct flame_frame {
 	uint32_t node;
-	double x;        /* left edge of the next child */
-	double end;      /* right edge of the frame: children never reach past it */
+	double x;   /* left edge of the next child */
+	double end; /* right edge of the frame: children never reach past it */
 	size_t next;
 };
 
@@ -52,7 +52,8 @@ void flame_change_colour(char out[8], uint64_t was, uint64_t now, uint64_t floor
 	level = FLAME_DIFF_MIN_LEVEL +
 		(1 - FLAME_DIFF_MIN_LEVEL) * sqrt((double)change / (double)(now > was ? now : was));
 	for (int k = 0; k < 3; k++)
-		c[k] = (unsigned)((double)flame_grey[k] + ((double)to[k] - (double)flame_grey[k]) * level + 0.5);
+		c[k] = (unsigned)((double)flame_grey[k] +
+				  ((double)to[k] - (double)flame_grey[k]) * level + 0.5);
 	snprintf(out, 8, "#%02x%02x%02x", c[0] & 0xff, c[1] & 0xff, c[2] & 0xff);
 }
 
@@ -61,8 +62,8 @@ void flame_colour(char out[8], const struct flame_view *v, uint32_t i)
 	const char *name = v->p->funcs[v->t->nodes[i].fn].name;
 
 	if (v->base)
-		flame_change_colour(out, v->base[i] == FLAME_NO_BASE ? 0 : v->base[i], ptree_weight(v->t, i),
-				    v->floor);
+		flame_change_colour(out, v->base[i] == FLAME_NO_BASE ? 0 : v->base[i],
+				    ptree_weight(v->t, i), v->floor);
 	else
 		name_colour(out, name[0] ? name : "(anonymous)");
 }
@@ -77,23 +78,24 @@ static void frame_title(struct buf *out, const struct flame_view *v, uint32_t i)
 	if (v->base && v->t->by_calls) {
 		uint64_t was = v->base[i] == FLAME_NO_BASE ? 0 : v->base[i];
 
-		buf_printf(out, " \xe2\x80\x94 %s \xe2\x86\x92 %s calls in the path (%s)", fmt_count(a, was),
-			   fmt_count(b, w), fmt_change(c, was, w));
+		buf_printf(out, " \xe2\x80\x94 %s \xe2\x86\x92 %s calls in the path (%s)",
+			   fmt_count(a, was), fmt_count(b, w), fmt_change(c, was, w));
 		return;
 	}
 	if (v->base) {
 		uint64_t was = v->base[i] == FLAME_NO_BASE ? 0 : v->base[i];
 
-		buf_printf(out, " \xe2\x80\x94 %s \xe2\x86\x92 %s inclusive (%s, %s), %s call%s", fmt_ns(a, was),
-			   fmt_ns(b, w), fmt_ns_delta(c, was, w), fmt_change(d, was, w), fmt_count(a, n->calls),
-			   n->calls == 1 ? "" : "s");
+		buf_printf(out, " \xe2\x80\x94 %s \xe2\x86\x92 %s inclusive (%s, %s), %s call%s",
+			   fmt_ns(a, was), fmt_ns(b, w), fmt_ns_delta(c, was, w),
+			   fmt_change(d, was, w), fmt_count(a, n->calls), n->calls == 1 ? "" : "s");
 		return;
 	}
 	buf_printf(out, " \xe2\x80\x94 %s inclusive, %s, %s call%s", fmt_ns(a, n->incl_ns),
 		   fmt_pct(b, w, v->whole), fmt_count(c, n->calls), n->calls == 1 ? "" : "s");
 }
 
-static void flame_rect(struct buf *out, const struct flame_view *v, uint32_t i, double x, double w, size_t depth)
+static void flame_rect(struct buf *out, const struct flame_view *v, uint32_t i, double x, double w,
+		       size_t depth)
 {
 	const struct pnode *n = &v->t->nodes[i];
 	const char *name = v->p->funcs[n->fn].name[0] ? v->p->funcs[n->fn].name : "(anonymous)";
@@ -105,8 +107,9 @@ static void flame_rect(struct buf *out, const struct flame_view *v, uint32_t i, 
 	buf_printf(out, "<a href=\"../%s\"><title>", href);
 	link_name_plain(out, name);
 	frame_title(out, v, i);
-	buf_printf(out, "</title><rect x=\"%.2f\" y=\"%zu\" width=\"%.2f\" height=\"%d\" fill=\"%s\"/>", x,
-		   depth * FLAME_ROW, w, FLAME_ROW - 1, colour);
+	buf_printf(out,
+		   "</title><rect x=\"%.2f\" y=\"%zu\" width=\"%.2f\" height=\"%d\" fill=\"%s\"/>",
+		   x, depth * FLAME_ROW, w, FLAME_ROW - 1, colour);
 	if (fit >= 3) {
 		buf_printf(out, "<text x=\"%.2f\" y=\"%zu\">", x + 3, depth * FLAME_ROW + 12);
 		if (len <= fit) {
@@ -163,7 +166,8 @@ static size_t flame_frames(struct buf *out, const struct flame_view *v, size_t *
 					f->next++;
 					flame_rect(out, v, kid, f->x, kw, depth + 1);
 					drawn++;
-					stack[depth + 1] = (struct flame_frame){ kid, f->x, f->x + kw, 0 };
+					stack[depth + 1] =
+						(struct flame_frame){ kid, f->x, f->x + kw, 0 };
 					f->x += kw;
 					depth++;
 					if (*rows < depth + 1)
@@ -185,8 +189,10 @@ size_t flame_svg(struct buf *out, const struct flame_view *v)
 	struct buf frames = BUF_INIT;
 	size_t rows, drawn = flame_frames(&frames, v, &rows);
 
-	buf_printf(out, "<svg class=\"flame\" id=\"flame\" xmlns=\"http://www.w3.org/2000/svg\" "
-		   "viewBox=\"0 0 %.0f %zu\" width=\"%.0f\" height=\"%zu\" role=\"group\" aria-label=\"Flame graph\">\n",
+	buf_printf(out,
+		   "<svg class=\"flame\" id=\"flame\" xmlns=\"http://www.w3.org/2000/svg\" "
+		   "viewBox=\"0 0 %.0f %zu\" width=\"%.0f\" height=\"%zu\" role=\"group\" "
+		   "aria-label=\"Flame graph\">\n",
 		   FLAME_WIDTH, rows * FLAME_ROW, FLAME_WIDTH, rows * FLAME_ROW);
 	buf_add(out, frames.data, frames.len);
 	buf_puts(out, "</svg>\n");

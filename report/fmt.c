@@ -117,7 +117,8 @@ int fmt_parse_ns(const char *s, uint64_t *ns)
 	static const struct {
 		const char *unit;
 		double ns;
-	} units[] = { { "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+	} units[] = { { "", 1 },     { "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 },
+		      { "ms", 1e6 }, { "s", 1e9 } };
 	char *end;
 	double v;
 

@@ -13,11 +13,11 @@
 struct twin {
 	int32_t module;
 	const char *name, *file; /* file "" when unknown */
-	int nul;                 /* name_nul + 2 * file_nul: escaped names are not the names they read as */
+	int nul; /* name_nul + 2 * file_nul: escaped names are not the names they read as */
 	uint64_t line;
-	uint64_t offset;         /* valid when has_offset */
+	uint64_t offset; /* valid when has_offset */
 	int has_offset;
-	int64_t fn;              /* index into dump.functions, -1 for modules[].uncalled */
+	int64_t fn; /* index into dump.functions, -1 for modules[].uncalled */
 };
 
 static const char *or_empty(const char *s)
@@ -89,8 +89,10 @@ static struct twin *twins_list(const struct dump *d, size_t *count)
 	for (size_t i = 0; i < d->nfunctions; i++) {
 		const struct dump_function *f = &d->functions[i];
 
-		t[k++] = (struct twin){ f->module, f->name, or_empty(f->file), f->name_nul + 2 * f->file_nul,
-					f->line, f->offset, f->has_offset, (int64_t)i };
+		t[k++] = (struct twin){ f->module,         f->name,
+					or_empty(f->file), f->name_nul + 2 * f->file_nul,
+					f->line,           f->offset,
+					f->has_offset,     (int64_t)i };
 	}
 	for (size_t m = 0; m < d->run.nmodules; m++) {
 		const struct run_module *mod = &d->run.modules[m];
@@ -99,8 +101,14 @@ static struct twin *twins_list(const struct dump *d, size_t *count)
 			struct twin *to = &t[k++];
 			const struct run_uncalled *x = &mod->uncalled[u];
 
-			*to = (struct twin){ (int32_t)m, x->name, or_empty(x->file), x->name_nul + 2 * x->file_nul,
-					     x->line, 0, 0, -1 };
+			*to = (struct twin){ (int32_t)m,
+					     x->name,
+					     or_empty(x->file),
+					     x->name_nul + 2 * x->file_nul,
+					     x->line,
+					     0,
+					     0,
+					     -1 };
 			to->has_offset = run_parse_offset(x->offset, &to->offset);
 		}
 	}
@@ -202,7 +210,8 @@ static int same_at(const struct fnid_show *a, const struct fnid_show *b, int dep
 {
 	return !strcmp(a->name, b->name) &&
 	       (depth < 1 || !strcmp(or_empty(base_name(a->file)), or_empty(base_name(b->file)))) &&
-	       (depth < 2 || !strcmp(or_empty(a->file), or_empty(b->file))) && (depth < 3 || a->line == b->line);
+	       (depth < 2 || !strcmp(or_empty(a->file), or_empty(b->file))) &&
+	       (depth < 3 || a->line == b->line);
 }
 
 void fnid_same_levels(const struct fnid_show *v, size_t n, int *level)
@@ -226,8 +235,8 @@ void fnid_same_levels(const struct fnid_show *v, size_t n, int *level)
 	free(idx);
 }
 
-void fnid_tell(struct buf *out, int level, const char *module, const char *file, uint64_t line, int has_offset,
-	       uint64_t offset)
+void fnid_tell(struct buf *out, int level, const char *module, const char *file, uint64_t line,
+	       int has_offset, uint64_t offset)
 {
 	if (level == FNID_SHOW_NONE)
 		return;
@@ -242,8 +251,9 @@ void fnid_tell(struct buf *out, int level, const char *module, const char *file,
 		buf_printf(out, " @0x%llx", (unsigned long long)offset);
 }
 
-void fnid_put_tell(struct buf *out, void (*put)(struct buf *, const char *), int level, const char *module,
-		   const char *file, uint64_t line, int has_offset, uint64_t offset)
+void fnid_put_tell(struct buf *out, void (*put)(struct buf *, const char *), int level,
+		   const char *module, const char *file, uint64_t line, int has_offset,
+		   uint64_t offset)
 {
 	struct buf tell = BUF_INIT;
 

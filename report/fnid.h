@@ -71,12 +71,13 @@ struct fnid_show {
 };
 struct buf;
 void fnid_same_levels(const struct fnid_show *v, size_t n, int *level);
-void fnid_tell(struct buf *out, int level, const char *module, const char *file, uint64_t line, int has_offset,
-	       uint64_t offset);
+void fnid_tell(struct buf *out, int level, const char *module, const char *file, uint64_t line,
+	       int has_offset, uint64_t offset);
 
 /* fnid_put_tell appends " (TELL)", TELL fnid_tell's text passed through put (buf_puts, buf_put_printable, md_text), or nothing at level FNID_SHOW_NONE. */
-void fnid_put_tell(struct buf *out, void (*put)(struct buf *, const char *), int level, const char *module,
-		   const char *file, uint64_t line, int has_offset, uint64_t offset);
+void fnid_put_tell(struct buf *out, void (*put)(struct buf *, const char *), int level,
+		   const char *module, const char *file, uint64_t line, int has_offset,
+		   uint64_t offset);
 
 /* fnid_cmp_copies orders copies of one function for pairing across builds: by line, then offset. */
 int fnid_cmp_copies(uint64_t line_a, uint64_t offset_a, uint64_t line_b, uint64_t offset_b);

@@ -30,8 +30,10 @@ void keymap_init(struct keymap *m, size_t expect)
 {
 	size_t cap = 16;
 
-	if (!keymap_seed && getrandom(&keymap_seed, sizeof(keymap_seed), GRND_NONBLOCK) != (ssize_t)sizeof(keymap_seed))
-		keymap_seed = (uint64_t)time(NULL) * UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)getpid();
+	if (!keymap_seed && getrandom(&keymap_seed, sizeof(keymap_seed), GRND_NONBLOCK) !=
+				    (ssize_t)sizeof(keymap_seed))
+		keymap_seed =
+			(uint64_t)time(NULL) * UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)getpid();
 	keymap_seed |= 1; /* drawn: never 0 again */
 	while (cap < 2 * expect)
 		cap *= 2;

@@ -6,10 +6,10 @@
 #include <stdint.h>
 
 struct keymap {
-	size_t mask;       /* capacity - 1; capacity is a power of two */
+	size_t mask; /* capacity - 1; capacity is a power of two */
 	uint64_t *keys;
-	uint32_t *vals;    /* index + 1; 0 marks an empty slot */
-	size_t n;          /* keys stored */
+	uint32_t *vals; /* index + 1; 0 marks an empty slot */
+	size_t n;       /* keys stored */
 };
 
 /* keymap_init: an empty map sized for about `expect` keys (it grows past them). */

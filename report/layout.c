@@ -45,7 +45,8 @@ const char *layout_title(const struct render_ctx *ctx)
 }
 
 /* nav_links: the header navigation of a report or a diff, from root, with the entry here highlighted. */
-static void nav_links(struct buf *out, const struct render_ctx *ctx, const char *root, const char *here)
+static void nav_links(struct buf *out, const struct render_ctx *ctx, const char *root,
+		      const char *here)
 {
 	const struct nav_item *items = ctx->diff ? diff_nav_items : nav_items;
 	size_t n = ctx->diff ? sizeof(diff_nav_items) / sizeof(diff_nav_items[0])
@@ -53,7 +54,8 @@ static void nav_links(struct buf *out, const struct render_ctx *ctx, const char 
 
 	for (size_t i = 0; i < n; i++)
 		buf_printf(out, "<a href=\"%s%s\"%s>%s</a>", root, items[i].path,
-			   !strcmp(here, items[i].key) ? " class=\"here\" aria-current=\"page\"" : "",
+			   !strcmp(here, items[i].key) ? " class=\"here\" aria-current=\"page\""
+						       : "",
 			   items[i].label);
 }
 
@@ -78,7 +80,8 @@ int layout_page(struct render_ctx *ctx, const char *path, const char *root, cons
 			{ "body", ctx->body.data },
 			{ "version", CALLPROF_VERSION },
 		};
-		rc = tmpl_render(&ctx->page, "page.html", page_vars, sizeof(page_vars) / sizeof(page_vars[0]));
+		rc = tmpl_render(&ctx->page, "page.html", page_vars,
+				 sizeof(page_vars) / sizeof(page_vars[0]));
 	}
 	if (rc == 0)
 		rc = site_write(ctx->site, path, ctx->page.data, ctx->page.len);

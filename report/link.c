@@ -175,7 +175,8 @@ void link_view_tabs(struct buf *out, const struct profile *p, int64_t here)
 	buf_printf(out, "<nav class=\"tabs\"><a href=\"all.html\"%s>All threads</a>",
 		   here < 0 ? " class=\"here\"" : "");
 	for (size_t t = 0; t < n && p->nthreads > 1; t++) {
-		buf_printf(out, "<a href=\"t%zu.html\"%s>", t, here == (int64_t)t ? " class=\"here\"" : "");
+		buf_printf(out, "<a href=\"t%zu.html\"%s>", t,
+			   here == (int64_t)t ? " class=\"here\"" : "");
 		link_thread_label(out, p, t);
 		buf_puts(out, "</a>");
 	}

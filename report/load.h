@@ -47,9 +47,9 @@ void load_quote_path(struct buf *out, const char *path);
 
 /* What a field holds, and what the record stores for it at its offset. */
 enum load_field_kind {
-	LOAD_U64,  /* a non-negative integer below 2^63: uint64_t */
-	LOAD_FN,   /* a function id: its index in dump.functions as int32_t (-1 when absent) */
-	LOAD_STR,  /* a string: char *, a copy (NULL when absent) */
+	LOAD_U64, /* a non-negative integer below 2^63: uint64_t */
+	LOAD_FN,  /* a function id: its index in dump.functions as int32_t (-1 when absent) */
+	LOAD_STR, /* a string: char *, a copy (NULL when absent) */
 };
 
 /* One key of a record: what it holds, whether it must be there, where its value goes. */
@@ -57,13 +57,13 @@ struct load_field {
 	const char *key;
 	enum load_field_kind kind;
 	enum load_need need;
-	size_t offset;   /* offsetof the value in the record's struct */
+	size_t offset; /* offsetof the value in the record's struct */
 };
 
 /* Where a record is, formatted only for a message: "threads[3].functions[12]". */
 struct load_where {
-	const char *thread;  /* "threads[3]" */
-	const char *array;   /* "functions" */
+	const char *thread; /* "threads[3]" */
+	const char *array;  /* "functions" */
 	size_t i;
 };
 
@@ -71,12 +71,13 @@ struct load_where {
 
 /* One kind of record: its fields, and what is checked once they are all read. */
 struct load_record_kind {
-	const char *array;               /* the key of its array in a thread: "functions" */
-	size_t size;                     /* of its struct (dump.h) */
+	const char *array; /* the key of its array in a thread: "functions" */
+	size_t size;       /* of its struct (dump.h) */
 	const struct load_field *fields;
-	size_t nfields;                  /* at most LOAD_MAX_FIELDS */
+	size_t nfields; /* at most LOAD_MAX_FIELDS */
 	/* finish: defaults and checks across fields, given which fields were present (bit k: fields[k]). */
-	int (*finish)(struct load_ctx *c, void *record, uint64_t present, const struct load_where *w);
+	int (*finish)(struct load_ctx *c, void *record, uint64_t present,
+		      const struct load_where *w);
 };
 
 /* The records this version reads (dump.h): struct dump_fstat and struct dump_edge. */
@@ -85,9 +86,9 @@ extern const struct load_record_kind load_edge_kind;
 
 /* One value of a record as a reader found it. */
 struct load_cell {
-	int present;     /* 0: absent or null */
-	int64_t n;       /* LOAD_U64, LOAD_FN: the integer (any sign: load_record checks it) */
-	const char *s;   /* LOAD_STR: the text */
+	int present;   /* 0: absent or null */
+	int64_t n;     /* LOAD_U64, LOAD_FN: the integer (any sign: load_record checks it) */
+	const char *s; /* LOAD_STR: the text */
 };
 
 /*
@@ -107,8 +108,9 @@ struct load_reader {
  * which is zeroed; then runs kind->finish.  fns maps function ids to indices.
  * Returns 0, or -1 after load_fail (strings stored so far stay in record).
  */
-int load_record(struct load_ctx *c, const struct load_record_kind *kind, const struct load_reader *r,
-		const struct load_where *w, const struct keymap *fns, void *record);
+int load_record(struct load_ctx *c, const struct load_record_kind *kind,
+		const struct load_reader *r, const struct load_where *w, const struct keymap *fns,
+		void *record);
 
 /* load_where_format writes "threads[3].functions[12]" into out (size bytes). */
 const char *load_where_format(char *out, size_t size, const struct load_where *w);
@@ -117,6 +119,7 @@ const char *load_where_format(char *out, size_t size, const struct load_where *w
  * load_record_keys: the keys rowscan reads for kind, in field order (names
  * gets them; it must hold LOAD_MAX_FIELDS entries and outlive keys).
  */
-void load_record_keys(const struct load_record_kind *kind, const char **names, struct rowscan_keys *keys);
+void load_record_keys(const struct load_record_kind *kind, const char **names,
+		      struct rowscan_keys *keys);
 
 #endif

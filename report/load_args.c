@@ -6,8 +6,8 @@
 #include "load_json.h"
 
 /* load_texts: the array key of o, n strings, into *out (n of them). */
-static int load_texts(struct load_ctx *c, struct json_object *o, const char *key, const char *where, size_t n,
-		      char ***out)
+static int load_texts(struct load_ctx *c, struct json_object *o, const char *key, const char *where,
+		      size_t n, char ***out)
 {
 	int bad = 0;
 	struct json_object *arr = load_want(c, o, key, where, LOAD_REQUIRED, json_type_array, &bad);
@@ -22,15 +22,16 @@ static int load_texts(struct load_ctx *c, struct json_object *o, const char *key
 		struct json_object *s = json_object_array_get_idx(arr, i);
 
 		if (!s || !json_object_is_type(s, json_type_string))
-			return load_fail(c, "expected a string, not %s, at %s.%s[%zu]", load_type_name(s), where, key, i);
+			return load_fail(c, "expected a string, not %s, at %s.%s[%zu]",
+					 load_type_name(s), where, key, i);
 		(*out)[i] = xstrdup(json_object_get_string(s));
 	}
 	return 0;
 }
 
 /* load_value: one tuple (nvalues texts in "values") or return value ("value"), and its figures. */
-static int load_value(struct load_ctx *c, struct json_object *o, const char *where, size_t nvalues, int tuple,
-		      struct dump_value *v)
+static int load_value(struct load_ctx *c, struct json_object *o, const char *where, size_t nvalues,
+		      int tuple, struct dump_value *v)
 {
 	if (!o || !json_object_is_type(o, json_type_object))
 		return load_fail(c, "expected an object, not %s, at %s", load_type_name(o), where);
@@ -49,15 +50,17 @@ static int load_value(struct load_ctx *c, struct json_object *o, const char *whe
 	    load_want_u64(c, o, "max_ns", where, LOAD_OPTIONAL, &v->max_ns) < 0)
 		return -1;
 	if (v->error > v->calls || v->timed_calls > v->calls)
-		return load_fail(c, "error or timed_calls above calls %llu at %s", (unsigned long long)v->calls, where);
+		return load_fail(c, "error or timed_calls above calls %llu at %s",
+				 (unsigned long long)v->calls, where);
 	if (v->min_ns > v->max_ns || (v->timed_calls && v->max_ns > v->incl_ns))
 		return load_fail(c, "min_ns, max_ns and inclusive_ns out of order at %s", where);
 	return 0;
 }
 
 /* load_values: the array key of o into *out (*n entries), at most `entries`, counting at most `calls`. */
-static int load_values(struct load_ctx *c, struct json_object *o, const char *key, const char *where,
-		       const struct dump_args *a, uint64_t calls, struct dump_value **out, size_t *n)
+static int load_values(struct load_ctx *c, struct json_object *o, const char *key,
+		       const char *where, const struct dump_args *a, uint64_t calls,
+		       struct dump_value **out, size_t *n)
 {
 	int bad = 0, tuple = key[0] == 't';
 	struct json_object *arr = load_want(c, o, key, where, LOAD_REQUIRED, json_type_array, &bad);
@@ -68,26 +71,29 @@ static int load_values(struct load_ctx *c, struct json_object *o, const char *ke
 		return -1;
 	*n = json_object_array_length(arr);
 	if (*n > a->entries)
-		return load_fail(c, "%zu entries, more than the bound %llu, at %s.%s", *n, (unsigned long long)a->entries,
-				 where, key);
+		return load_fail(c, "%zu entries, more than the bound %llu, at %s.%s", *n,
+				 (unsigned long long)a->entries, where, key);
 	*out = xcalloc(*n ? *n : 1, sizeof(**out));
 	for (size_t i = 0; i < *n; i++) {
 		snprintf(sub, sizeof(sub), "%s.%s[%zu]", where, key, i);
-		if (load_value(c, json_object_array_get_idx(arr, i), sub, a->nparams, tuple, &(*out)[i]) < 0)
+		if (load_value(c, json_object_array_get_idx(arr, i), sub, a->nparams, tuple,
+			       &(*out)[i]) < 0)
 			return -1;
 		sum = u64_add(sum, (*out)[i].calls);
 	}
 	if (sum > calls)
-		return load_fail(c, "counts adding up to %llu, more than the %llu calls, at %s.%s", (unsigned long long)sum,
-				 (unsigned long long)calls, where, key);
+		return load_fail(c, "counts adding up to %llu, more than the %llu calls, at %s.%s",
+				 (unsigned long long)sum, (unsigned long long)calls, where, key);
 	return 0;
 }
 
 /* load_signature: the parameters (names and types), variadic, the return type. */
-static int load_signature(struct load_ctx *c, struct json_object *o, const char *where, struct dump_args *a)
+static int load_signature(struct load_ctx *c, struct json_object *o, const char *where,
+			  struct dump_args *a)
 {
 	int bad = 0;
-	struct json_object *params = load_want(c, o, "params", where, LOAD_REQUIRED, json_type_array, &bad);
+	struct json_object *params =
+		load_want(c, o, "params", where, LOAD_REQUIRED, json_type_array, &bad);
 	struct json_object *v;
 	char sub[128];
 
@@ -101,7 +107,8 @@ static int load_signature(struct load_ctx *c, struct json_object *o, const char 
 
 		snprintf(sub, sizeof(sub), "%s.params[%zu]", where, i);
 		if (!p || !json_object_is_type(p, json_type_object))
-			return load_fail(c, "expected an object, not %s, at %s", load_type_name(p), sub);
+			return load_fail(c, "expected an object, not %s, at %s", load_type_name(p),
+					 sub);
 		if (load_want_str(c, p, "name", sub, LOAD_REQUIRED, &a->param_names[i]) < 0 ||
 		    load_want_str(c, p, "type", sub, LOAD_REQUIRED, &a->param_types[i]) < 0)
 			return -1;
@@ -113,7 +120,8 @@ static int load_signature(struct load_ctx *c, struct json_object *o, const char 
 	return 0;
 }
 
-static int load_profile(struct load_ctx *c, struct json_object *o, const char *where, struct dump_args *a)
+static int load_profile(struct load_ctx *c, struct json_object *o, const char *where,
+			struct dump_args *a)
 {
 	if (load_want_str(c, o, "refused", where, LOAD_OPTIONAL, &a->refused) < 0)
 		return -1;
@@ -129,15 +137,18 @@ static int load_profile(struct load_ctx *c, struct json_object *o, const char *w
 	if (load_want_u64(c, o, "returned_calls", where, LOAD_REQUIRED, &a->returned_calls) < 0)
 		return -1;
 	if (a->returned_calls > a->calls)
-		return load_fail(c, "returned_calls %llu is more than calls %llu at %s", (unsigned long long)a->returned_calls,
+		return load_fail(c, "returned_calls %llu is more than calls %llu at %s",
+				 (unsigned long long)a->returned_calls,
 				 (unsigned long long)a->calls, where);
-	return load_values(c, o, "returned", where, a, a->returned_calls, &a->returned, &a->nreturned);
+	return load_values(c, o, "returned", where, a, a->returned_calls, &a->returned,
+			   &a->nreturned);
 }
 
 int load_args(struct load_ctx *c, struct json_object *o, const char *where, struct dump_args **out)
 {
 	int bad = 0;
-	struct json_object *args = load_want(c, o, "args", where, LOAD_OPTIONAL, json_type_object, &bad);
+	struct json_object *args =
+		load_want(c, o, "args", where, LOAD_OPTIONAL, json_type_object, &bad);
 	char sub[96];
 
 	*out = NULL;

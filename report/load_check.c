@@ -41,8 +41,21 @@ const char *load_where_format(char *out, size_t size, const struct load_where *w
 /* ---- threads[].functions[]: struct dump_fstat ---- */
 
 /* The fields of a function's figures on a thread, in the order they are read and checked. */
-enum { FS_FN, FS_CALLS, FS_INCL, FS_SELF, FS_RAW_INCL, FS_RAW_SELF, FS_MIN, FS_MAX, FS_FENCED, FS_FENTRY, FS_LIBRARY,
-       FS_COUNTED, FS_NFIELDS };
+enum {
+	FS_FN,
+	FS_CALLS,
+	FS_INCL,
+	FS_SELF,
+	FS_RAW_INCL,
+	FS_RAW_SELF,
+	FS_MIN,
+	FS_MAX,
+	FS_FENCED,
+	FS_FENTRY,
+	FS_LIBRARY,
+	FS_COUNTED,
+	FS_NFIELDS
+};
 _Static_assert(FS_NFIELDS <= LOAD_MAX_FIELDS, "a record's fields are bits of a uint64_t");
 
 #define FSTAT(field) offsetof(struct dump_fstat, st.field)
@@ -67,7 +80,8 @@ static const struct load_field fstat_fields[FS_NFIELDS] = {
  * calls is a damaged dump (each is some of its calls, each call of one kind),
  * which no runtime writes.
  */
-static int fstat_finish(struct load_ctx *c, void *record, uint64_t present, const struct load_where *w)
+static int fstat_finish(struct load_ctx *c, void *record, uint64_t present,
+			const struct load_where *w)
 {
 	struct pstat *st = &((struct dump_fstat *)record)->st;
 	char where[96];
@@ -80,18 +94,22 @@ static int fstat_finish(struct load_ctx *c, void *record, uint64_t present, cons
 	st->has_fenced = (present & BIT(FS_FENCED)) != 0;
 	if (st->fenced_calls > st->calls)
 		return load_fail(c, "fenced_calls %llu is more than calls %llu at %s.fenced_calls",
-				 (unsigned long long)st->fenced_calls, (unsigned long long)st->calls,
+				 (unsigned long long)st->fenced_calls,
+				 (unsigned long long)st->calls,
 				 load_where_format(where, sizeof(where), w));
-	if (u64_add(u64_add(u64_add(st->fenced_calls, st->fentry_calls), st->library_calls), st->counted_calls) >
-	    st->calls)
-		return load_fail(c, "fenced_calls, fentry_calls, library_calls and counted_calls add up to more than "
-				 "calls %llu at %s", (unsigned long long)st->calls, load_where_format(where, sizeof(where), w));
+	if (u64_add(u64_add(u64_add(st->fenced_calls, st->fentry_calls), st->library_calls),
+		    st->counted_calls) > st->calls)
+		return load_fail(c,
+				 "fenced_calls, fentry_calls, library_calls and counted_calls add "
+				 "up to more than "
+				 "calls %llu at %s",
+				 (unsigned long long)st->calls,
+				 load_where_format(where, sizeof(where), w));
 	return 0;
 }
 
-const struct load_record_kind load_fstat_kind = {
-	"functions", sizeof(struct dump_fstat), fstat_fields, FS_NFIELDS, fstat_finish
-};
+const struct load_record_kind load_fstat_kind = { "functions", sizeof(struct dump_fstat),
+						  fstat_fields, FS_NFIELDS, fstat_finish };
 
 /* ---- threads[].edges[]: struct dump_edge ---- */
 
@@ -107,9 +125,9 @@ static const struct load_field edge_fields[] = {
 	{ "site", LOAD_STR, LOAD_OPTIONAL, offsetof(struct dump_edge, site) },
 };
 
-const struct load_record_kind load_edge_kind = {
-	"edges", sizeof(struct dump_edge), edge_fields, sizeof(edge_fields) / sizeof(edge_fields[0]), NULL
-};
+const struct load_record_kind load_edge_kind = { "edges", sizeof(struct dump_edge), edge_fields,
+						 sizeof(edge_fields) / sizeof(edge_fields[0]),
+						 NULL };
 
 /* ---- the checks ---- */
 
@@ -123,26 +141,27 @@ static int store(struct load_ctx *c, const struct load_field *f, const struct lo
 	switch (f->kind) {
 	case LOAD_U64:
 		if (cell->n < 0)
-			return load_fail(c, "expected a non-negative integer, not %lld, at %s.%s", (long long)cell->n,
+			return load_fail(c, "expected a non-negative integer, not %lld, at %s.%s",
+					 (long long)cell->n,
 					 load_where_format(where, sizeof(where), w), f->key);
 		*(uint64_t *)(record + f->offset) = (uint64_t)cell->n;
 		return 0;
 	case LOAD_FN:
 		index = keymap_get(fns, (uint64_t)cell->n);
 		if (index < 0)
-			return load_fail(c, "function id %lld is not in functions[] at %s.%s", (long long)cell->n,
+			return load_fail(c, "function id %lld is not in functions[] at %s.%s",
+					 (long long)cell->n,
 					 load_where_format(where, sizeof(where), w), f->key);
 		*(int32_t *)(record + f->offset) = (int32_t)index;
 		return 0;
-	case LOAD_STR:
-		*(char **)(record + f->offset) = xstrdup(cell->s);
-		return 0;
+	case LOAD_STR: *(char **)(record + f->offset) = xstrdup(cell->s); return 0;
 	}
 	return load_fail(c, "field %s of an unknown kind", f->key);
 }
 
-int load_record(struct load_ctx *c, const struct load_record_kind *kind, const struct load_reader *r,
-		const struct load_where *w, const struct keymap *fns, void *record)
+int load_record(struct load_ctx *c, const struct load_record_kind *kind,
+		const struct load_reader *r, const struct load_where *w, const struct keymap *fns,
+		void *record)
 {
 	uint64_t present = 0;
 	char where[96];
@@ -158,7 +177,8 @@ int load_record(struct load_ctx *c, const struct load_record_kind *kind, const s
 			if (store(c, f, &cell, w, fns, record) < 0)
 				return -1;
 		} else if (f->need == LOAD_REQUIRED) {
-			return load_fail(c, "missing key \"%s\" at %s", f->key, load_where_format(where, sizeof(where), w));
+			return load_fail(c, "missing key \"%s\" at %s", f->key,
+					 load_where_format(where, sizeof(where), w));
 		} else if (f->kind == LOAD_FN) {
 			*(int32_t *)((char *)record + f->offset) = -1;
 		}
@@ -166,7 +186,8 @@ int load_record(struct load_ctx *c, const struct load_record_kind *kind, const s
 	return kind->finish ? kind->finish(c, record, present, w) : 0;
 }
 
-void load_record_keys(const struct load_record_kind *kind, const char **names, struct rowscan_keys *keys)
+void load_record_keys(const struct load_record_kind *kind, const char **names,
+		      struct rowscan_keys *keys)
 {
 	keys->names = names;
 	keys->n = kind->nfields;

@@ -64,14 +64,17 @@ static struct json_object *parse_json(struct load_ctx *c, const struct buf *text
 		off += n;
 	}
 	if (jerr == json_tokener_continue) {
-		load_fail(c, text->len ? "truncated JSON (the document ends early)" : "not a dump (the file is empty)");
+		load_fail(c, text->len ? "truncated JSON (the document ends early)"
+				       : "not a dump (the file is empty)");
 	} else if (jerr != json_tokener_success) {
 		load_fail(c, "not valid JSON (%s at byte %zu)", json_tokener_error_desc(jerr), end);
 	} else {
 		while (end < text->len && text->data[end] && strchr(" \t\r\n", text->data[end]))
 			end++;
 		if (end < text->len)
-			load_fail(c, "not valid JSON (unexpected data after the document at byte %zu)", end);
+			load_fail(c,
+				  "not valid JSON (unexpected data after the document at byte %zu)",
+				  end);
 		else if (!root) /* "null" is a whole document to json-c */
 			load_fail(c, "not a callprof dump (the document is null, not an object)");
 	}
@@ -101,7 +104,8 @@ static int load_document(struct load_ctx *c, struct dump *d, struct json_object 
 	int rc;
 
 	if (!json_object_is_type(root, json_type_object))
-		return load_fail(c, "not a callprof dump (the document is %s, not an object)", load_type_name(root));
+		return load_fail(c, "not a callprof dump (the document is %s, not an object)",
+				 load_type_name(root));
 	if (load_header(c, d, root) < 0)
 		return -1;
 	rc = load_modules(c, d, root, &modules);

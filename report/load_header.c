@@ -16,21 +16,26 @@ static int load_format(struct load_ctx *c, struct dump *d, struct json_object *r
 
 	if (!fmt)
 		return load_fail(c, "not a callprof dump (no \"format\" key)");
-	if (!json_object_is_type(fmt, json_type_string) || strcmp(json_object_get_string(fmt), "callprof"))
+	if (!json_object_is_type(fmt, json_type_string) ||
+	    strcmp(json_object_get_string(fmt), "callprof"))
 		return load_fail(c, "not a callprof dump (format is %s)", load_brief(&b, fmt));
 	if (!ver)
 		return load_fail(c, "missing key \"version\" at the top level");
 	if (!json_object_is_type(ver, json_type_int) || json_object_get_int64(ver) != 1)
-		return load_fail(c, "unsupported dump version %s (this callprof reads version 1)", load_brief(&b, ver));
+		return load_fail(c, "unsupported dump version %s (this callprof reads version 1)",
+				 load_brief(&b, ver));
 	if ((rc = load_want_u64(c, root, "wall_ns", LOAD_TOP, LOAD_OPTIONAL, &d->run.wall_ns)) < 0)
 		return -1;
 	d->run.has_wall = rc > 0;
-	if (load_want_u64(c, root, "clamped_figures", LOAD_TOP, LOAD_OPTIONAL, &d->run.clamped_figures) < 0 ||
-	    load_want_u64(c, root, "threads_lost", LOAD_TOP, LOAD_OPTIONAL, &d->run.threads_lost) < 0 ||
+	if (load_want_u64(c, root, "clamped_figures", LOAD_TOP, LOAD_OPTIONAL,
+			  &d->run.clamped_figures) < 0 ||
+	    load_want_u64(c, root, "threads_lost", LOAD_TOP, LOAD_OPTIONAL, &d->run.threads_lost) <
+		    0 ||
 	    load_want_u64(c, root, "lost_calls", LOAD_TOP, LOAD_OPTIONAL, &d->run.lost_calls) < 0 ||
 	    load_want_str(c, root, "start_time", LOAD_TOP, LOAD_OPTIONAL, &d->run.date) < 0)
 		return -1;
-	if (!d->run.date && load_want_str(c, root, "date", LOAD_TOP, LOAD_OPTIONAL, &d->run.date) < 0)
+	if (!d->run.date &&
+	    load_want_str(c, root, "date", LOAD_TOP, LOAD_OPTIONAL, &d->run.date) < 0)
 		return -1;
 	return 0;
 }
@@ -38,7 +43,8 @@ static int load_format(struct load_ctx *c, struct dump *d, struct json_object *r
 static int load_program(struct load_ctx *c, struct dump *d, struct json_object *root)
 {
 	int bad = 0, rc;
-	struct json_object *prog = load_want(c, root, "program", LOAD_TOP, LOAD_OPTIONAL, json_type_object, &bad);
+	struct json_object *prog =
+		load_want(c, root, "program", LOAD_TOP, LOAD_OPTIONAL, json_type_object, &bad);
 	struct json_object *argv;
 	int64_t pid;
 
@@ -60,7 +66,8 @@ static int load_program(struct load_ctx *c, struct dump *d, struct json_object *
 		struct json_object *a = json_object_array_get_idx(argv, i);
 
 		if (!a || !json_object_is_type(a, json_type_string))
-			return load_fail(c, "expected a string, not %s, at program.argv[%zu]", load_type_name(a), i);
+			return load_fail(c, "expected a string, not %s, at program.argv[%zu]",
+					 load_type_name(a), i);
 		d->run.argv[i] = load_string(a, 0);
 	}
 	return 0;
@@ -73,23 +80,29 @@ static int load_kind_costs(struct load_ctx *c, struct dump *d, struct json_objec
 {
 	int rc;
 
-	if ((rc = load_want_num(c, cal, "fentry_o_in_ns", "calibration", &d->run.fentry_o_in_ns)) < 0)
+	if ((rc = load_want_num(c, cal, "fentry_o_in_ns", "calibration", &d->run.fentry_o_in_ns)) <
+	    0)
 		return -1;
 	d->run.has_fentry_o_in = rc > 0;
-	if ((rc = load_want_num(c, cal, "fentry_o_out_ns", "calibration", &d->run.fentry_o_out_ns)) < 0)
+	if ((rc = load_want_num(c, cal, "fentry_o_out_ns", "calibration",
+				&d->run.fentry_o_out_ns)) < 0)
 		return -1;
 	d->run.has_fentry_o_out = rc > 0;
 
-	if ((rc = load_want_num(c, cal, "fenced_o_in_ns", "calibration", &d->run.fenced_o_in_ns)) < 0)
+	if ((rc = load_want_num(c, cal, "fenced_o_in_ns", "calibration", &d->run.fenced_o_in_ns)) <
+	    0)
 		return -1;
 	d->run.has_fenced_o_in = rc > 0;
-	if ((rc = load_want_num(c, cal, "fenced_o_out_ns", "calibration", &d->run.fenced_o_out_ns)) < 0)
+	if ((rc = load_want_num(c, cal, "fenced_o_out_ns", "calibration",
+				&d->run.fenced_o_out_ns)) < 0)
 		return -1;
 	d->run.has_fenced_o_out = rc > 0;
-	if ((rc = load_want_num(c, cal, "library_o_in_ns", "calibration", &d->run.library_o_in_ns)) < 0)
+	if ((rc = load_want_num(c, cal, "library_o_in_ns", "calibration",
+				&d->run.library_o_in_ns)) < 0)
 		return -1;
 	d->run.has_library_o_in = rc > 0;
-	if ((rc = load_want_num(c, cal, "library_o_out_ns", "calibration", &d->run.library_o_out_ns)) < 0)
+	if ((rc = load_want_num(c, cal, "library_o_out_ns", "calibration",
+				&d->run.library_o_out_ns)) < 0)
 		return -1;
 	d->run.has_library_o_out = rc > 0;
 	return 0;
@@ -98,15 +111,19 @@ static int load_kind_costs(struct load_ctx *c, struct dump *d, struct json_objec
 static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *root)
 {
 	int bad = 0, rc;
-	struct json_object *clk = load_want(c, root, "clock", LOAD_TOP, LOAD_OPTIONAL, json_type_object, &bad);
+	struct json_object *clk =
+		load_want(c, root, "clock", LOAD_TOP, LOAD_OPTIONAL, json_type_object, &bad);
 	struct json_object *cal;
 
 	d->run.compensated = -1;
 	if (clk) {
-		if (load_want_str(c, clk, "source", "clock", LOAD_OPTIONAL, &d->run.clock_source) < 0 ||
-		    load_want_u64(c, clk, "ticks_per_second", "clock", LOAD_OPTIONAL, &d->run.ticks_per_second) < 0 ||
+		if (load_want_str(c, clk, "source", "clock", LOAD_OPTIONAL, &d->run.clock_source) <
+			    0 ||
+		    load_want_u64(c, clk, "ticks_per_second", "clock", LOAD_OPTIONAL,
+				  &d->run.ticks_per_second) < 0 ||
 		    load_want_str(c, clk, "note", "clock", LOAD_OPTIONAL, &d->run.clock_note) < 0 ||
-		    (rc = load_want_u64(c, clk, "stopped_ns", "clock", LOAD_OPTIONAL, &d->run.clock_stopped_ns)) < 0)
+		    (rc = load_want_u64(c, clk, "stopped_ns", "clock", LOAD_OPTIONAL,
+					&d->run.clock_stopped_ns)) < 0)
 			return -1;
 		d->run.has_clock_stopped = rc > 0;
 	} else if (bad) {
@@ -127,7 +144,8 @@ static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *ro
 	if (load_kind_costs(c, d, cal) < 0)
 		return -1;
 	if (load_get(cal, "compensated")) {
-		struct json_object *v = load_want(c, cal, "compensated", "calibration", LOAD_OPTIONAL, json_type_boolean, &bad);
+		struct json_object *v = load_want(c, cal, "compensated", "calibration",
+						  LOAD_OPTIONAL, json_type_boolean, &bad);
 
 		if (!v)
 			return -1;
@@ -139,7 +157,8 @@ static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *ro
 static int load_warnings(struct load_ctx *c, struct dump *d, struct json_object *root)
 {
 	int bad = 0;
-	struct json_object *w = load_want(c, root, "warnings", LOAD_TOP, LOAD_OPTIONAL, json_type_array, &bad);
+	struct json_object *w =
+		load_want(c, root, "warnings", LOAD_TOP, LOAD_OPTIONAL, json_type_array, &bad);
 
 	if (!w)
 		return bad;
@@ -150,8 +169,9 @@ static int load_warnings(struct load_ctx *c, struct dump *d, struct json_object 
 
 		struct load_brief b;
 
-		d->run.warnings[i] = s && json_object_is_type(s, json_type_string) ? load_string(s, 0) :
-										      xstrdup(load_brief(&b, s));
+		d->run.warnings[i] = s && json_object_is_type(s, json_type_string)
+					     ? load_string(s, 0)
+					     : xstrdup(load_brief(&b, s));
 	}
 	return 0;
 }
@@ -161,7 +181,8 @@ static int load_library_probes(struct load_ctx *c, struct dump *d, struct json_o
 {
 	const char *v;
 
-	if (load_want_str(c, root, "library_probes", LOAD_TOP, LOAD_OPTIONAL, &d->run.library_probes) < 0)
+	if (load_want_str(c, root, "library_probes", LOAD_TOP, LOAD_OPTIONAL,
+			  &d->run.library_probes) < 0)
 		return -1;
 	v = d->run.library_probes;
 	if (v && strcmp(v, "on") && strcmp(v, "off") && strcmp(v, "unavailable"))
@@ -174,10 +195,12 @@ static int load_library_probes(struct load_ctx *c, struct dump *d, struct json_o
 static int load_end(struct load_ctx *c, struct dump *d, struct json_object *root)
 {
 	int bad = 0;
-	struct json_object *cut = load_want(c, root, "cut_short", LOAD_TOP, LOAD_OPTIONAL, json_type_object, &bad);
+	struct json_object *cut =
+		load_want(c, root, "cut_short", LOAD_TOP, LOAD_OPTIONAL, json_type_object, &bad);
 	uint64_t sig;
 
-	if (load_want_u64(c, root, "refused_dumps", LOAD_TOP, LOAD_OPTIONAL, &d->run.refused_dumps) < 0)
+	if (load_want_u64(c, root, "refused_dumps", LOAD_TOP, LOAD_OPTIONAL,
+			  &d->run.refused_dumps) < 0)
 		return -1;
 	if (!cut)
 		return bad;
@@ -195,8 +218,9 @@ static int load_end(struct load_ctx *c, struct dump *d, struct json_object *root
 
 int load_header(struct load_ctx *c, struct dump *d, struct json_object *root)
 {
-	if (load_format(c, d, root) < 0 || load_program(c, d, root) < 0 || load_clock(c, d, root) < 0 ||
-	    load_warnings(c, d, root) < 0 || load_library_probes(c, d, root) < 0 || load_end(c, d, root) < 0)
+	if (load_format(c, d, root) < 0 || load_program(c, d, root) < 0 ||
+	    load_clock(c, d, root) < 0 || load_warnings(c, d, root) < 0 ||
+	    load_library_probes(c, d, root) < 0 || load_end(c, d, root) < 0)
 		return -1;
 	return 0;
 }
@@ -205,7 +229,8 @@ static int load_uncalled(struct load_ctx *c, struct run_module *mod, struct json
 			 const char *where)
 {
 	int bad = 0;
-	struct json_object *arr = load_want(c, m, "uncalled", where, LOAD_OPTIONAL, json_type_array, &bad);
+	struct json_object *arr =
+		load_want(c, m, "uncalled", where, LOAD_OPTIONAL, json_type_array, &bad);
 	char sub[96];
 
 	if (!arr)
@@ -219,7 +244,8 @@ static int load_uncalled(struct load_ctx *c, struct run_module *mod, struct json
 
 		snprintf(sub, sizeof(sub), "%s.uncalled[%zu]", where, i);
 		if (!u || !json_object_is_type(u, json_type_object))
-			return load_fail(c, "expected an object, not %s, at %s", load_type_name(u), sub);
+			return load_fail(c, "expected an object, not %s, at %s", load_type_name(u),
+					 sub);
 		if ((name_rc = load_want_name(c, u, "name", sub, LOAD_REQUIRED, &x->name)) < 0 ||
 		    (file_rc = load_want_name(c, u, "file", sub, LOAD_OPTIONAL, &x->file)) < 0 ||
 		    load_want_u64(c, u, "line", sub, LOAD_OPTIONAL, &x->line) < 0 ||
@@ -232,11 +258,12 @@ static int load_uncalled(struct load_ctx *c, struct run_module *mod, struct json
 }
 
 /* load_names: obj.key, an array of strings, into *out (n of them); absent: none. */
-static int load_names(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,
-		      char ***out, size_t *n)
+static int load_names(struct load_ctx *c, struct json_object *obj, const char *key,
+		      const char *where, char ***out, size_t *n)
 {
 	int bad = 0;
-	struct json_object *arr = load_want(c, obj, key, where, LOAD_OPTIONAL, json_type_array, &bad);
+	struct json_object *arr =
+		load_want(c, obj, key, where, LOAD_OPTIONAL, json_type_array, &bad);
 
 	if (!arr)
 		return bad;
@@ -246,7 +273,8 @@ static int load_names(struct load_ctx *c, struct json_object *obj, const char *k
 		struct json_object *s = json_object_array_get_idx(arr, i);
 
 		if (!s || !json_object_is_type(s, json_type_string))
-			return load_fail(c, "expected a string, not %s, at %s.%s[%zu]", load_type_name(s), where, key, i);
+			return load_fail(c, "expected a string, not %s, at %s.%s[%zu]",
+					 load_type_name(s), where, key, i);
 		(*out)[i] = xstrdup(json_object_get_string(s));
 	}
 	return 0;
@@ -257,7 +285,8 @@ static int load_module_libcalls(struct load_ctx *c, struct run_module *mod, stru
 				const char *where)
 {
 	int bad = 0;
-	struct json_object *lc = load_want(c, m, "library_calls", where, LOAD_OPTIONAL, json_type_object, &bad);
+	struct json_object *lc =
+		load_want(c, m, "library_calls", where, LOAD_OPTIONAL, json_type_object, &bad);
 	struct run_libcalls *l = &mod->libcalls;
 	char sub[96];
 
@@ -271,15 +300,16 @@ static int load_module_libcalls(struct load_ctx *c, struct run_module *mod, stru
 	    load_names(c, lc, "through_got", sub, &l->through_got, &l->nthrough) < 0)
 		return -1;
 	if (l->probed > l->slots)
-		return load_fail(c, "probed %llu is more than slots %llu at %s", (unsigned long long)l->probed,
-				 (unsigned long long)l->slots, sub);
+		return load_fail(c, "probed %llu is more than slots %llu at %s",
+				 (unsigned long long)l->probed, (unsigned long long)l->slots, sub);
 	return 0;
 }
 
 int load_modules(struct load_ctx *c, struct dump *d, struct json_object *root, struct keymap *ids)
 {
 	int bad = 0;
-	struct json_object *mods = load_want(c, root, "modules", LOAD_TOP, LOAD_OPTIONAL, json_type_array, &bad);
+	struct json_object *mods =
+		load_want(c, root, "modules", LOAD_TOP, LOAD_OPTIONAL, json_type_array, &bad);
 	char where[64];
 
 	keymap_init(ids, mods ? json_object_array_length(mods) : 0);
@@ -294,12 +324,15 @@ int load_modules(struct load_ctx *c, struct dump *d, struct json_object *root, s
 
 		snprintf(where, sizeof(where), "modules[%zu]", i);
 		if (!m || !json_object_is_type(m, json_type_object))
-			return load_fail(c, "expected an object, not %s, at %s", load_type_name(m), where);
+			return load_fail(c, "expected an object, not %s, at %s", load_type_name(m),
+					 where);
 		if (load_want_id(c, m, "id", where, LOAD_REQUIRED, &id) < 0 ||
 		    load_want_str(c, m, "path", where, LOAD_OPTIONAL, &mod->path) < 0 ||
 		    load_want_str(c, m, "build_id", where, LOAD_OPTIONAL, &mod->build_id) < 0 ||
-		    load_want_u64(c, m, "symtab_functions", where, LOAD_OPTIONAL, &mod->symtab_functions) < 0 ||
-		    load_uncalled(c, mod, m, where) < 0 || load_module_libcalls(c, mod, m, where) < 0)
+		    load_want_u64(c, m, "symtab_functions", where, LOAD_OPTIONAL,
+				  &mod->symtab_functions) < 0 ||
+		    load_uncalled(c, mod, m, where) < 0 ||
+		    load_module_libcalls(c, mod, m, where) < 0)
 			return -1;
 		if (keymap_put(ids, (uint64_t)id, (uint32_t)i) < 0)
 			return load_fail(c, "duplicate module id %lld at %s", (long long)id, where);
@@ -311,7 +344,8 @@ int load_modules(struct load_ctx *c, struct dump *d, struct json_object *root, s
  * load_offset: the function's "offset", a hex string ("0x1136"), which only
  * refines how functions match (fnid.h): one that does not parse is left out.
  */
-static int load_offset(struct load_ctx *c, struct dump_function *f, struct json_object *o, const char *where)
+static int load_offset(struct load_ctx *c, struct dump_function *f, struct json_object *o,
+		       const char *where)
 {
 	char *text = NULL;
 	int rc = load_want_str(c, o, "offset", where, LOAD_OPTIONAL, &text);
@@ -333,13 +367,15 @@ static int load_function(struct load_ctx *c, struct dump_function *f, struct jso
 	    (name_rc = load_want_name(c, o, "name", where, LOAD_REQUIRED, &f->name)) < 0 ||
 	    (file_rc = load_want_name(c, o, "file", where, LOAD_OPTIONAL, &f->file)) < 0 ||
 	    load_want_str(c, o, "address", where, LOAD_OPTIONAL, &f->address) < 0 ||
-	    load_want_u64(c, o, "line", where, LOAD_OPTIONAL, &f->line) < 0 || load_offset(c, f, o, where) < 0 ||
+	    load_want_u64(c, o, "line", where, LOAD_OPTIONAL, &f->line) < 0 ||
+	    load_offset(c, f, o, where) < 0 ||
 	    load_want_str(c, o, "front_end", where, LOAD_OPTIONAL, &f->front_end) < 0 ||
 	    load_args(c, o, where, &f->args) < 0)
 		return -1;
 	if (load_get(o, "library")) {
 		int bad = 0;
-		struct json_object *v = load_want(c, o, "library", where, LOAD_OPTIONAL, json_type_boolean, &bad);
+		struct json_object *v =
+			load_want(c, o, "library", where, LOAD_OPTIONAL, json_type_boolean, &bad);
 
 		if (!v)
 			return -1;
@@ -355,17 +391,19 @@ static int load_function(struct load_ctx *c, struct dump_function *f, struct jso
 		int64_t m = keymap_get(modules, (uint64_t)mod);
 
 		if (m < 0)
-			return load_fail(c, "module id %lld is not in modules[] at %s.module", (long long)mod, where);
+			return load_fail(c, "module id %lld is not in modules[] at %s.module",
+					 (long long)mod, where);
 		f->module = (int32_t)m;
 	}
 	return 0;
 }
 
-int load_functions(struct load_ctx *c, struct dump *d, struct json_object *root, const struct keymap *modules,
-		   struct keymap *ids)
+int load_functions(struct load_ctx *c, struct dump *d, struct json_object *root,
+		   const struct keymap *modules, struct keymap *ids)
 {
 	int bad = 0;
-	struct json_object *fns = load_want(c, root, "functions", LOAD_TOP, LOAD_REQUIRED, json_type_array, &bad);
+	struct json_object *fns =
+		load_want(c, root, "functions", LOAD_TOP, LOAD_REQUIRED, json_type_array, &bad);
 	char where[64];
 
 	keymap_init(ids, fns ? json_object_array_length(fns) : 0);
@@ -383,7 +421,8 @@ int load_functions(struct load_ctx *c, struct dump *d, struct json_object *root,
 				  modules, &id) < 0)
 			return -1;
 		if (keymap_put(ids, (uint64_t)id, (uint32_t)i) < 0)
-			return load_fail(c, "duplicate function id %lld at %s", (long long)id, where);
+			return load_fail(c, "duplicate function id %lld at %s", (long long)id,
+					 where);
 	}
 	return 0;
 }

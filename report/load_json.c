@@ -68,8 +68,8 @@ static const char *at(char *out, size_t size, const char *where, const char *key
 	return out;
 }
 
-struct json_object *load_want(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,
-			      enum load_need need, json_type t, int *bad)
+struct json_object *load_want(struct load_ctx *c, struct json_object *obj, const char *key,
+			      const char *where, enum load_need need, json_type t, int *bad)
 {
 	struct json_object *v = load_get(obj, key);
 
@@ -117,7 +117,9 @@ int load_want_u64(struct load_ctx *c, struct json_object *obj, const char *key, 
 		struct load_brief b;
 
 		return load_fail(c, "expected a non-negative integer%s, not %s, at %s",
-				 json_object_is_type(v, json_type_int) && !load_int_in_range(v) ? " below 2^63" : "",
+				 json_object_is_type(v, json_type_int) && !load_int_in_range(v)
+					 ? " below 2^63"
+					 : "",
 				 load_brief(&b, v), at(path, sizeof(path), where, key));
 	}
 	return 1;
@@ -134,27 +136,30 @@ int load_want_id(struct load_ctx *c, struct json_object *obj, const char *key, c
 		return 0;
 	}
 	if (!json_object_is_type(v, json_type_int))
-		return load_fail(c, "expected an integer id, not %s, at %s.%s", load_type_name(v), where, key);
+		return load_fail(c, "expected an integer id, not %s, at %s.%s", load_type_name(v),
+				 where, key);
 	if (!load_int_in_range(v))
 		return load_fail(c, "id out of range at %s.%s", where, key);
 	*out = json_object_get_int64(v);
 	return 1;
 }
 
-int load_want_num(struct load_ctx *c, struct json_object *obj, const char *key, const char *where, double *out)
+int load_want_num(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,
+		  double *out)
 {
 	struct json_object *v = load_get(obj, key);
 
 	if (!v)
 		return 0;
 	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
-		return load_fail(c, "expected a number, not %s, at %s.%s", load_type_name(v), where, key);
+		return load_fail(c, "expected a number, not %s, at %s.%s", load_type_name(v), where,
+				 key);
 	*out = json_object_get_double(v);
 	if (!(*out >= 0) || !isfinite(*out)) {
 		struct load_brief b;
 
-		return load_fail(c, "expected a finite non-negative number, not %s, at %s.%s", load_brief(&b, v),
-				 where, key);
+		return load_fail(c, "expected a finite non-negative number, not %s, at %s.%s",
+				 load_brief(&b, v), where, key);
 	}
 	return 1;
 }
@@ -179,8 +184,8 @@ char *load_string(struct json_object *v, int exact)
 }
 
 /* want_string: load_want_str's work, the copy made by load_string. */
-static int want_string(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,
-		       enum load_need need, char **out, int exact)
+static int want_string(struct load_ctx *c, struct json_object *obj, const char *key,
+		       const char *where, enum load_need need, char **out, int exact)
 {
 	int bad = 0;
 	struct json_object *v = load_want(c, obj, key, where, need, json_type_string, &bad);
@@ -188,7 +193,9 @@ static int want_string(struct load_ctx *c, struct json_object *obj, const char *
 	*out = v ? load_string(v, exact) : NULL;
 	if (bad < 0)
 		return -1;
-	return !v ? 0 : strlen(json_object_get_string(v)) == (size_t)json_object_get_string_len(v) ? 1 : 2;
+	return !v                                                                           ? 0
+	       : strlen(json_object_get_string(v)) == (size_t)json_object_get_string_len(v) ? 1
+											    : 2;
 }
 
 int load_want_str(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,

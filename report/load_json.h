@@ -38,8 +38,8 @@ int load_int_in_range(struct json_object *v);
  * load_want: obj's member key if it has type t.  NULL when absent (*bad set
  * by load_fail when need is LOAD_REQUIRED) or of another type (*bad set).
  */
-struct json_object *load_want(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,
-			      enum load_need need, json_type t, int *bad);
+struct json_object *load_want(struct load_ctx *c, struct json_object *obj, const char *key,
+			      const char *where, enum load_need need, json_type t, int *bad);
 
 /*
  * Typed members: each returns 1 when obj.key was there (stored in out), 0
@@ -53,7 +53,8 @@ int load_want_u64(struct load_ctx *c, struct json_object *obj, const char *key, 
 		  enum load_need need, uint64_t *out);
 int load_want_id(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,
 		 enum load_need need, int64_t *out);
-int load_want_num(struct load_ctx *c, struct json_object *obj, const char *key, const char *where, double *out);
+int load_want_num(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,
+		  double *out);
 int load_want_str(struct load_ctx *c, struct json_object *obj, const char *key, const char *where,
 		  enum load_need need, char **out);
 
@@ -81,16 +82,17 @@ int load_want_name(struct load_ctx *c, struct json_object *obj, const char *key,
  */
 int load_header(struct load_ctx *c, struct dump *d, struct json_object *root);
 int load_modules(struct load_ctx *c, struct dump *d, struct json_object *root, struct keymap *ids);
-int load_functions(struct load_ctx *c, struct dump *d, struct json_object *root, const struct keymap *modules,
-		   struct keymap *ids);
-int load_threads(struct load_ctx *c, struct dump *d, struct json_object *root, const struct keymap *fns);
+int load_functions(struct load_ctx *c, struct dump *d, struct json_object *root,
+		   const struct keymap *modules, struct keymap *ids);
+int load_threads(struct load_ctx *c, struct dump *d, struct json_object *root,
+		 const struct keymap *fns);
 
 /* load_args: function object o's "args" (a value profile), at where ("functions[3]"), into
  * *out (NULL when absent) (load_args.c). */
 int load_args(struct load_ctx *c, struct json_object *o, const char *where, struct dump_args **out);
 
 /* load_tree: thread t's (index ti) "tree" of object th, at where ("threads[3]"). */
-int load_tree(struct load_ctx *c, struct dump_thread *t, size_t ti, struct json_object *th, const char *where,
-	      const struct keymap *fns);
+int load_tree(struct load_ctx *c, struct dump_thread *t, size_t ti, struct json_object *th,
+	      const char *where, const struct keymap *fns);
 
 #endif

@@ -44,21 +44,25 @@ static int json_cell(struct load_ctx *c, const void *src, const struct load_fiel
 	switch (f->kind) {
 	case LOAD_U64:
 		if (!is_int || !load_int_in_range(v))
-			return load_fail(c, "expected a non-negative integer%s, not %s, at %s.%s", is_int ? " below 2^63" : "",
-					 load_brief(&b, v), load_where_format(where, sizeof(where), w), f->key);
+			return load_fail(c, "expected a non-negative integer%s, not %s, at %s.%s",
+					 is_int ? " below 2^63" : "", load_brief(&b, v),
+					 load_where_format(where, sizeof(where), w), f->key);
 		out->n = json_object_get_int64(v);
 		return 0;
 	case LOAD_FN:
 		if (!is_int)
-			return load_fail(c, "expected an integer id, not %s, at %s.%s", load_type_name(v),
+			return load_fail(c, "expected an integer id, not %s, at %s.%s",
+					 load_type_name(v),
 					 load_where_format(where, sizeof(where), w), f->key);
 		if (!load_int_in_range(v))
-			return load_fail(c, "id out of range at %s.%s", load_where_format(where, sizeof(where), w), f->key);
+			return load_fail(c, "id out of range at %s.%s",
+					 load_where_format(where, sizeof(where), w), f->key);
 		out->n = json_object_get_int64(v);
 		return 0;
 	case LOAD_STR:
 		if (!json_object_is_type(v, json_type_string))
-			return load_fail(c, "expected a string, not %s, at %s.%s", load_type_name(v),
+			return load_fail(c, "expected a string, not %s, at %s.%s",
+					 load_type_name(v),
 					 load_where_format(where, sizeof(where), w), f->key);
 		out->s = json_object_get_string(v);
 		return 0;
@@ -71,12 +75,12 @@ static int json_cell(struct load_ctx *c, const void *src, const struct load_fiel
  * arr (NULL when the thread has none): from rowscan's table when json-c saw
  * the array empty, else from json-c's objects.  *out (n records) is set here.
  */
-static int load_records(struct load_ctx *c, const struct load_record_kind *kind, enum rowscan_what what,
-			size_t ti, struct json_object *arr, const char *thread_where, const struct keymap *fns,
-			void **out, size_t *n)
+static int load_records(struct load_ctx *c, const struct load_record_kind *kind,
+			enum rowscan_what what, size_t ti, struct json_object *arr,
+			const char *thread_where, const struct keymap *fns, void **out, size_t *n)
 {
-	const struct rowscan_table *fast = arr && !json_object_array_length(arr) ? rowscan_find(c->rows, what, ti)
-										  : NULL;
+	const struct rowscan_table *fast =
+		arr && !json_object_array_length(arr) ? rowscan_find(c->rows, what, ti) : NULL;
 	struct load_where w = { thread_where, kind->array, 0 };
 	struct fast_row row = { fast, NULL };
 	struct load_reader fast_reader = { fast_cell, &row }, json_reader = { json_cell, NULL };
@@ -93,7 +97,8 @@ static int load_records(struct load_ctx *c, const struct load_record_kind *kind,
 			struct json_object *o = json_object_array_get_idx(arr, w.i);
 
 			if (!o || !json_object_is_type(o, json_type_object))
-				return load_fail(c, "expected an object, not %s, at %s", load_type_name(o),
+				return load_fail(c, "expected an object, not %s, at %s",
+						 load_type_name(o),
 						 load_where_format(where, sizeof(where), &w));
 			json_reader.src = o;
 			r = &json_reader;
@@ -116,13 +121,14 @@ static int want_fn(struct load_ctx *c, struct json_object *obj, const char *key,
 		return rc;
 	*index = keymap_get(fns, (uint64_t)id);
 	if (*index < 0)
-		return load_fail(c, "function id %lld is not in functions[] at %s.%s", (long long)id, where, key);
+		return load_fail(c, "function id %lld is not in functions[] at %s.%s",
+				 (long long)id, where, key);
 	return 0;
 }
 
 /* thread_keys: the thread's own keys: tid, name, wall time, pid (in a merged dump), counters, the first folded function, running. */
-static int thread_keys(struct load_ctx *c, struct dump_thread *t, struct json_object *th, const char *where,
-		       const struct keymap *fns)
+static int thread_keys(struct load_ctx *c, struct dump_thread *t, struct json_object *th,
+		       const char *where, const struct keymap *fns)
 {
 	int bad = 0, rc;
 	int64_t first;
@@ -139,13 +145,15 @@ static int thread_keys(struct load_ctx *c, struct dump_thread *t, struct json_ob
 		return -1;
 	t->has_pid = rc > 0;
 	for (int k = 0; k < RUN_COUNTERS; k++)
-		if (load_want_u64(c, th, run_counter_keys[k], where, LOAD_OPTIONAL, &t->counters[k]) < 0)
+		if (load_want_u64(c, th, run_counter_keys[k], where, LOAD_OPTIONAL,
+				  &t->counters[k]) < 0)
 			return -1;
 	if (want_fn(c, th, "folded_first_fn", where, fns, 1, &first) < 0)
 		return -1;
 	t->folded_first_fn = (int32_t)first;
 	if (load_get(th, "running")) {
-		struct json_object *v = load_want(c, th, "running", where, LOAD_OPTIONAL, json_type_boolean, &bad);
+		struct json_object *v =
+			load_want(c, th, "running", where, LOAD_OPTIONAL, json_type_boolean, &bad);
 
 		if (!v)
 			return -1;
@@ -168,7 +176,8 @@ static int load_thread(struct load_ctx *c, struct dump_thread *t, size_t ti, str
 	arr = load_want(c, th, "functions", where, LOAD_REQUIRED, json_type_array, &bad);
 	if (!arr)
 		return -1;
-	bad = load_records(c, &load_fstat_kind, RS_FUNCTIONS, ti, arr, where, fns, &records, &t->nfuncs);
+	bad = load_records(c, &load_fstat_kind, RS_FUNCTIONS, ti, arr, where, fns, &records,
+			   &t->nfuncs);
 	t->funcs = records;
 	if (bad < 0)
 		return -1;
@@ -182,10 +191,12 @@ static int load_thread(struct load_ctx *c, struct dump_thread *t, size_t ti, str
 	return load_tree(c, t, ti, th, where, fns);
 }
 
-int load_threads(struct load_ctx *c, struct dump *d, struct json_object *root, const struct keymap *fns)
+int load_threads(struct load_ctx *c, struct dump *d, struct json_object *root,
+		 const struct keymap *fns)
 {
 	int bad = 0;
-	struct json_object *ths = load_want(c, root, "threads", LOAD_TOP, LOAD_REQUIRED, json_type_array, &bad);
+	struct json_object *ths =
+		load_want(c, root, "threads", LOAD_TOP, LOAD_REQUIRED, json_type_array, &bad);
 	char where[32];
 
 	if (!ths)
@@ -194,7 +205,8 @@ int load_threads(struct load_ctx *c, struct dump *d, struct json_object *root, c
 	d->threads = xcalloc(d->nthreads, sizeof(*d->threads));
 	for (size_t i = 0; i < d->nthreads; i++) {
 		snprintf(where, sizeof(where), "threads[%zu]", i);
-		if (load_thread(c, &d->threads[i], i, json_object_array_get_idx(ths, i), where, fns) < 0)
+		if (load_thread(c, &d->threads[i], i, json_object_array_get_idx(ths, i), where,
+				fns) < 0)
 			return -1;
 	}
 	return 0;

@@ -39,16 +39,19 @@ static int tree_columns(struct load_ctx *c, struct json_object *cols, const char
  * rows), so nothing is formatted unless it fails.
  */
 static int tree_node(struct load_ctx *c, struct dump_thread *t, size_t r, const int64_t v[NCOLS],
-		     const size_t pos[NCOLS], const char *where, const struct keymap *fns, struct keymap *rows)
+		     const size_t pos[NCOLS], const char *where, const struct keymap *fns,
+		     struct keymap *rows)
 {
 	struct dump_node *n = &t->nodes[r];
 	uint64_t *dst[3] = { &n->calls, &n->incl_ns, &n->self_ns };
 	int64_t fn;
 
 	if (v[COL_ID] == ROWSCAN_NULL)
-		return load_fail(c, "expected an integer id at %s.rows[%zu][%zu]", where, r, pos[COL_ID]);
+		return load_fail(c, "expected an integer id at %s.rows[%zu][%zu]", where, r,
+				 pos[COL_ID]);
 	if (keymap_put(rows, (uint64_t)v[COL_ID], (uint32_t)r) < 0)
-		return load_fail(c, "duplicate tree node id %lld at %s.rows[%zu]", (long long)v[COL_ID], where, r);
+		return load_fail(c, "duplicate tree node id %lld at %s.rows[%zu]",
+				 (long long)v[COL_ID], where, r);
 	n->parent = -1;
 	if (v[COL_PARENT] != ROWSCAN_NULL) {
 		int64_t p = keymap_get(rows, (uint64_t)v[COL_PARENT]);
@@ -60,26 +63,31 @@ static int tree_node(struct load_ctx *c, struct dump_thread *t, size_t r, const 
 	}
 	fn = v[COL_FN] == ROWSCAN_NULL ? -1 : keymap_get(fns, (uint64_t)v[COL_FN]);
 	if (fn < 0)
-		return v[COL_FN] == ROWSCAN_NULL ?
-		       load_fail(c, "expected a function id, not null, at %s.rows[%zu][%zu]", where, r, pos[COL_FN]) :
-		       load_fail(c, "function id %lld is not in functions[] at %s.rows[%zu]",
-				 (long long)v[COL_FN], where, r);
+		return v[COL_FN] == ROWSCAN_NULL
+			       ? load_fail(c,
+					   "expected a function id, not null, at %s.rows[%zu][%zu]",
+					   where, r, pos[COL_FN])
+			       : load_fail(c,
+					   "function id %lld is not in functions[] at %s.rows[%zu]",
+					   (long long)v[COL_FN], where, r);
 	n->fn = (uint32_t)fn;
 	for (int k = 0; k < 3; k++) {
 		if (v[COL_CALLS + k] < 0) /* ROWSCAN_NULL is negative too */
-			return load_fail(c, "expected a non-negative integer at %s.rows[%zu][%zu] (%s)",
-					 where, r, pos[COL_CALLS + k], tree_cols[COL_CALLS + k]);
+			return load_fail(
+				c, "expected a non-negative integer at %s.rows[%zu][%zu] (%s)",
+				where, r, pos[COL_CALLS + k], tree_cols[COL_CALLS + k]);
 		*dst[k] = (uint64_t)v[COL_CALLS + k];
 	}
 	return 0;
 }
 
 /* tree_row_json: the cells of a row json-c read, checked for type. */
-static int tree_row_json(struct load_ctx *c, struct json_object *row, size_t r, const size_t pos[NCOLS],
-			 size_t ncols, const char *where, int64_t v[NCOLS])
+static int tree_row_json(struct load_ctx *c, struct json_object *row, size_t r,
+			 const size_t pos[NCOLS], size_t ncols, const char *where, int64_t v[NCOLS])
 {
 	if (!row || !json_object_is_type(row, json_type_array))
-		return load_fail(c, "expected an array, not %s, at %s.rows[%zu]", load_type_name(row), where, r);
+		return load_fail(c, "expected an array, not %s, at %s.rows[%zu]",
+				 load_type_name(row), where, r);
 	if (json_object_array_length(row) != ncols)
 		return load_fail(c, "row has %zu fields for %zu columns at %s.rows[%zu]",
 				 json_object_array_length(row), ncols, where, r);
@@ -90,7 +98,9 @@ static int tree_row_json(struct load_ctx *c, struct json_object *row, size_t r, 
 			v[k] = ROWSCAN_NULL;
 		} else if (json_object_is_type(x, json_type_int)) {
 			if (!load_int_in_range(x))
-				return load_fail(c, "integer out of range (2^63 or more) at %s.rows[%zu][%zu] (%s)",
+				return load_fail(c,
+						 "integer out of range (2^63 or more) at "
+						 "%s.rows[%zu][%zu] (%s)",
 						 where, r, pos[k], tree_cols[k]);
 			v[k] = json_object_get_int64(x);
 			if (v[k] == ROWSCAN_NULL)
@@ -98,9 +108,11 @@ static int tree_row_json(struct load_ctx *c, struct json_object *row, size_t r, 
 		} else {
 			struct load_brief b;
 
-			return load_fail(c, "expected an integer, not %s, at %s.rows[%zu][%zu] (%s)",
-					 json_object_is_type(x, json_type_double) ? load_brief(&b, x) : load_type_name(x),
-					 where, r, pos[k], tree_cols[k]);
+			return load_fail(
+				c, "expected an integer, not %s, at %s.rows[%zu][%zu] (%s)",
+				json_object_is_type(x, json_type_double) ? load_brief(&b, x)
+									 : load_type_name(x),
+				where, r, pos[k], tree_cols[k]);
 		}
 	}
 	return 0;
@@ -132,14 +144,16 @@ int load_tree(struct load_ctx *c, struct dump_thread *t, size_t ti, struct json_
 	if (t->nnodes >= INT32_MAX)
 		return load_fail(c, "too many tree rows (%zu) at %s", t->nnodes, where);
 	if (fast && fast->nrows && fast->ncols != ncols)
-		return load_fail(c, "row has %zu fields for %zu columns at %s.rows[0]", fast->ncols, ncols, where);
+		return load_fail(c, "row has %zu fields for %zu columns at %s.rows[0]", fast->ncols,
+				 ncols, where);
 	t->nodes = xmalloc((t->nnodes + 1) * sizeof(*t->nodes));
 	keymap_init(&ids, t->nnodes);
 	for (size_t r = 0; r < t->nnodes && !bad; r++) {
 		if (fast) {
 			for (int k = 0; k < NCOLS; k++)
 				v[k] = fast->cells[r * ncols + pos[k]];
-		} else if (tree_row_json(c, json_object_array_get_idx(rows, r), r, pos, ncols, where, v) < 0) {
+		} else if (tree_row_json(c, json_object_array_get_idx(rows, r), r, pos, ncols,
+					 where, v) < 0) {
 			bad = -1;
 			break;
 		}

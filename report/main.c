@@ -16,7 +16,8 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "turn one or more dumps into a static HTML site" },
 	{ "top", cmd_top, "print the flat profile of one or more dumps as text" },
 	{ "diff", cmd_diff, "compare two profiles: a site of what changed, and a gate for CI" },
-	{ "export", cmd_export, "write one or more dumps for callgrind, pprof, speedscope or flamegraph" },
+	{ "export", cmd_export,
+	  "write one or more dumps for callgrind, pprof, speedscope or flamegraph" },
 	{ "merge", cmd_merge, "merge dumps into one dump (sharded CI, many processes)" },
 };
 
@@ -25,7 +26,8 @@ static void usage(FILE *out)
 	fprintf(out, "usage: callprof <command> [options] [args]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\n'callprof <command> --help' (or 'callprof help <command>') describes one command;\n"
+	fprintf(out, "\n'callprof <command> --help' (or 'callprof help <command>') describes one "
+		     "command;\n"
 		     "'callprof --version' prints the version.  See also callprof(1).\n");
 }
 

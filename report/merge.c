@@ -12,8 +12,9 @@
 static const char *merge_output;
 
 static const struct opt merge_options[] = {
-	{ 'o', "output", OPT_STRING, &merge_output, "FILE", "where the merged dump goes (- for the standard output);\n"
-							  "replaced only once complete, so FILE may be one of the DUMPs" },
+	{ 'o', "output", OPT_STRING, &merge_output, "FILE",
+	  "where the merged dump goes (- for the standard output);\n"
+	  "replaced only once complete, so FILE may be one of the DUMPs" },
 };
 
 static const char *const merge_synopses[] = { "DUMP...", NULL };
@@ -44,7 +45,8 @@ int cmd_merge(int argc, char **argv)
 	if (rc)
 		return rc == OPTS_HELP ? 0 : rc;
 	if (!merge_output || !*merge_output)
-		rc = opts_error(&merge_cmd, "no output file given (-o FILE, or -o - for the standard output)");
+		rc = opts_error(&merge_cmd,
+				"no output file given (-o FILE, or -o - for the standard output)");
 	else if (!args.n)
 		rc = opts_error(&merge_cmd, "no dump given");
 	if (rc) {

@@ -9,12 +9,13 @@ static const char *const inline_namespaces[] = { "std::__cxx11::", "std::__1::",
 /* Operator names with angle brackets, longest first so "operator<<=" is not read as "operator<". */
 static const char *const bracket_operators[] = {
 	"operator<=>", "operator<<=", "operator>>=", "operator->*", "operator<<", "operator>>",
-	"operator<=", "operator>=", "operator->", "operator<", "operator>",
+	"operator<=",  "operator>=",  "operator->",  "operator<",   "operator>",
 };
 
 static int is_ident_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
 }
 
 /* operator_at: the length of the bracket operator name at s (after a non-identifier), else 0. */

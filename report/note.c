@@ -18,7 +18,8 @@ void note_location(struct buf *out, const char *file, uint64_t line, const char 
 			buf_printf(out, ":%llu", (unsigned long long)line);
 		buf_puts(out, "</code>");
 	} else {
-		buf_puts(out, "<span class=\"muted\">no source location (no debug information)</span>");
+		buf_puts(out,
+			 "<span class=\"muted\">no source location (no debug information)</span>");
 	}
 	if (module) {
 		buf_puts(out, " in <code>");
@@ -47,25 +48,35 @@ void note_fold(struct buf *out, const struct profile *p, int64_t thread)
 	if (folded && thread >= 0) {
 		const struct pthread *th = &p->threads[thread];
 
-		buf_printf(out, "This thread's call tree reached its node budget (%s nodes): %s calls were "
-			   "folded to one level of context, so their paths are missing here (their counts are "
-			   "exact on the function pages)", fmt_count(a, th->counters[RUN_MAX_NODES]),
-			   fmt_count(b, folded));
+		buf_printf(
+			out,
+			"This thread's call tree reached its node budget (%s nodes): %s calls were "
+			"folded to one level of context, so their paths are missing here (their "
+			"counts are "
+			"exact on the function pages)",
+			fmt_count(a, th->counters[RUN_MAX_NODES]), fmt_count(b, folded));
 		if (th->folded_first_fn >= 0) {
 			buf_puts(out, "; the first to be folded was a call to ");
 			link_fn(out, p, (uint32_t)th->folded_first_fn, "../");
 		}
 		buf_puts(out, ". ");
 	} else if (folded) {
-		buf_printf(out, "The call %s of %zu thread%s reached %s node budget: %s calls were folded "
-			   "to one level of context, so their paths are missing here (their counts are exact on the "
-			   "function pages; <a href=\"../index.html#threads\">the threads</a> say where). ",
-			   nfolded == 1 ? "tree" : "trees", nfolded, nfolded == 1 ? "" : "s",
-			   nfolded == 1 ? "its" : "their", fmt_count(a, folded));
+		buf_printf(
+			out,
+			"The call %s of %zu thread%s reached %s node budget: %s calls were folded "
+			"to one level of context, so their paths are missing here (their counts "
+			"are exact on the "
+			"function pages; <a href=\"../index.html#threads\">the threads</a> say "
+			"where). ",
+			nfolded == 1 ? "tree" : "trees", nfolded, nfolded == 1 ? "" : "s",
+			nfolded == 1 ? "its" : "their", fmt_count(a, folded));
 	}
 	if (dropped)
-		buf_printf(out, "%s calls were not recorded at all (dropped in signal handlers or for lack of "
-			   "room). ", fmt_count(a, dropped));
+		buf_printf(out,
+			   "%s calls were not recorded at all (dropped in signal handlers or for "
+			   "lack of "
+			   "room). ",
+			   fmt_count(a, dropped));
 	buf_puts(out, "</p>\n");
 }
 
@@ -92,7 +103,8 @@ void note_dumps(struct buf *out, const struct profile *p)
 		}
 		return;
 	}
-	buf_printf(out, "<details class=\"dumps\"><summary>%s dumps, from ", fmt_count(a, p->nruns));
+	buf_printf(out, "<details class=\"dumps\"><summary>%s dumps, from ",
+		   fmt_count(a, p->nruns));
 	dump_line(out, p->runs[0]);
 	buf_puts(out, "</summary>\n<ol class=\"dumps\">\n");
 	for (size_t i = 0; i < p->nruns; i++) {
@@ -145,7 +157,8 @@ void note_programs(struct buf *out, const struct profile *p)
 	for (k = 0; k < n && k < NOTE_PROGRAMS; k++) {
 		buf_puts(out, k ? ", <code>" : "<code>");
 		html_escape(out, v[k].name);
-		buf_printf(out, "</code> (%s dump%s)", fmt_count(a, v[k].n), v[k].n == 1 ? "" : "s");
+		buf_printf(out, "</code> (%s dump%s)", fmt_count(a, v[k].n),
+			   v[k].n == 1 ? "" : "s");
 	}
 	if (k < n)
 		buf_printf(out, " and %s more", fmt_count(a, n - k));

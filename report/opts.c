@@ -8,8 +8,8 @@
 #include "fmt.h"
 #include "opts.h"
 
-#define OPTS_HELP_COLUMN 21 /* where the option descriptions begin in --help */
-#define OPTS_USAGE_MAX 4    /* a command with more options says "[options]" in its usage line */
+#define OPTS_HELP_COLUMN 21   /* where the option descriptions begin in --help */
+#define OPTS_USAGE_MAX 4      /* a command with more options says "[options]" in its usage line */
 #define OPTS_MAX_PERCENT 1e15 /* larger "percentages" are typing mistakes */
 
 void opts_list_add(struct opts_list *l, char *s)
@@ -164,30 +164,28 @@ static int parse_percent(const char *s, double *out)
 }
 
 /* set_value stores value into o's variable; typed is the option as given ("--fail-above"). */
-static int set_value(const struct opts_cmd *cmd, const struct opt *o, const char *typed, char *value)
+static int set_value(const struct opts_cmd *cmd, const struct opt *o, const char *typed,
+		     char *value)
 {
 	switch (o->type) {
-	case OPT_FLAG:
-		*(int *)o->value = 1;
-		return 0;
-	case OPT_STRING:
-		*(const char **)o->value = value;
-		return 0;
-	case OPT_LIST:
-		opts_list_add(o->value, value);
-		return 0;
+	case OPT_FLAG: *(int *)o->value = 1; return 0;
+	case OPT_STRING: *(const char **)o->value = value; return 0;
+	case OPT_LIST: opts_list_add(o->value, value); return 0;
 	case OPT_COUNT:
 		if (parse_count(value, o->value) < 0)
 			return opts_error(cmd, "%s wants a number, not '%s'", typed, value);
 		return 0;
 	case OPT_PERCENT:
 		if (parse_percent(value, o->value) < 0)
-			return opts_error(cmd, "%s wants a percentage (a number, 0 or more), not '%s'", typed, value);
+			return opts_error(cmd,
+					  "%s wants a percentage (a number, 0 or more), not '%s'",
+					  typed, value);
 		return 0;
 	case OPT_TIME_NS:
 		if (fmt_parse_ns(value, o->value) < 0)
-			return opts_error(cmd, "%s wants a time such as 1ms, 250us or 1500 (ns), not '%s'", typed,
-					  value);
+			return opts_error(
+				cmd, "%s wants a time such as 1ms, 250us or 1500 (ns), not '%s'",
+				typed, value);
 		return 0;
 	}
 	return opts_error(cmd, "option '%s' of an unknown type", typed);

@@ -38,9 +38,9 @@ struct opt {
 	char short_name;       /* 'o' for -o, or 0 */
 	const char *long_name; /* "output" for --output, or NULL */
 	enum opt_type type;
-	void *value;           /* where the value goes (see enum opt_type) */
-	const char *arg;       /* the value's name in the help ("DIR"); NULL for a flag */
-	const char *help;      /* what it does; each "\n" starts a continuation line */
+	void *value;      /* where the value goes (see enum opt_type) */
+	const char *arg;  /* the value's name in the help ("DIR"); NULL for a flag */
+	const char *help; /* what it does; each "\n" starts a continuation line */
 };
 
 /* A growable list of borrowed strings, kept NULL-terminated (v[n] == NULL once not empty). */
@@ -51,13 +51,14 @@ struct opts_list {
 
 /* One command's command line. */
 struct opts_cmd {
-	const char *name;             /* "report" */
-	const char *const *synopses;  /* what follows the options on each usage line; NULL-terminated */
-	const char *about;            /* the paragraphs between the usage and the options */
-	const char *footer;           /* a paragraph after the options, or NULL */
+	const char *name; /* "report" */
+	const char *const
+		*synopses;  /* what follows the options on each usage line; NULL-terminated */
+	const char *about;  /* the paragraphs between the usage and the options */
+	const char *footer; /* a paragraph after the options, or NULL */
 	const struct opt *opts;
 	size_t nopts;
-	int in_order;                 /* the first argument ends the options */
+	int in_order; /* the first argument ends the options */
 };
 
 /* opts_parse's result when it printed the help: the command exits 0. */
@@ -80,7 +81,8 @@ void opts_help(const struct opts_cmd *cmd, FILE *out);
  * line on stderr, for the usage errors a command finds itself.  Returns 1,
  * the exit status of a usage error.
  */
-int opts_error(const struct opts_cmd *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int opts_error(const struct opts_cmd *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* opts_list_add appends s (borrowed); opts_list_release frees the list, not the strings. */
 void opts_list_add(struct opts_list *l, char *s);

@@ -28,9 +28,10 @@ static void pager_nav(struct buf *out, const struct pager *pg, size_t page, cons
 	size_t last = first + PAGER_ROWS < pg->nrows ? first + PAGER_ROWS : pg->nrows;
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 
-	buf_printf(out, "<nav class=\"pager\"><span>Functions %s\xe2\x80\x93%s of %s, by self time "
-		   "(sorting and the filter work within a page). Pages:</span>", fmt_count(a, first + 1),
-		   fmt_count(b, last), fmt_count(c, pg->nrows));
+	buf_printf(out,
+		   "<nav class=\"pager\"><span>Functions %s\xe2\x80\x93%s of %s, by self time "
+		   "(sorting and the filter work within a page). Pages:</span>",
+		   fmt_count(a, first + 1), fmt_count(b, last), fmt_count(c, pg->nrows));
 	for (size_t k = 0; k < n; k++) {
 		if (k == page) {
 			buf_printf(out, " <strong aria-current=\"page\">%zu</strong>", k + 1);
@@ -53,5 +54,6 @@ void pager_flat(struct buf *out, const struct profile *p, const struct pager *pg
 		return;
 	}
 	pager_nav(out, pg, page, root);
-	table_flat(out, p, pg->rows + first, pg->nrows - first, pg->run_ns, root, "flat-table", PAGER_ROWS);
+	table_flat(out, p, pg->rows + first, pg->nrows - first, pg->run_ns, root, "flat-table",
+		   PAGER_ROWS);
 }

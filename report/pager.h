@@ -17,9 +17,9 @@
 struct pager {
 	const struct pfstat *rows; /* every row, hottest first */
 	size_t nrows;
-	uint64_t run_ns;           /* the 100% figure */
-	const char *key;           /* names the pages: "all" for the whole run */
-	const char *host;          /* page 1, from the site root: "index.html" */
+	uint64_t run_ns;  /* the 100% figure */
+	const char *key;  /* names the pages: "all" for the whole run */
+	const char *host; /* page 1, from the site root: "index.html" */
 };
 
 /* pager_npages: how many pages nrows rows take (at least 1). */

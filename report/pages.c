@@ -11,16 +11,11 @@
 
 /* Every page kind of a report in the order they are rendered: summary.md before the index that shows it. */
 static const struct page_kind report_kinds[] = {
-	{ "static", render_static },
-	{ "summary", render_summary },
-	{ "index", render_index },
-	{ "function", render_function },
-	{ "tree", render_tree },
-	{ "callers", render_callers },
-	{ "flame", render_flame },
-	{ "thread", render_thread },
-	{ "flat", render_flat },
-	{ "coverage", render_coverage },
+	{ "static", render_static }, { "summary", render_summary },
+	{ "index", render_index },   { "function", render_function },
+	{ "tree", render_tree },     { "callers", render_callers },
+	{ "flame", render_flame },   { "thread", render_thread },
+	{ "flat", render_flat },     { "coverage", render_coverage },
 };
 
 /* The page kinds of a diff site (callprof diff). */
@@ -33,7 +28,8 @@ static const struct page_kind diff_kinds[] = {
 	{ "flame", render_diff_flame },
 };
 
-const struct page_set pages_report = { report_kinds, sizeof(report_kinds) / sizeof(report_kinds[0]) };
+const struct page_set pages_report = { report_kinds,
+				       sizeof(report_kinds) / sizeof(report_kinds[0]) };
 const struct page_set pages_diff = { diff_kinds, sizeof(diff_kinds) / sizeof(diff_kinds[0]) };
 
 int pages_render(struct render_ctx *ctx, const struct page_set *set)

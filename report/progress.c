@@ -41,10 +41,12 @@ static void show(const char *text)
 	char line[128];
 	int n = snprintf(line, sizeof(line), "\r\033[Kcallprof: %.80s", text);
 
-	for (size_t i = 14; line[i]; i++) /* past "\r\033[Kcallprof: ": a file name's control characters */
+	for (size_t i = 14; line[i];
+	     i++) /* past "\r\033[Kcallprof: ": a file name's control characters */
 		if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
 			line[i] = '?';
-	if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1) > 0)
+	if (n > 0 &&
+	    write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1) > 0)
 		progress_shown = 1;
 }
 

@@ -22,17 +22,18 @@ static inline uint64_t u64_add(uint64_t a, uint64_t b)
  */
 struct pstat {
 	uint64_t calls;
-	uint64_t incl_ns, self_ns;           /* compensated */
-	uint64_t raw_incl_ns, raw_self_ns;   /* as measured; equal to the above when the dump has no raw_* */
-	uint64_t min_ns, max_ns;             /* shortest and longest call; valid when has_minmax */
-	uint64_t fenced_calls;               /* of the calls, those read with fences; valid when has_fenced */
-	uint64_t library_calls;              /* of the calls, those a library probe followed (its own cost) */
-	uint64_t fentry_calls;               /* of the calls, those the -pg -mfentry front-end timed (0 when the
+	uint64_t incl_ns, self_ns; /* compensated */
+	uint64_t raw_incl_ns,
+		raw_self_ns;     /* as measured; equal to the above when the dump has no raw_* */
+	uint64_t min_ns, max_ns; /* shortest and longest call; valid when has_minmax */
+	uint64_t fenced_calls;   /* of the calls, those read with fences; valid when has_fenced */
+	uint64_t library_calls;  /* of the calls, those a library probe followed (its own cost) */
+	uint64_t fentry_calls;   /* of the calls, those the -pg -mfentry front-end timed (0 when the
 					      * dump does not say) */
-	uint64_t counted_calls;              /* of the calls, those counted without a time of their own (past
+	uint64_t counted_calls;  /* of the calls, those counted without a time of their own (past
 					      * the stack limit, on a coroutine's stack: -pg -mfentry) */
 	unsigned has_minmax : 1;
-	unsigned has_fenced : 1;             /* the dump said how many calls were fenced (tsc-adaptive) */
+	unsigned has_fenced : 1; /* the dump said how many calls were fenced (tsc-adaptive) */
 };
 
 /* pstat_add adds the figures of from to those of to (saturating; min and max where both have them). */

@@ -29,11 +29,13 @@ static const char *record_output;
 static int record_no_follow;
 
 static const struct opt record_options[] = {
-	{ 'o', "output", OPT_STRING, &record_output, "FILE", "where the profile goes (default: $CALLPROF_OUTPUT, else\n"
-							       "callprof.json); %p in FILE becomes the pid; a relative\n"
-							       "FILE is taken from where record runs" },
-	{ 0, "no-follow", OPT_FLAG, &record_no_follow, NULL, "leave unprofiled the programs the run starts with an\n"
-							      "environment of their own that drops the profiler" },
+	{ 'o', "output", OPT_STRING, &record_output, "FILE",
+	  "where the profile goes (default: $CALLPROF_OUTPUT, else\n"
+	  "callprof.json); %p in FILE becomes the pid; a relative\n"
+	  "FILE is taken from where record runs" },
+	{ 0, "no-follow", OPT_FLAG, &record_no_follow, NULL,
+	  "leave unprofiled the programs the run starts with an\n"
+	  "environment of their own that drops the profiler" },
 };
 
 static const char *const record_synopses[] = { "[--] PROGRAM [ARGS...]", NULL };
@@ -41,21 +43,22 @@ static const char *const record_synopses[] = { "[--] PROGRAM [ARGS...]", NULL };
 static const struct opts_cmd record_cmd = {
 	.name = "record",
 	.synopses = record_synopses,
-	.about = "Runs PROGRAM (built with -finstrument-functions -g) with libcallprof preloaded\n"
-		 "and writes its profile.  PROGRAM's own process writes FILE; every other process\n"
-		 "of the run (forked or started by it) writes FILE with its pid before the\n"
-		 "extension (callprof.1234.json), so none overwrites another.  Programs started\n"
-		 "with an environment of their own are profiled too (see --no-follow).  The\n"
-		 "CALLPROF_* settings (filters, clock, limits) pass through from the environment,\n"
-		 "see callprof(1).  SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to record go on to\n"
-		 "PROGRAM.  Unless CALLPROF_LIBCALLS=0 or LD_BIND_NOW is set, LD_BIND_NOW=1 binds\n"
-		 "every library call at start-up, so that library probes see them all.  Options\n"
-		 "end at PROGRAM.\n"
-		 "\n"
-		 "The exit status is PROGRAM's, and a PROGRAM killed by a signal kills record with\n"
-		 "the same signal.  When PROGRAM exits 0 but no profile was written (it ran no\n"
-		 "instrumented code, or the profile could not be written), record says so and\n"
-		 "exits 1.\n",
+	.about =
+		"Runs PROGRAM (built with -finstrument-functions -g) with libcallprof preloaded\n"
+		"and writes its profile.  PROGRAM's own process writes FILE; every other process\n"
+		"of the run (forked or started by it) writes FILE with its pid before the\n"
+		"extension (callprof.1234.json), so none overwrites another.  Programs started\n"
+		"with an environment of their own are profiled too (see --no-follow).  The\n"
+		"CALLPROF_* settings (filters, clock, limits) pass through from the environment,\n"
+		"see callprof(1).  SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to record go on to\n"
+		"PROGRAM.  Unless CALLPROF_LIBCALLS=0 or LD_BIND_NOW is set, LD_BIND_NOW=1 binds\n"
+		"every library call at start-up, so that library probes see them all.  Options\n"
+		"end at PROGRAM.\n"
+		"\n"
+		"The exit status is PROGRAM's, and a PROGRAM killed by a signal kills record with\n"
+		"the same signal.  When PROGRAM exits 0 but no profile was written (it ran no\n"
+		"instrumented code, or the profile could not be written), record says so and\n"
+		"exits 1.\n",
 	.opts = record_options,
 	.nopts = sizeof(record_options) / sizeof(record_options[0]),
 	.in_order = 1,
@@ -98,7 +101,8 @@ static int find_runtime(char *out, size_t size)
 		*strrchr(exe, '/') = '\0';
 		for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++)
 			for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-				if (snprintf(found, sizeof(found), "%s%s%s", exe, dirs[d], names[i]) < (int)sizeof(found) &&
+				if (snprintf(found, sizeof(found), "%s%s%s", exe, dirs[d],
+					     names[i]) < (int)sizeof(found) &&
 				    file_exists(found))
 					return realpath(found, out) && strlen(out) < size ? 0 : -1;
 	}
@@ -158,7 +162,8 @@ static bool env_off(const char *name)
 {
 	const char *v = getenv(name);
 
-	return v && (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off"));
+	return v &&
+	       (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off"));
 }
 
 /*
@@ -185,8 +190,8 @@ struct found {
 
 /* The output's directory and file name pattern, and the files matching it. */
 struct outputs {
-	char *dir;          /* NULL: the directory holds %, so what was written is not known */
-	const char *base;   /* the file name pattern, inside `dir`'s allocation */
+	char *dir;        /* NULL: the directory holds %, so what was written is not known */
+	const char *base; /* the file name pattern, inside `dir`'s allocation */
 	struct found *f;
 	size_t n, cap;
 };
@@ -242,7 +247,8 @@ static bool outputs_match(const struct outputs *o, const char *name)
 static void outputs_add(struct outputs *o, const char *name, const struct stat *st)
 {
 	if (o->n == o->cap) {
-		struct found *more = realloc(o->f, (o->cap = o->cap ? 2 * o->cap : 8) * sizeof(*more));
+		struct found *more =
+			realloc(o->f, (o->cap = o->cap ? 2 * o->cap : 8) * sizeof(*more));
 		if (!more)
 			return;
 		o->f = more;
@@ -263,7 +269,8 @@ static int outputs_scan(struct outputs *o, const char *pattern)
 	struct dirent *e;
 
 	memset(o, 0, sizeof(*o));
-	if (!(o->dir = strdup(pattern)) || !(slash = strrchr(o->dir, '/')) || memchr(o->dir, '%', (size_t)(slash - o->dir))) {
+	if (!(o->dir = strdup(pattern)) || !(slash = strrchr(o->dir, '/')) ||
+	    memchr(o->dir, '%', (size_t)(slash - o->dir))) {
 		free(o->dir);
 		o->dir = NULL;
 		return -1;
@@ -274,7 +281,8 @@ static int outputs_scan(struct outputs *o, const char *pattern)
 		return 0;
 	while ((e = readdir(d))) {
 		struct stat st;
-		if (outputs_match(o, e->d_name) && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		if (outputs_match(o, e->d_name) &&
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    S_ISREG(st.st_mode))
 			outputs_add(o, e->d_name, &st);
 	}
@@ -296,7 +304,8 @@ static bool unchanged(const struct outputs *before, const struct found *f)
 {
 	for (size_t i = 0; i < before->n; i++)
 		if (!strcmp(before->f[i].name, f->name))
-			return before->f[i].ino == f->ino && before->f[i].mtime.tv_sec == f->mtime.tv_sec &&
+			return before->f[i].ino == f->ino &&
+			       before->f[i].mtime.tv_sec == f->mtime.tv_sec &&
 			       before->f[i].mtime.tv_nsec == f->mtime.tv_nsec;
 	return false;
 }
@@ -310,7 +319,8 @@ static int by_name(const void *a, const void *b)
  * After the run: the profiles written meanwhile, in `written` (names, sorted; borrowed from
  * `after`).  Returns how many, or -1 when that cannot be told.
  */
-static long run_wrote(const struct outputs *before, const struct outputs *after, const char **written)
+static long run_wrote(const struct outputs *before, const struct outputs *after,
+		      const char **written)
 {
 	long n = 0;
 
@@ -347,11 +357,16 @@ static int report_profiles(struct outputs *before, const char *pattern, const ch
 	if (outputs_scan(&after, pattern) == 0 && (written = calloc(after.n + 1, sizeof(*written))))
 		n = run_wrote(before, &after, written);
 	if (n == 0) {
-		fprintf(stderr, "callprof record: no profile written: '%s' ran no instrumented code (built "
-				"with -finstrument-functions?), or its profile could not be written\n", program);
+		fprintf(stderr,
+			"callprof record: no profile written: '%s' ran no instrumented code (built "
+			"with -finstrument-functions?), or its profile could not be written\n",
+			program);
 	} else if (n > 0 && !wrote_own(&after, written, n)) {
-		fprintf(stderr, "callprof record: '%s' wrote no profile of its own; other processes of the run "
-				"wrote %ld in '%s':", program, n, after.dir);
+		fprintf(stderr,
+			"callprof record: '%s' wrote no profile of its own; other processes of the "
+			"run "
+			"wrote %ld in '%s':",
+			program, n, after.dir);
 		for (long i = 0; i < n && i < RECORD_NAMES_SHOWN; i++)
 			fprintf(stderr, " %s", written[i]);
 		if (n > RECORD_NAMES_SHOWN)
@@ -368,7 +383,8 @@ static bool runtime_disabled(void)
 {
 	const char *s = getenv("CALLPROF_DISABLE");
 
-	return s && (!strcmp(s, "1") || !strcmp(s, "yes") || !strcmp(s, "true") || !strcmp(s, "on"));
+	return s &&
+	       (!strcmp(s, "1") || !strcmp(s, "yes") || !strcmp(s, "true") || !strcmp(s, "on"));
 }
 
 /* ---- running the program ------------------------------------------------------------------ */
@@ -401,8 +417,8 @@ static void relay_setup(sigset_t *mask)
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(mask);
 	for (size_t i = 0; i < sizeof(relayed) / sizeof(relayed[0]); i++) {
-		relay_ignored[i] = sigaction(relayed[i], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
-				   old.sa_handler == SIG_IGN;
+		relay_ignored[i] = sigaction(relayed[i], NULL, &old) == 0 &&
+				   !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN;
 		if (relay_ignored[i])
 			continue;
 		sigaction(relayed[i], &sa, NULL);
@@ -457,7 +473,9 @@ static void exec_program(const struct opts_list *args, const sigset_t *old_mask,
 	setenv("CALLPROF_ROOT_PID", pid, 1);
 	relay_undo(old_mask);
 	execvp(args->v[0], args->v);
-	status = errno == ENOENT || errno == ENOTDIR ? 127 : 126; /* not found, or found but not runnable: as a shell */
+	status = errno == ENOENT || errno == ENOTDIR
+			 ? 127
+			 : 126; /* not found, or found but not runnable: as a shell */
 	fprintf(stderr, "callprof record: cannot run '%s': %s\n", args->v[0], strerror(errno));
 	if (write(failed, "x", 1) < 0)
 		_exit(status);
@@ -499,13 +517,15 @@ static int run(const struct opts_list *args)
 	pid_t pid;
 
 	if (find_runtime(lib, sizeof(lib)) < 0) {
-		fprintf(stderr, "callprof record: cannot find libcallprof.so beside the tool or in '%s'\n",
+		fprintf(stderr,
+			"callprof record: cannot find libcallprof.so beside the tool or in '%s'\n",
 			CALLPROF_LIBDIR);
 		return 1;
 	}
 	if (!(output = absolute_output(asked && *asked ? asked : "callprof.json")) ||
 	    set_environment(lib, output) < 0 || set_bind_now() < 0) {
-		fprintf(stderr, "callprof record: cannot set the environment: %s\n", strerror(errno));
+		fprintf(stderr, "callprof record: cannot set the environment: %s\n",
+			strerror(errno));
 		free(output);
 		return 1;
 	}
@@ -534,8 +554,8 @@ static int run(const struct opts_list *args)
 	}
 	ran = !exec_failed(failed[0]);
 	status = wait_program(pid);
-	no_profile = ran && status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 && !runtime_disabled() &&
-		     report_profiles(&before, output, args->v[0]);
+	no_profile = ran && status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+		     !runtime_disabled() && report_profiles(&before, output, args->v[0]);
 	outputs_release(&before);
 	free(output);
 	if (status < 0)

@@ -44,16 +44,16 @@
 struct diff;
 
 struct render_ctx {
-	const struct profile *prof;  /* the profile shown; for a diff, its new side */
-	const struct diff *diff;     /* the diff shown (callprof diff), or NULL */
+	const struct profile *prof; /* the profile shown; for a diff, its new side */
+	const struct diff *diff;    /* the diff shown (callprof diff), or NULL */
 	struct site *site;
-	const char *title;      /* --title, or NULL for one made from the program name */
-	const char *notes_md;   /* --notes Markdown, or NULL */
-	int no_argv;            /* --no-argv: the programs' arguments are left out */
+	const char *title;    /* --title, or NULL for one made from the program name */
+	const char *notes_md; /* --notes Markdown, or NULL */
+	int no_argv;          /* --no-argv: the programs' arguments are left out */
 	size_t notes_len;
-	struct buf summary_md;  /* summary.md, kept for the index */
-	struct buf page;        /* scratch: the page being assembled */
-	struct buf body;        /* scratch: the body of the page being assembled */
+	struct buf summary_md; /* summary.md, kept for the index */
+	struct buf page;       /* scratch: the page being assembled */
+	struct buf body;       /* scratch: the body of the page being assembled */
 };
 
 /* The renderers of a report; each returns 0, or -1 after printing one line. */

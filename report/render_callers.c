@@ -15,11 +15,11 @@
 #include "note.h"
 #include "render.h"
 
-#define CALLERS_MIN_SHARE 0.001  /* paths lighter than 0.1% of the whole are hidden ... */
-#define CALLERS_MAX_NODES 3000   /* ... and the lightest past this many */
-#define CALLERS_MAX_DEPTH 200    /* callers of callers shown */
-#define CALLERS_OPEN_SHARE 0.02  /* nodes heavier than this start expanded */
-#define CALLERS_ROOT UINT32_MAX  /* the key of calls made at the root of a thread */
+#define CALLERS_MIN_SHARE 0.001 /* paths lighter than 0.1% of the whole are hidden ... */
+#define CALLERS_MAX_NODES 3000  /* ... and the lightest past this many */
+#define CALLERS_MAX_DEPTH 200   /* callers of callers shown */
+#define CALLERS_OPEN_SHARE 0.02 /* nodes heavier than this start expanded */
+#define CALLERS_ROOT UINT32_MAX /* the key of calls made at the root of a thread */
 
 /*
  * A caller path F <- G <- H stands for the calling-context nodes of F whose
@@ -30,31 +30,31 @@
  * split its slice, so the whole tree needs one array of members.
  */
 struct member {
-	uint32_t node;    /* the F node */
-	uint32_t cursor;  /* the node reached going up: the path's last caller */
-	uint32_t key;     /* the function calling the cursor, or CALLERS_ROOT (while grouping) */
+	uint32_t node;   /* the F node */
+	uint32_t cursor; /* the node reached going up: the path's last caller */
+	uint32_t key;    /* the function calling the cursor, or CALLERS_ROOT (while grouping) */
 };
 
 struct rnode {
-	uint32_t fn;            /* the function of this step, CALLERS_ROOT for "called at a thread's root" */
-	uint32_t depth;         /* 0 for the functions themselves */
-	size_t lo, hi;          /* its members: members[lo .. hi) */
+	uint32_t fn; /* the function of this step, CALLERS_ROOT for "called at a thread's root" */
+	uint32_t depth; /* 0 for the functions themselves */
+	size_t lo, hi;  /* its members: members[lo .. hi) */
 	uint64_t calls, self_ns, incl_ns;
-	uint64_t weight;        /* incl_ns, or calls without a clock */
-	size_t kids, nkids;     /* its callers: kid_idx[kids ..], heaviest first, once expanded */
+	uint64_t weight;    /* incl_ns, or calls without a clock */
+	size_t kids, nkids; /* its callers: kid_idx[kids ..], heaviest first, once expanded */
 	int shown;
 };
 
 struct callers {
 	const struct ptree *t;
 	struct member *members;
-	uint32_t *same_up;      /* per tree node: the nearest ancestor of its function, or UINT32_MAX */
-	unsigned char *mark;    /* per tree node: scratch, 1 while it is a member of the path summed */
+	uint32_t *same_up; /* per tree node: the nearest ancestor of its function, or UINT32_MAX */
+	unsigned char *mark; /* per tree node: scratch, 1 while it is a member of the path summed */
 	struct rnode *nodes;
 	size_t n, cap;
-	uint32_t *kid_idx;      /* children lists of expanded nodes */
+	uint32_t *kid_idx; /* children lists of expanded nodes */
 	size_t nkid, kidcap;
-	size_t nroots;          /* the functions: nodes[0 .. nroots) */
+	size_t nroots; /* the functions: nodes[0 .. nroots) */
 };
 
 /* same_up: for each node of t, the nearest ancestor running the same function, or
@@ -62,7 +62,8 @@ struct callers {
 static uint32_t *same_up(const struct ptree *t, size_t nfuncs)
 {
 	uint32_t *order, *pos = flame_order(t, &order);
-	uint32_t *path = xmalloc((t->n + 1) * sizeof(*path)), *open = xmalloc((nfuncs + 1) * sizeof(*open));
+	uint32_t *path = xmalloc((t->n + 1) * sizeof(*path)),
+		 *open = xmalloc((nfuncs + 1) * sizeof(*open));
 	uint32_t *up = xmalloc((t->n + 1) * sizeof(*up));
 	size_t depth = 0;
 
@@ -74,7 +75,8 @@ static uint32_t *same_up(const struct ptree *t, size_t nfuncs)
 		while (depth && (parent < 0 || path[depth - 1] != (uint32_t)parent)) {
 			uint32_t done = path[--depth];
 
-			open[t->nodes[done].fn] = up[done]; /* the enclosing one is innermost again */
+			open[t->nodes[done].fn] =
+				up[done]; /* the enclosing one is innermost again */
 		}
 		up[i] = open[t->nodes[i].fn];
 		open[t->nodes[i].fn] = i;
@@ -111,7 +113,8 @@ static size_t add_node(struct callers *c, uint32_t fn, uint32_t depth, size_t lo
 	struct rnode *r;
 
 	if (c->n == c->cap)
-		c->nodes = xreallocarray(c->nodes, c->cap = c->cap ? 2 * c->cap : 1024, sizeof(*c->nodes));
+		c->nodes = xreallocarray(c->nodes, c->cap = c->cap ? 2 * c->cap : 1024,
+					 sizeof(*c->nodes));
 	r = &c->nodes[c->n];
 	memset(r, 0, sizeof(*r));
 	r->fn = fn, r->depth = depth, r->lo = lo, r->hi = hi;
@@ -134,7 +137,8 @@ static size_t add_node(struct callers *c, uint32_t fn, uint32_t depth, size_t lo
 static int cmp_weight(const void *a, const void *b, void *arg)
 {
 	const struct callers *c = arg;
-	const struct rnode *x = &c->nodes[*(const uint32_t *)a], *y = &c->nodes[*(const uint32_t *)b];
+	const struct rnode *x = &c->nodes[*(const uint32_t *)a],
+			   *y = &c->nodes[*(const uint32_t *)b];
 
 	if (x->weight != y->weight)
 		return x->weight > y->weight ? -1 : 1;
@@ -163,13 +167,15 @@ static void expand(struct callers *c, size_t r)
 		while (end < hi && c->members[end].key == c->members[k].key)
 			end++;
 		if (c->nkid == c->kidcap)
-			c->kid_idx = xreallocarray(c->kid_idx, c->kidcap = c->kidcap ? 2 * c->kidcap : 1024,
+			c->kid_idx = xreallocarray(c->kid_idx,
+						   c->kidcap = c->kidcap ? 2 * c->kidcap : 1024,
 						   sizeof(*c->kid_idx));
 		c->kid_idx[c->nkid++] = (uint32_t)add_node(c, c->members[k].key, depth, k, end);
 		k = end;
 	}
 	if (c->nkid - first == 1 && c->nodes[c->kid_idx[first]].fn == CALLERS_ROOT) {
-		c->nkid = first; /* only ever called at a thread's root (main): no callers to show */
+		c->nkid =
+			first; /* only ever called at a thread's root (main): no callers to show */
 		c->n--;
 	}
 	c->nodes[r].kids = first;
@@ -274,11 +280,13 @@ static void row(struct buf *out, const struct profile *p, const struct rnode *r,
 	cell_bar(out, r->weight, whole);
 	buf_printf(out, "%s</span> ", fmt_pct(a, r->weight, whole));
 	if (r->fn == CALLERS_ROOT)
-		buf_puts(out, "<span class=\"muted\">(the root of a thread: no instrumented caller)</span>");
+		buf_puts(out, "<span class=\"muted\">(the root of a thread: no instrumented "
+			      "caller)</span>");
 	else
 		link_fn(out, p, r->fn, "../");
-	buf_printf(out, " <span class=\"figs\">%s \xc2\xb7 self %s \xc2\xb7 %s call%s</span>", fmt_ns(b, r->incl_ns),
-		   fmt_ns(c, r->self_ns), fmt_count(d, r->calls), r->calls == 1 ? "" : "s");
+	buf_printf(out, " <span class=\"figs\">%s \xc2\xb7 self %s \xc2\xb7 %s call%s</span>",
+		   fmt_ns(b, r->incl_ns), fmt_ns(c, r->self_ns), fmt_count(d, r->calls),
+		   r->calls == 1 ? "" : "s");
 }
 
 /* hidden: what the callers of r that are not shown add up to. */
@@ -299,8 +307,11 @@ static void hidden(struct buf *out, const struct callers *c, const struct rnode 
 	if (r->depth >= CALLERS_MAX_DEPTH)
 		buf_puts(out, "<li class=\"hidden\">callers further up are not shown</li>\n");
 	if (count)
-		buf_printf(out, "<li class=\"hidden\">%zu more caller%s below the threshold (%s in all)</li>\n", count,
-			   count == 1 ? "" : "s", c->t->by_calls ? fmt_count(a, weight) : fmt_ns(a, weight));
+		buf_printf(out,
+			   "<li class=\"hidden\">%zu more caller%s below the threshold (%s in "
+			   "all)</li>\n",
+			   count, count == 1 ? "" : "s",
+			   c->t->by_calls ? fmt_count(a, weight) : fmt_ns(a, weight));
 }
 
 /* has_callers: whether some call of path r came from an instrumented function (before expand). */
@@ -314,7 +325,8 @@ static int has_callers(const struct callers *c, const struct rnode *r)
 
 /* path_html: path r and the shown paths above it, as nested lists (recursion bounded by
  * CALLERS_MAX_DEPTH). */
-static void path_html(struct buf *out, const struct profile *p, const struct callers *c, size_t r, uint64_t whole)
+static void path_html(struct buf *out, const struct profile *p, const struct callers *c, size_t r,
+		      uint64_t whole)
 {
 	const struct rnode *n = &c->nodes[r];
 	int more = n->nkids > 0 || (n->depth >= CALLERS_MAX_DEPTH && has_callers(c, n));
@@ -326,7 +338,8 @@ static void path_html(struct buf *out, const struct profile *p, const struct cal
 		return;
 	}
 	buf_printf(out, "<li><details%s><summary>",
-		   (double)n->weight >= CALLERS_OPEN_SHARE * (double)whole && n->depth < 3 ? " open" : "");
+		   (double)n->weight >= CALLERS_OPEN_SHARE * (double)whole && n->depth < 3 ? " open"
+											   : "");
 	row(out, p, n, whole);
 	buf_puts(out, "</summary>\n<ul>\n");
 	for (size_t k = 0; k < n->nkids; k++)
@@ -339,7 +352,8 @@ static void path_html(struct buf *out, const struct profile *p, const struct cal
 static int cmp_root(const void *a, const void *b, void *arg)
 {
 	const struct callers *c = arg;
-	const struct rnode *x = &c->nodes[*(const uint32_t *)a], *y = &c->nodes[*(const uint32_t *)b];
+	const struct rnode *x = &c->nodes[*(const uint32_t *)a],
+			   *y = &c->nodes[*(const uint32_t *)b];
 
 	if (x->self_ns != y->self_ns)
 		return x->self_ns > y->self_ns ? -1 : 1;
@@ -348,7 +362,8 @@ static int cmp_root(const void *a, const void *b, void *arg)
 
 /* callers_html: the shown functions by self time, each with its callers; returns how many
  * functions were left out. */
-static size_t callers_html(struct buf *out, const struct profile *p, struct callers *c, uint64_t whole)
+static size_t callers_html(struct buf *out, const struct profile *p, struct callers *c,
+			   uint64_t whole)
 {
 	uint32_t *order = xmalloc((c->nroots + 1) * sizeof(*order));
 	size_t left = 0;
@@ -356,7 +371,8 @@ static size_t callers_html(struct buf *out, const struct profile *p, struct call
 	for (size_t r = 0; r < c->nroots; r++)
 		order[r] = (uint32_t)r;
 	qsort_r(order, c->nroots, sizeof(*order), cmp_root, c);
-	buf_printf(out, "<ul class=\"tree\" id=\"tree\" data-whole=\"%llu\">\n", (unsigned long long)whole);
+	buf_printf(out, "<ul class=\"tree\" id=\"tree\" data-whole=\"%llu\">\n",
+		   (unsigned long long)whole);
 	for (size_t r = 0; r < c->nroots; r++) {
 		if (c->nodes[order[r]].shown)
 			path_html(out, p, c, order[r], whole);
@@ -374,8 +390,10 @@ int render_callers(struct render_ctx *ctx)
 	const struct ptree *t = &p->tree;
 	uint64_t whole = t->by_calls || !p->run_ns ? t->total : p->run_ns;
 	uint64_t cut = (uint64_t)((double)whole * CALLERS_MIN_SHARE);
-	struct callers c = { .t = t, .members = xmalloc((t->n + 1) * sizeof(struct member)),
-			     .same_up = same_up(t, p->nfuncs), .mark = xcalloc(t->n + 1, 1) };
+	struct callers c = { .t = t,
+			     .members = xmalloc((t->n + 1) * sizeof(struct member)),
+			     .same_up = same_up(t, p->nfuncs),
+			     .mark = xcalloc(t->n + 1, 1) };
 	struct buf lede = BUF_INIT, tree = BUF_INIT;
 	char a[FMT_SIZE], b[FMT_SIZE], d[FMT_SIZE];
 	size_t shown, left;
@@ -384,24 +402,34 @@ int render_callers(struct render_ctx *ctx)
 	roots(&c);
 	shown = grow(&c, cut ? cut : 1);
 	left = callers_html(&tree, p, &c, whole);
-	buf_printf(&lede, "<p class=\"lede\">Bottom-up: every function, and under it the functions that called "
-		   "it, each with their own callers below. A row's figures are the function's own (the one at "
-		   "the top of its branch) when called through that path: its inclusive time (a recursive call "
-		   "within another of the same path counted once), self time and calls. Functions come by self time, "
+	buf_printf(&lede,
+		   "<p class=\"lede\">Bottom-up: every function, and under it the functions that "
+		   "called "
+		   "it, each with their own callers below. A row's figures are the function's own "
+		   "(the one at "
+		   "the top of its branch) when called through that path: its inclusive time (a "
+		   "recursive call "
+		   "within another of the same path counted once), self time and calls. Functions "
+		   "come by self time, "
 		   "callers by inclusive time; percentages are of %s%s.</p>\n",
 		   t->by_calls ? "all calls (this dump has no times)" : "the run, ",
 		   t->by_calls ? "" : fmt_ns(a, whole));
 	if (shown < c.n || left)
-		buf_printf(&lede, "<p class=\"pruned\" id=\"pruned\">Showing the %s heaviest caller paths: lighter "
-			   "ones (under %s%s) are hidden, %s function%s entirely; a line under each row says how "
-			   "much.</p>\n", fmt_count(a, shown), t->by_calls ? fmt_count(b, cut) : fmt_ns(b, cut),
+		buf_printf(&lede,
+			   "<p class=\"pruned\" id=\"pruned\">Showing the %s heaviest caller "
+			   "paths: lighter "
+			   "ones (under %s%s) are hidden, %s function%s entirely; a line under "
+			   "each row says how "
+			   "much.</p>\n",
+			   fmt_count(a, shown), t->by_calls ? fmt_count(b, cut) : fmt_ns(b, cut),
 			   t->by_calls ? " calls" : "", fmt_count(d, left), left == 1 ? "" : "s");
 	note_fold(&lede, p, -1);
 
 	struct tmpl_var vars[] = {
 		{ "heading", "Callers tree \xe2\x80\x94 bottom-up" },
 		{ "lede", lede.data },
-		{ "views", "<p class=\"views\">Also: <a href=\"all.html\">the call tree</a>, top-down.</p>\n" },
+		{ "views", "<p class=\"views\">Also: <a href=\"all.html\">the call tree</a>, "
+			   "top-down.</p>\n" },
 		{ "tree", tree.data },
 	};
 	rc = layout_page(ctx, "tree/callers.html", "../", "tree", "Callers tree", "tree.html", vars,

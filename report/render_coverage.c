@@ -12,18 +12,18 @@
 
 /* One function of a module: a profiled function (called), or an uncalled one a dump lists. */
 struct cov_fn {
-	const char *module;   /* base name of the module, "" when unknown */
-	const char *file;     /* source file, "" when unknown */
+	const char *module; /* base name of the module, "" when unknown */
+	const char *file;   /* source file, "" when unknown */
 	const char *name;
-	uint64_t line;        /* 0 when unknown */
+	uint64_t line; /* 0 when unknown */
 	int called;
 };
 
 /* A module some dump has coverage for (symtab_functions or uncalled present). */
 struct cov_module {
-	const char *base;     /* base name: modules of several dumps with one base name are one */
-	const char *path;     /* its path in the first dump that has it */
-	uint64_t symtab;      /* functions in its symbol table (the most any dump says) */
+	const char *base; /* base name: modules of several dumps with one base name are one */
+	const char *path; /* its path in the first dump that has it */
+	uint64_t symtab;  /* functions in its symbol table (the most any dump says) */
 };
 
 /* Per module and file, as the page counts them. */
@@ -48,7 +48,8 @@ static int cmp_cov_fn(const void *a, const void *b)
 	if (!c)
 		c = strcmp(x->name, y->name);
 	if (!c)
-		c = y->called - x->called; /* called first: one called record marks the function called */
+		c = y->called -
+		    x->called; /* called first: one called record marks the function called */
 	return c;
 }
 
@@ -71,7 +72,8 @@ static size_t modules_with_coverage(const struct profile *p, struct cov_module *
 				continue;
 			if (n == cap)
 				m = xreallocarray(m, cap = cap ? 2 * cap : 8, sizeof(*m));
-			m[n++] = (struct cov_module){ base_of(dm->path), dm->path, dm->symtab_functions };
+			m[n++] = (struct cov_module){ base_of(dm->path), dm->path,
+						      dm->symtab_functions };
 		}
 	}
 	if (n)
@@ -105,15 +107,19 @@ static size_t functions_of(const struct profile *p, struct cov_fn **out)
 
 		if (pf->library)
 			continue;
-		f[k++] = (struct cov_fn){ pf->module ? pf->module : "", pf->file ? pf->file : "", pf->name, pf->line, 1 };
+		f[k++] = (struct cov_fn){ pf->module ? pf->module : "", pf->file ? pf->file : "",
+					  pf->name, pf->line, 1 };
 	}
 	for (size_t d = 0; d < p->nruns; d++) {
 		for (size_t i = 0; i < p->runs[d]->nmodules; i++) {
 			const struct run_module *dm = &p->runs[d]->modules[i];
 
 			for (size_t u = 0; u < dm->nuncalled; u++)
-				f[k++] = (struct cov_fn){ base_of(dm->path), dm->uncalled[u].file ? dm->uncalled[u].file : "",
-							  dm->uncalled[u].name, dm->uncalled[u].line, 0 };
+				f[k++] = (struct cov_fn){
+					base_of(dm->path),
+					dm->uncalled[u].file ? dm->uncalled[u].file : "",
+					dm->uncalled[u].name, dm->uncalled[u].line, 0
+				};
 		}
 	}
 	qsort(f, k, sizeof(*f), cmp_cov_fn);
@@ -166,7 +172,9 @@ static void module_tables(struct buf *files, struct buf *uncalled, const struct 
 
 		for (; i < n && !strcmp(f[i].file, file); i = j) {
 			/* One function: the first record says whether any dump called it. */
-			for (j = i + 1; j < n && !strcmp(f[j].file, file) && !strcmp(f[j].name, f[i].name); j++)
+			for (j = i + 1;
+			     j < n && !strcmp(f[j].file, file) && !strcmp(f[j].name, f[i].name);
+			     j++)
 				;
 			c.total++;
 			if (f[i].called)
@@ -180,8 +188,8 @@ static void module_tables(struct buf *files, struct buf *uncalled, const struct 
 	}
 }
 
-static void module_section(struct buf *out, const struct cov_module *m, size_t k, const struct cov_fn *f,
-			   size_t n, struct cov_count *all)
+static void module_section(struct buf *out, const struct cov_module *m, size_t k,
+			   const struct cov_fn *f, size_t n, struct cov_count *all)
 {
 	struct buf files = BUF_INIT, uncalled = BUF_INIT;
 	struct cov_count c = { 0, 0 };
@@ -190,22 +198,31 @@ static void module_section(struct buf *out, const struct cov_module *m, size_t k
 	module_tables(&files, &uncalled, f, n, &c);
 	buf_printf(out, "<section class=\"module\" id=\"m%zu\">\n<h2><code>", k);
 	html_escape(out, *m->base ? m->base : "(unknown module)");
-	buf_printf(out, "</code> <span class=\"count\" id=\"m%zu-count\" data-called=\"%zu\" data-total=\"%zu\">"
-		   "%s of %s functions called (%s)</span></h2>\n", k, c.called, c.total, fmt_count(a, c.called),
-		   fmt_count(b, c.total), fmt_pct(pct, c.called, c.total));
+	buf_printf(out,
+		   "</code> <span class=\"count\" id=\"m%zu-count\" data-called=\"%zu\" "
+		   "data-total=\"%zu\">"
+		   "%s of %s functions called (%s)</span></h2>\n",
+		   k, c.called, c.total, fmt_count(a, c.called), fmt_count(b, c.total),
+		   fmt_pct(pct, c.called, c.total));
 	buf_puts(out, "<p class=\"where\"><code>");
 	html_escape(out, m->path ? m->path : "path unknown");
-	buf_printf(out, "</code>; its symbol table has %s functions.</p>\n", fmt_count(a, m->symtab));
-	buf_printf(out, "<table class=\"profile sortable\" id=\"m%zu-files\">\n<thead><tr>"
+	buf_printf(out, "</code>; its symbol table has %s functions.</p>\n",
+		   fmt_count(a, m->symtab));
+	buf_printf(out,
+		   "<table class=\"profile sortable\" id=\"m%zu-files\">\n<thead><tr>"
 		   "<th data-sort=\"text\">Source file</th><th data-sort=\"num\">Called</th>"
 		   "<th data-sort=\"num\">Functions</th><th data-sort=\"num\">Share called</th>"
-		   "<th data-sort=\"num\">Never called</th></tr></thead>\n<tbody>\n%s</tbody>\n</table>\n",
+		   "<th data-sort=\"num\">Never "
+		   "called</th></tr></thead>\n<tbody>\n%s</tbody>\n</table>\n",
 		   k, files.data);
 	if (c.called < c.total)
-		buf_printf(out, "<h3>Never called <span class=\"count\">%s</span></h3>\n"
+		buf_printf(out,
+			   "<h3>Never called <span class=\"count\">%s</span></h3>\n"
 			   "<table class=\"profile sortable\" id=\"m%zu-uncalled\">\n<thead><tr>"
-			   "<th data-sort=\"text\">Function</th><th data-sort=\"text\">Declared at</th></tr></thead>\n"
-			   "<tbody>\n%s</tbody>\n</table>\n", fmt_count(a, c.total - c.called), k, uncalled.data);
+			   "<th data-sort=\"text\">Function</th><th data-sort=\"text\">Declared "
+			   "at</th></tr></thead>\n"
+			   "<tbody>\n%s</tbody>\n</table>\n",
+			   fmt_count(a, c.total - c.called), k, uncalled.data);
 	else
 		buf_puts(out, "<p class=\"muted\">Every function of this module was called.</p>\n");
 	buf_puts(out, "</section>\n");
@@ -239,12 +256,17 @@ int render_coverage(struct render_ctx *ctx)
 		i = j;
 	}
 	if (nmods)
-		buf_printf(&totals, "<p id=\"coverage-total\" data-called=\"%zu\" data-total=\"%zu\">%s of %s functions "
-			   "called (%s) in %zu module%s.</p>\n", all.called, all.total, fmt_count(a, all.called),
-			   fmt_count(b, all.total), fmt_pct(c, all.called, all.total), nmods, nmods == 1 ? "" : "s");
+		buf_printf(&totals,
+			   "<p id=\"coverage-total\" data-called=\"%zu\" data-total=\"%zu\">%s of "
+			   "%s functions "
+			   "called (%s) in %zu module%s.</p>\n",
+			   all.called, all.total, fmt_count(a, all.called), fmt_count(b, all.total),
+			   fmt_pct(c, all.called, all.total), nmods, nmods == 1 ? "" : "s");
 	else
-		buf_puts(&totals, "<p class=\"muted\" id=\"coverage-total\">These dumps do not list the functions "
-				  "of their modules (a runtime older than this report wrote them): there is nothing "
+		buf_puts(&totals, "<p class=\"muted\" id=\"coverage-total\">These dumps do not "
+				  "list the functions "
+				  "of their modules (a runtime older than this report wrote them): "
+				  "there is nothing "
 				  "to count.</p>\n");
 
 	struct tmpl_var vars[] = {

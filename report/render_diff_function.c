@@ -17,29 +17,38 @@ static void status(struct buf *out, const struct diff *d, const struct diff_func
 	char a[FMT_SIZE];
 
 	if (f->fn[DIFF_BASE] < 0)
-		buf_puts(out, "<p class=\"status new\">Only the new build ran it: it appeared (new, or renamed).</p>\n");
+		buf_puts(out, "<p class=\"status new\">Only the new build ran it: it appeared "
+			      "(new, or renamed).</p>\n");
 	else if (f->fn[DIFF_NEW] < 0)
-		buf_puts(out, "<p class=\"status gone\">Only the base build ran it: it vanished (removed, renamed, "
+		buf_puts(out, "<p class=\"status gone\">Only the base build ran it: it vanished "
+			      "(removed, renamed, "
 			      "or no longer called).</p>\n");
 	if (f->tripped)
-		buf_printf(out, "<p class=\"status tripped\">Its inclusive time grew by more than %g%% and %s%s: "
-			   "it tripped the gate.</p>\n", d->fail_above_pct, fmt_ns(a, d->min_ns),
-			   estimate_noise(f->est[0].incl_ns, f->est[1].incl_ns) > 0 ? ", beyond the noise" : "");
+		buf_printf(out,
+			   "<p class=\"status tripped\">Its inclusive time grew by more than %g%% "
+			   "and %s%s: "
+			   "it tripped the gate.</p>\n",
+			   d->fail_above_pct, fmt_ns(a, d->min_ns),
+			   estimate_noise(f->est[0].incl_ns, f->est[1].incl_ns) > 0
+				   ? ", beyond the noise"
+				   : "");
 	if (f->tripped_calls)
-		buf_printf(out, "<p class=\"status tripped\">Its calls grew by more than %g%%: it tripped the gate.</p>\n",
+		buf_printf(out,
+			   "<p class=\"status tripped\">Its calls grew by more than %g%%: it "
+			   "tripped the gate.</p>\n",
 			   d->calls_above_pct);
 }
 
 /* tile: one figure before and after, with the noise of the change where runs gave one; count: a count, not a time. */
-static void tile(struct buf *out, const char *id, const char *label, uint64_t before, uint64_t after, int count,
-		 struct estimate est_before, struct estimate est_after)
+static void tile(struct buf *out, const char *id, const char *label, uint64_t before,
+		 uint64_t after, int count, struct estimate est_before, struct estimate est_after)
 {
 	double noise = estimate_noise(est_before, est_after);
 
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 
-	buf_printf(out, "<div><dt>%s</dt><dd id=\"%s\" data-before=\"%llu\" data-after=\"%llu\">", label, id,
-		   (unsigned long long)before, (unsigned long long)after);
+	buf_printf(out, "<div><dt>%s</dt><dd id=\"%s\" data-before=\"%llu\" data-after=\"%llu\">",
+		   label, id, (unsigned long long)before, (unsigned long long)after);
 	if (count)
 		buf_printf(out, "%s \xe2\x86\x92 %s", fmt_count(a, before), fmt_count(b, after));
 	else
@@ -58,24 +67,32 @@ static void figures(struct buf *out, const struct diff_func *f)
 {
 	const struct pstat *st = f->st;
 
-	tile(out, "fig-calls", "Calls", st[0].calls, st[1].calls, 1, f->est[0].calls, f->est[1].calls);
-	tile(out, "fig-self", "Self", st[0].self_ns, st[1].self_ns, 0, f->est[0].self_ns, f->est[1].self_ns);
-	tile(out, "fig-incl", "Inclusive", st[0].incl_ns, st[1].incl_ns, 0, f->est[0].incl_ns, f->est[1].incl_ns);
+	tile(out, "fig-calls", "Calls", st[0].calls, st[1].calls, 1, f->est[0].calls,
+	     f->est[1].calls);
+	tile(out, "fig-self", "Self", st[0].self_ns, st[1].self_ns, 0, f->est[0].self_ns,
+	     f->est[1].self_ns);
+	tile(out, "fig-incl", "Inclusive", st[0].incl_ns, st[1].incl_ns, 0, f->est[0].incl_ns,
+	     f->est[1].incl_ns);
 }
 
 /* edge_table: the edges list[0..n) of one function, the other end of each linked (callees: to the callee). */
-static void edge_table(struct buf *out, const struct diff *d, const uint32_t *list, size_t n, int callees)
+static void edge_table(struct buf *out, const struct diff *d, const uint32_t *list, size_t n,
+		       int callees)
 {
 	const char *id = callees ? "callees" : "callers";
 	unsigned sites = 0;
 
 	if (!n) {
 		buf_printf(out, "<p class=\"muted\">%s</p>\n",
-			   callees ? "It calls no instrumented function in either build." : "No recorded callers.");
+			   callees ? "It calls no instrumented function in either build."
+				   : "No recorded callers.");
 		return;
 	}
-	buf_printf(out, "<div class=\"wide\"><table class=\"profile sortable diff\" id=\"%s\">\n<thead><tr>"
-		   "<th data-sort=\"text\">%s</th>", id, callees ? "Callee" : "Caller");
+	buf_printf(
+		out,
+		"<div class=\"wide\"><table class=\"profile sortable diff\" id=\"%s\">\n<thead><tr>"
+		"<th data-sort=\"text\">%s</th>",
+		id, callees ? "Callee" : "Caller");
 	diff_table_head(out);
 	buf_puts(out, "<th data-sort=\"text\">Call site</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < n; i++) {
@@ -123,8 +140,8 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[6])
 		{ "callers", parts[CALLERS].data },
 	};
 	link_fn_path(path, sizeof(path), fn);
-	return layout_page(ctx, path, LINK_FN_ROOT, "functions", f->name, "diff-function.html", vars,
-			   sizeof(vars) / sizeof(vars[0]));
+	return layout_page(ctx, path, LINK_FN_ROOT, "functions", f->name, "diff-function.html",
+			   vars, sizeof(vars) / sizeof(vars[0]));
 }
 
 int render_diff_function(struct render_ctx *ctx)

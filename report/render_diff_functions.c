@@ -21,8 +21,8 @@ int render_diff_functions(struct render_ctx *ctx)
 		{ "functions", table.data },
 		{ "nfuncs", fmt_count(nfuncs, d->nfuncs) },
 	};
-	rc = layout_page(ctx, "functions.html", "", "functions", "All functions", "diff-functions.html", vars,
-			 sizeof(vars) / sizeof(vars[0]));
+	rc = layout_page(ctx, "functions.html", "", "functions", "All functions",
+			 "diff-functions.html", vars, sizeof(vars) / sizeof(vars[0]));
 	buf_release(&table);
 	return rc;
 }

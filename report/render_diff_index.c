@@ -28,8 +28,9 @@ static void side_runs(struct buf *out, const struct diff *d, int s, const char *
 	char a[FMT_SIZE], b[FMT_SIZE];
 
 	if (pl->nruns > 1)
-		buf_printf(&v, "%s runs of %s workload%s%s: ", fmt_count(a, pl->nruns), fmt_count(b, pl->ngroups),
-			   pl->ngroups == 1 ? "" : "s", pl->nruns == pl->ngroups ? " (one run each: no noise known)" : "");
+		buf_printf(&v, "%s runs of %s workload%s%s: ", fmt_count(a, pl->nruns),
+			   fmt_count(b, pl->ngroups), pl->ngroups == 1 ? "" : "s",
+			   pl->nruns == pl->ngroups ? " (one run each: no noise known)" : "");
 	note_dumps(&v, &d->side[s]);
 	fact(out, label, v.data);
 	buf_release(&v);
@@ -49,7 +50,8 @@ static void with_noise(struct buf *v, struct estimate e, int count)
 }
 
 /* before_after: "1.00 ms ± 12 µs → 2.00 ms ± 15 µs (+1.00 ms, +100.0%)" for a time, or counts when count is set. */
-static void before_after(struct buf *out, const char *label, struct estimate before, struct estimate after, int count)
+static void before_after(struct buf *out, const char *label, struct estimate before,
+			 struct estimate after, int count)
 {
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], e[FMT_SIZE];
 	uint64_t x = runs_round(before), y = runs_round(after);
@@ -76,10 +78,12 @@ static void waits(struct buf *out, const struct diff *d)
 
 	if (!r[0].nwait_threads && !r[1].nwait_threads)
 		return;
-	buf_printf(&v, "%s of the threads' wall time before, %s after: %s", fmt_pct(a, r[0].wait_sum_ns, r[0].wall_sum_ns),
+	buf_printf(&v, "%s of the threads' wall time before, %s after: %s",
+		   fmt_pct(a, r[0].wait_sum_ns, r[0].wall_sum_ns),
 		   fmt_pct(b, r[1].wait_sum_ns, r[1].wall_sum_ns),
-		   d->wall_clock ? "kept in the times (--wall-clock)" : "taken out of the times compared (a loaded machine "
-									"makes code look slower where it was only waiting)");
+		   d->wall_clock ? "kept in the times (--wall-clock)"
+				 : "taken out of the times compared (a loaded machine "
+				   "makes code look slower where it was only waiting)");
 	fact(out, "Waits for a CPU", v.data);
 	buf_release(&v);
 }
@@ -103,15 +107,18 @@ static void facts(struct buf *out, const struct render_ctx *ctx, const struct di
 	}
 	side_runs(out, d, DIFF_BASE, d->side[DIFF_BASE].nruns > 1 ? "Base (merged)" : "Base");
 	side_runs(out, d, DIFF_NEW, n->nruns > 1 ? "New (merged)" : "New");
-	before_after(out, runs ? "Profiled time (a typical run)" : "Profiled time", r[0].total.self_ns,
-		     r[1].total.self_ns, 0);
-	before_after(out, runs ? "Wall time (a typical run)" : "Wall time", r[0].wall_ns, r[1].wall_ns, 0);
-	before_after(out, runs ? "Calls (a typical run)" : "Calls", r[0].total.calls, r[1].total.calls, 1);
+	before_after(out, runs ? "Profiled time (a typical run)" : "Profiled time",
+		     r[0].total.self_ns, r[1].total.self_ns, 0);
+	before_after(out, runs ? "Wall time (a typical run)" : "Wall time", r[0].wall_ns,
+		     r[1].wall_ns, 0);
+	before_after(out, runs ? "Calls (a typical run)" : "Calls", r[0].total.calls,
+		     r[1].total.calls, 1);
 	waits(out, d);
 	buf_reset(&v);
-	buf_printf(&v, "%zu in both builds, <a href=\"#appeared\">%zu appeared</a>, "
-		   "<a href=\"#vanished\">%zu vanished</a>", d->nfuncs - d->nappeared - d->nvanished,
-		   d->nappeared, d->nvanished);
+	buf_printf(&v,
+		   "%zu in both builds, <a href=\"#appeared\">%zu appeared</a>, "
+		   "<a href=\"#vanished\">%zu vanished</a>",
+		   d->nfuncs - d->nappeared - d->nvanished, d->nappeared, d->nvanished);
 	fact(out, "Functions", v.data);
 	buf_release(&v);
 }
@@ -123,7 +130,8 @@ static void gate_rule(struct buf *out, const struct diff *d)
 	int noise = d->plan[0].nruns > d->plan[0].ngroups || d->plan[1].nruns > d->plan[1].ngroups;
 
 	if (d->gated)
-		buf_printf(out, "inclusive time grew by more than %g%% and %s", d->fail_above_pct, fmt_ns(a, d->min_ns));
+		buf_printf(out, "inclusive time grew by more than %g%% and %s", d->fail_above_pct,
+			   fmt_ns(a, d->min_ns));
 	if (d->gated && d->gated_calls)
 		buf_puts(out, ", or ");
 	if (d->gated_calls)
@@ -139,14 +147,16 @@ static void gate(struct buf *out, const struct diff *d)
 
 	if (!d->gated && !d->gated_calls)
 		return;
-	buf_printf(out, "<section id=\"gate\" class=\"gate %s\">\n<h2>Gate: ", d->ntripped ? "tripped" : "passed");
+	buf_printf(out, "<section id=\"gate\" class=\"gate %s\">\n<h2>Gate: ",
+		   d->ntripped ? "tripped" : "passed");
 	if (!d->ntripped) {
 		buf_puts(out, "passed</h2>\n<p>No function's ");
 		gate_rule(out, d);
 		buf_puts(out, ".</p>\n</section>\n");
 		return;
 	}
-	buf_printf(out, "%zu function%s tripped it</h2>\n<p>A function's ", d->ntripped, d->ntripped == 1 ? "" : "s");
+	buf_printf(out, "%zu function%s tripped it</h2>\n<p>A function's ", d->ntripped,
+		   d->ntripped == 1 ? "" : "s");
 	gate_rule(out, d);
 	buf_puts(out, ":</p>\n<ul>\n");
 	for (size_t i = 0; i < d->ntripped; i++) {
@@ -156,12 +166,14 @@ static void gate(struct buf *out, const struct diff *d)
 		buf_puts(out, "<li>");
 		link_diff_fn(out, d, d->tripped[i], "");
 		if (f->tripped)
-			buf_printf(out, ": inclusive %s \xe2\x86\x92 %s (%s, %s)", fmt_ns(a, st[0].incl_ns),
-				   fmt_ns(b, st[1].incl_ns), fmt_ns_delta(c, st[0].incl_ns, st[1].incl_ns),
+			buf_printf(out, ": inclusive %s \xe2\x86\x92 %s (%s, %s)",
+				   fmt_ns(a, st[0].incl_ns), fmt_ns(b, st[1].incl_ns),
+				   fmt_ns_delta(c, st[0].incl_ns, st[1].incl_ns),
 				   fmt_change(e, st[0].incl_ns, st[1].incl_ns));
 		if (f->tripped_calls)
-			buf_printf(out, "%s calls %s \xe2\x86\x92 %s (%s)", f->tripped ? ";" : ":", fmt_count(a, st[0].calls),
-				   fmt_count(b, st[1].calls), fmt_change(e, st[0].calls, st[1].calls));
+			buf_printf(out, "%s calls %s \xe2\x86\x92 %s (%s)", f->tripped ? ";" : ":",
+				   fmt_count(a, st[0].calls), fmt_count(b, st[1].calls),
+				   fmt_change(e, st[0].calls, st[1].calls));
 		buf_puts(out, "</li>\n");
 	}
 	buf_puts(out, "</ul>\n</section>\n");
@@ -171,8 +183,9 @@ static void edges(struct buf *out, const struct diff *d)
 {
 	size_t n = d->nedges < DIFF_INDEX_EDGES ? d->nedges : DIFF_INDEX_EDGES;
 
-	buf_puts(out, "<div class=\"wide\"><table class=\"profile sortable diff\" id=\"edges-table\">\n"
-		      "<thead><tr><th data-sort=\"text\">Caller</th><th data-sort=\"text\">Callee</th>");
+	buf_puts(out,
+		 "<div class=\"wide\"><table class=\"profile sortable diff\" id=\"edges-table\">\n"
+		 "<thead><tr><th data-sort=\"text\">Caller</th><th data-sort=\"text\">Callee</th>");
 	diff_table_head(out);
 	buf_puts(out, "</tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < n; i++) {
@@ -191,8 +204,11 @@ static void edges(struct buf *out, const struct diff *d)
 	}
 	buf_puts(out, "</tbody>\n</table></div>\n");
 	if (n < d->nedges)
-		buf_printf(out, "<p class=\"hidden-note\">%zu more pairs with smaller changes: each function's "
-			   "page lists all of its own.</p>\n", d->nedges - n);
+		buf_printf(out,
+			   "<p class=\"hidden-note\">%zu more pairs with smaller changes: each "
+			   "function's "
+			   "page lists all of its own.</p>\n",
+			   d->nedges - n);
 }
 
 /* one_side: the functions only side has (appeared: DIFF_NEW, vanished: DIFF_BASE), with its figures. */
@@ -200,9 +216,13 @@ static void one_side(struct buf *out, const struct diff *d, int side, const char
 {
 	size_t n = 0;
 
-	buf_printf(out, "<table class=\"profile sortable\" id=\"%s\">\n<thead><tr><th data-sort=\"text\">Function</th>"
-		   "<th data-sort=\"num\">Calls</th><th data-sort=\"num\">Self</th><th data-sort=\"num\">Inclusive</th>"
-		   "</tr></thead>\n<tbody>\n", id);
+	buf_printf(out,
+		   "<table class=\"profile sortable\" id=\"%s\">\n<thead><tr><th "
+		   "data-sort=\"text\">Function</th>"
+		   "<th data-sort=\"num\">Calls</th><th data-sort=\"num\">Self</th><th "
+		   "data-sort=\"num\">Inclusive</th>"
+		   "</tr></thead>\n<tbody>\n",
+		   id);
 	for (size_t i = 0; i < d->nfuncs; i++) {
 		const struct diff_func *f = &d->funcs[d->order[i]];
 

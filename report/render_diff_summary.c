@@ -31,34 +31,38 @@ static void md_side(struct buf *md, const struct diff *d, int s, int no_argv)
 
 	md_command(md, dp, no_argv);
 	if (pl->nruns > 1)
-		buf_printf(md, " and others: %zu runs of %zu workload%s (%zu dumps); a typical run", pl->nruns,
-			   pl->ngroups, pl->ngroups == 1 ? "" : "s", p->nruns);
+		buf_printf(md, " and others: %zu runs of %zu workload%s (%zu dumps); a typical run",
+			   pl->nruns, pl->ngroups, pl->ngroups == 1 ? "" : "s", p->nruns);
 	else if (p->nruns > 1)
 		buf_printf(md, " (%zu dumps merged)", p->nruns);
 	buf_printf(md, ": %s profiled, %s call%s\n", fmt_ns(a, runs_round(r->total.self_ns)),
-		   fmt_count(b, runs_round(r->total.calls)), runs_round(r->total.calls) == 1 ? "" : "s");
+		   fmt_count(b, runs_round(r->total.calls)),
+		   runs_round(r->total.calls) == 1 ? "" : "s");
 }
 
 static void md_figures(struct buf *md, const struct diff *d, int no_argv)
 {
 	char x[FMT_SIZE], y[FMT_SIZE], z[FMT_SIZE], w[FMT_SIZE];
-	uint64_t before = runs_round(d->runs[0].total.self_ns), after = runs_round(d->runs[1].total.self_ns);
+	uint64_t before = runs_round(d->runs[0].total.self_ns),
+		 after = runs_round(d->runs[1].total.self_ns);
 
 	buf_puts(md, "- Base: ");
 	md_side(md, d, DIFF_BASE, no_argv);
 	buf_puts(md, "- New: ");
 	md_side(md, d, DIFF_NEW, no_argv);
-	buf_printf(md, "- Profiled time: %s \xe2\x86\x92 %s (%s, %s)\n", fmt_ns(x, before), fmt_ns(y, after),
-		   fmt_ns_delta(z, before, after), fmt_change(w, before, after));
+	buf_printf(md, "- Profiled time: %s \xe2\x86\x92 %s (%s, %s)\n", fmt_ns(x, before),
+		   fmt_ns(y, after), fmt_ns_delta(z, before, after), fmt_change(w, before, after));
 	buf_printf(md, "- Functions: %zu in both, %zu appeared, %zu vanished\n",
 		   d->nfuncs - d->nappeared - d->nvanished, d->nappeared, d->nvanished);
 	if (!d->gated && !d->gated_calls)
 		return;
 	buf_puts(md, "- Gate (");
 	if (d->gated)
-		buf_printf(md, "inclusive time up by more than %g%% and %s", d->fail_above_pct, fmt_ns(x, d->min_ns));
+		buf_printf(md, "inclusive time up by more than %g%% and %s", d->fail_above_pct,
+			   fmt_ns(x, d->min_ns));
 	if (d->gated_calls)
-		buf_printf(md, "%scalls up by more than %g%%", d->gated ? ", or " : "", d->calls_above_pct);
+		buf_printf(md, "%scalls up by more than %g%%", d->gated ? ", or " : "",
+			   d->calls_above_pct);
 	if (d->plan[0].nruns > d->plan[0].ngroups || d->plan[1].nruns > d->plan[1].ngroups)
 		buf_printf(md, ", beyond %g\xc3\x97 the noise", d->noise_k);
 	buf_puts(md, "): ");
@@ -89,9 +93,10 @@ static void md_change(struct buf *md, const struct diff *d, uint32_t fn, size_t 
 	buf_printf(md, " \xe2\x80\x94 self %s \xe2\x86\x92 %s (%s, %s)", fmt_ns(a, st[0].self_ns),
 		   fmt_ns(b, st[1].self_ns), fmt_ns_delta(c, st[0].self_ns, st[1].self_ns),
 		   fmt_change(e, st[0].self_ns, st[1].self_ns));
-	buf_printf(md, "; inclusive %s \xe2\x86\x92 %s (%s)", fmt_ns(a, st[0].incl_ns), fmt_ns(b, st[1].incl_ns),
-		   fmt_change(c, st[0].incl_ns, st[1].incl_ns));
-	buf_printf(md, "; calls %s \xe2\x86\x92 %s\n", fmt_count(a, st[0].calls), fmt_count(b, st[1].calls));
+	buf_printf(md, "; inclusive %s \xe2\x86\x92 %s (%s)", fmt_ns(a, st[0].incl_ns),
+		   fmt_ns(b, st[1].incl_ns), fmt_change(c, st[0].incl_ns, st[1].incl_ns));
+	buf_printf(md, "; calls %s \xe2\x86\x92 %s\n", fmt_count(a, st[0].calls),
+		   fmt_count(b, st[1].calls));
 }
 
 /* md_changes: the functions whose self time grew (up) or shrank by more than min_ns, biggest first. */
@@ -103,8 +108,9 @@ static int stands_out(const struct diff *d, const struct diff_func *f, int up)
 
 	if (up ? after <= before : before <= after)
 		return 0;
-	return by > d->min_ns && (double)by > diff_noise_k(d) * estimate_noise(f->est[DIFF_BASE].self_ns,
-									     f->est[DIFF_NEW].self_ns);
+	return by > d->min_ns &&
+	       (double)by > diff_noise_k(d) * estimate_noise(f->est[DIFF_BASE].self_ns,
+							     f->est[DIFF_NEW].self_ns);
 }
 
 /* md_changes: the functions whose self time grew (up) or shrank beyond min_ns and the noise, biggest first. */
@@ -118,8 +124,9 @@ static void md_changes(struct buf *md, const struct diff *d, int up)
 		if (stands_out(d, &d->funcs[d->order[i]], up))
 			md_change(md, d, d->order[i], ++n);
 	if (!n)
-		buf_printf(md, "No function's self time %s by more than %s%s.\n", up ? "grew" : "shrank",
-			   fmt_ns(a, d->min_ns), noise ? " beyond the noise of the runs" : "");
+		buf_printf(md, "No function's self time %s by more than %s%s.\n",
+			   up ? "grew" : "shrank", fmt_ns(a, d->min_ns),
+			   noise ? " beyond the noise of the runs" : "");
 }
 
 /* md_names: the functions only one side has (side: the one that has them). */

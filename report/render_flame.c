@@ -12,10 +12,13 @@
 #include "note.h"
 #include "render.h"
 
-static int flame_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run_ns, int64_t thread)
+static int flame_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run_ns,
+		      int64_t thread)
 {
 	const struct profile *p = ctx->prof;
-	struct flame_view v = { p, t, t->by_calls || !run_ns ? t->total : run_ns, NULL, NULL, 0, 0 };
+	struct flame_view v = {
+		p, t, t->by_calls || !run_ns ? t->total : run_ns, NULL, NULL, 0, 0
+	};
 	struct buf heading = BUF_INIT, title = BUF_INIT, lede = BUF_INIT, tabs = BUF_INIT;
 	struct buf svg = BUF_INIT, data = BUF_INIT;
 	char path[48], data_name[32], a[FMT_SIZE], b[FMT_SIZE];
@@ -29,16 +32,21 @@ static int flame_page(struct render_ctx *ctx, const struct ptree *t, uint64_t ru
 		link_thread_label(&heading, p, (size_t)thread);
 	link_view_tabs(&tabs, p, thread);
 	hidden = flame_svg(&svg, &v);
-	buf_printf(&lede, "<p class=\"lede\">Each box is a call path: its width is its share of %s, "
-		   "its callees sit below it, heaviest on the left. <span id=\"flame-static-hint\">Hover for "
+	buf_printf(&lede,
+		   "<p class=\"lede\">Each box is a call path: its width is its share of %s, "
+		   "its callees sit below it, heaviest on the left. <span "
+		   "id=\"flame-static-hint\">Hover for "
 		   "figures, click for the function's page.</span></p>\n",
 		   t->by_calls ? "all calls (this dump has no times)" : "the time");
 	if (hidden)
-		buf_printf(&lede, "<p class=\"pruned\" id=\"pruned\">%s of %s call paths are too narrow to draw "
-			   "(under %.2f%% of the width) or nested deeper than %d levels<span class=\"js-only\" hidden>: "
+		buf_printf(&lede,
+			   "<p class=\"pruned\" id=\"pruned\">%s of %s call paths are too narrow "
+			   "to draw "
+			   "(under %.2f%% of the width) or nested deeper than %d levels<span "
+			   "class=\"js-only\" hidden>: "
 			   "zoom in to see them</span>.</p>\n",
-			   fmt_count(a, hidden), fmt_count(b, t->n), 100.0 * FLAME_MIN_WIDTH / FLAME_WIDTH,
-			   FLAME_MAX_DEPTH);
+			   fmt_count(a, hidden), fmt_count(b, t->n),
+			   100.0 * FLAME_MIN_WIDTH / FLAME_WIDTH, FLAME_MAX_DEPTH);
 	note_fold(&lede, p, thread);
 	if (thread < 0)
 		snprintf(data_name, sizeof(data_name), "all.data.js");
@@ -46,12 +54,9 @@ static int flame_page(struct render_ctx *ctx, const struct ptree *t, uint64_t ru
 		snprintf(data_name, sizeof(data_name), "t%lld.data.js", (long long)thread);
 
 	struct tmpl_var vars[] = {
-		{ "heading", heading.data },
-		{ "lede", lede.data },
-		{ "tabs", tabs.data },
-		{ "legend", "" },
-		{ "data", data_name },
-		{ "svg", svg.data },
+		{ "heading", heading.data }, { "lede", lede.data },
+		{ "tabs", tabs.data },       { "legend", "" },
+		{ "data", data_name },       { "svg", svg.data },
 	};
 	buf_puts(&title, thread < 0 ? "Flame graph" : "Flame graph, thread ");
 	if (thread >= 0)

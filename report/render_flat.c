@@ -28,7 +28,8 @@ static int flat_pages_write(struct render_ctx *ctx, const struct pager *pg, cons
 		buf_reset(&title);
 		buf_printf(&heading, "Flat profile, %s: page %zu of %zu", label, page + 1, n);
 		buf_printf(&title, "Flat profile, page %zu (functions %s\xe2\x80\x93%s)", page + 1,
-			   fmt_count(a, page * PAGER_ROWS + 1), fmt_count(b, last < pg->nrows ? last : pg->nrows));
+			   fmt_count(a, page * PAGER_ROWS + 1),
+			   fmt_count(b, last < pg->nrows ? last : pg->nrows));
 		pager_flat(&flat, ctx->prof, pg, page, "../");
 		struct tmpl_var vars[] = {
 			{ "heading", heading.data },
@@ -52,7 +53,8 @@ int render_flat(struct render_ctx *ctx)
 	const struct profile *p = ctx->prof;
 	struct pfstat *rows = table_flat_rows(p);
 	struct pager pg = { rows, p->nfuncs, p->run_ns, "all", "index.html" };
-	int rc = flat_pages_write(ctx, &pg, p->nthreads > 1 ? "all threads" : "the whole run", "Overview");
+	int rc = flat_pages_write(ctx, &pg, p->nthreads > 1 ? "all threads" : "the whole run",
+				  "Overview");
 
 	free(rows);
 	return rc;

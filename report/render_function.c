@@ -13,13 +13,14 @@
 #include "progress.h"
 #include "render.h"
 
-#define FN_PATHS 5          /* hottest call paths shown */
-#define FN_PATH_HEAD 4      /* a long path shows its first frames ... */
-#define FN_PATH_TAIL 10     /* ... and its last ones */
-#define FN_MAX_ROWS 50      /* callers or callees listed; the rest are summed in one line */
-#define FN_PARTS 10         /* pieces of a function page */
-#define FN_MAX_VALUES 20    /* argument tuples or return values listed; the rest are summed in one line */
-#define FN_MAX_THREADS 16   /* threads listed; the rest are summed in one line */
+#define FN_PATHS 5      /* hottest call paths shown */
+#define FN_PATH_HEAD 4  /* a long path shows its first frames ... */
+#define FN_PATH_TAIL 10 /* ... and its last ones */
+#define FN_MAX_ROWS 50  /* callers or callees listed; the rest are summed in one line */
+#define FN_PARTS 10     /* pieces of a function page */
+#define FN_MAX_VALUES \
+	20 /* argument tuples or return values listed; the rest are summed in one line */
+#define FN_MAX_THREADS 16 /* threads listed; the rest are summed in one line */
 
 static void tile(struct buf *out, const char *id, const char *label, uint64_t v, const char *text,
 		 const char *note)
@@ -51,7 +52,8 @@ static void figures(struct buf *out, const struct profile *p, const struct pfunc
 	}
 	if (p->compensated) {
 		snprintf(note, sizeof(note), "self %s", fmt_ns(b, st->raw_self_ns));
-		tile(out, "fig-raw", "Uncompensated", st->raw_incl_ns, fmt_ns(a, st->raw_incl_ns), note);
+		tile(out, "fig-raw", "Uncompensated", st->raw_incl_ns, fmt_ns(a, st->raw_incl_ns),
+		     note);
 	}
 }
 
@@ -61,11 +63,14 @@ static void figures(struct buf *out, const struct profile *p, const struct pfunc
 static double probe_cost(const struct profile *p, const struct pfunc *f)
 {
 	uint64_t fenced = f->st.has_fenced ? f->st.fenced_calls : 0;
-	uint64_t other = u64_add(u64_add(u64_add(fenced, f->st.fentry_calls), f->st.library_calls), f->st.counted_calls);
+	uint64_t other = u64_add(u64_add(u64_add(fenced, f->st.fentry_calls), f->st.library_calls),
+				 f->st.counted_calls);
 	uint64_t plain = f->st.calls > other ? f->st.calls - other : 0;
 	double ns = (double)plain * p->probe_ns + (double)fenced * p->fenced_probe_ns +
-		    (double)f->st.fentry_calls * (p->fentry_probe_ns ? p->fentry_probe_ns : p->probe_ns) +
-		    (double)f->st.library_calls * (p->library_probe_ns ? p->library_probe_ns : p->probe_ns);
+		    (double)f->st.fentry_calls *
+			    (p->fentry_probe_ns ? p->fentry_probe_ns : p->probe_ns) +
+		    (double)f->st.library_calls *
+			    (p->library_probe_ns ? p->library_probe_ns : p->probe_ns);
 
 	return ns < PROFILE_MAX_NS ? ns : PROFILE_MAX_NS;
 }
@@ -82,8 +87,11 @@ static void fenced_reads(struct buf *out, const struct pfunc *f)
 
 	if (!f->st.has_fenced)
 		return;
-	buf_printf(out, "<li class=\"info\" id=\"fenced\">Clock reads: fenced for <span data-v=\"%llu\">%s</span> "
-		   "of %s call%s (times of those calls are exact; see CALLPROF_CLOCK in the README).</li>\n",
+	buf_printf(out,
+		   "<li class=\"info\" id=\"fenced\">Clock reads: fenced for <span "
+		   "data-v=\"%llu\">%s</span> "
+		   "of %s call%s (times of those calls are exact; see CALLPROF_CLOCK in the "
+		   "README).</li>\n",
 		   (unsigned long long)f->st.fenced_calls, fmt_count(a, f->st.fenced_calls),
 		   fmt_count(b, f->st.calls), f->st.calls == 1 ? "" : "s");
 }
@@ -102,16 +110,19 @@ static void overhead(struct buf *out, const struct profile *p, const struct pfun
 	double probes = probe_cost(p, f);
 	/* What one of its calls costs: the -pg -mfentry probes' figures for a function they probed. */
 	int fentry = f->front_end && !strcmp(f->front_end, "mfentry") && p->fentry_probe_ns > 0;
-	double o_in = fentry ? p->fentry_o_in_ns : p->o_in_ns, probe_ns = fentry ? p->fentry_probe_ns : p->probe_ns;
+	double o_in = fentry ? p->fentry_o_in_ns : p->o_in_ns,
+	       probe_ns = fentry ? p->fentry_probe_ns : p->probe_ns;
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE];
 
 	if (!p->has_overhead && !p->compensated && !st->has_fenced)
 		return;
 	buf_puts(out, "<ul class=\"notices\" id=\"overhead\">\n");
 	if (p->compensated) {
-		buf_printf(out, "<li class=\"info\" id=\"subtracted\">The probes' measured cost is subtracted: "
-			   "<span data-v=\"%llu\">%s</span> from the inclusive time", (unsigned long long)cut_incl,
-			   fmt_ns(a, cut_incl));
+		buf_printf(out,
+			   "<li class=\"info\" id=\"subtracted\">The probes' measured cost is "
+			   "subtracted: "
+			   "<span data-v=\"%llu\">%s</span> from the inclusive time",
+			   (unsigned long long)cut_incl, fmt_ns(a, cut_incl));
 		if (p->has_overhead)
 			buf_printf(out, " (%s for each of its calls, %s for each call below it)",
 				   fmt_ns_f(c, o_in), fmt_ns_f(d, p->probe_ns));
@@ -122,23 +133,34 @@ static void overhead(struct buf *out, const struct profile *p, const struct pfun
 				   fmt_ns_f(c, o_in), fmt_ns_f(d, p->probe_ns - p->o_in_ns));
 		buf_puts(out, ".</li>\n");
 	} else if (p->has_overhead) {
-		buf_printf(out, "<li class=\"info\" id=\"subtracted\">These figures still hold the probes' cost: "
-			   "about %s for its own calls (%s each), more for the calls below it.</li>\n",
-			   fmt_ns_f(a, probes), fmt_ns_f(b, probe_ns));
+		buf_printf(
+			out,
+			"<li class=\"info\" id=\"subtracted\">These figures still hold the probes' "
+			"cost: "
+			"about %s for its own calls (%s each), more for the calls below it.</li>\n",
+			fmt_ns_f(a, probes), fmt_ns_f(b, probe_ns));
 	}
 	fenced_reads(out, f);
 	if (p->has_overhead && st->calls && probes > (double)st->raw_self_ns)
-		buf_printf(out, "<li class=\"warn\" id=\"probe-exceeds\">Its probes cost more than its own measured "
-			   "time: about %s for its calls against %s of raw self time (%s against %s a call). "
+		buf_printf(out,
+			   "<li class=\"warn\" id=\"probe-exceeds\">Its probes cost more than its "
+			   "own measured "
+			   "time: about %s for its calls against %s of raw self time (%s against "
+			   "%s a call). "
 			   "Its figures are the least trustworthy of this profile.</li>\n",
 			   fmt_ns_f(a, probes), fmt_ns(b, st->raw_self_ns), fmt_ns_f(c, probe_ns),
 			   fmt_ns_f(d, (double)st->raw_self_ns / (double)st->calls));
 	if (p->compensated && pstat_doubtful(st->raw_incl_ns, st->incl_ns))
-		buf_printf(out, "<li class=\"warn\" id=\"doubtful-incl\">Compensation took more than half of its raw "
-			   "inclusive time (%s of %s): treat the inclusive figure with care.</li>\n",
-			   fmt_ns(a, cut_incl), fmt_ns(b, st->raw_incl_ns));
+		buf_printf(
+			out,
+			"<li class=\"warn\" id=\"doubtful-incl\">Compensation took more than half "
+			"of its raw "
+			"inclusive time (%s of %s): treat the inclusive figure with care.</li>\n",
+			fmt_ns(a, cut_incl), fmt_ns(b, st->raw_incl_ns));
 	if (p->compensated && pstat_doubtful(st->raw_self_ns, st->self_ns))
-		buf_printf(out, "<li class=\"warn\" id=\"doubtful-self\">Compensation took more than half of its raw "
+		buf_printf(out,
+			   "<li class=\"warn\" id=\"doubtful-self\">Compensation took more than "
+			   "half of its raw "
 			   "self time (%s of %s): treat the self figure with care.</li>\n",
 			   fmt_ns(a, cut_self), fmt_ns(b, st->raw_self_ns));
 	buf_puts(out, "</ul>\n");
@@ -157,9 +179,10 @@ static void rest_line(struct buf *out, const struct profile *p, const uint32_t *
 		calls = u64_add(calls, p->edges[list[i]].calls);
 		incl = u64_add(incl, p->edges[list[i]].incl_ns);
 	}
-	buf_printf(out, "<tfoot><tr><td colspan=\"%d\" class=\"hidden-note\">%zu more %s, lighter: "
-		   "%s calls, %s inclusive in all</td></tr></tfoot>\n", cols, n - FN_MAX_ROWS, what,
-		   fmt_count(a, calls), fmt_ns(b, incl));
+	buf_printf(out,
+		   "<tfoot><tr><td colspan=\"%d\" class=\"hidden-note\">%zu more %s, lighter: "
+		   "%s calls, %s inclusive in all</td></tr></tfoot>\n",
+		   cols, n - FN_MAX_ROWS, what, fmt_count(a, calls), fmt_ns(b, incl));
 }
 
 static void callers(struct buf *out, const struct profile *p, const struct pfunc *f)
@@ -172,8 +195,10 @@ static void callers(struct buf *out, const struct profile *p, const struct pfunc
 	}
 	buf_puts(out, "<table class=\"profile sortable\" id=\"callers\">\n<thead><tr>"
 		      "<th data-sort=\"text\">Caller</th><th data-sort=\"num\">Calls</th>"
-		      "<th data-sort=\"num\" class=\"sorted\" aria-sort=\"descending\">Inclusive from there</th>"
-		      "<th data-sort=\"num\">Self from there</th><th data-sort=\"num\">Share of calls</th>"
+		      "<th data-sort=\"num\" class=\"sorted\" aria-sort=\"descending\">Inclusive "
+		      "from there</th>"
+		      "<th data-sort=\"num\">Self from there</th><th data-sort=\"num\">Share of "
+		      "calls</th>"
 		      "<th data-sort=\"text\">Call site</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < f->ncallers && i < FN_MAX_ROWS; i++) {
 		const struct pedge *e = &p->edges[p->by_callee[f->callers + i]];
@@ -182,7 +207,8 @@ static void callers(struct buf *out, const struct profile *p, const struct pfunc
 		if (e->caller >= 0)
 			link_fn(out, p, (uint32_t)e->caller, LINK_FN_ROOT);
 		else
-			buf_puts(out, "<span class=\"muted\">(thread root: called from uninstrumented code)</span>");
+			buf_puts(out, "<span class=\"muted\">(thread root: called from "
+				      "uninstrumented code)</span>");
 		buf_puts(out, "</td>");
 		cell_count(out, e->calls);
 		cell_time(out, e->incl_ns);
@@ -222,7 +248,8 @@ static void self_split(struct buf *out, const struct profile *p, const struct pf
 		if (p->funcs[e->callee].library)
 			total = u64_add(total, e->self_ns);
 	}
-	buf_puts(out, "<table class=\"profile\" id=\"self-split\">\n<thead><tr><th>Where its own time went</th>"
+	buf_puts(out, "<table class=\"profile\" id=\"self-split\">\n<thead><tr><th>Where its own "
+		      "time went</th>"
 		      "<th>Time</th><th>Share</th><th>Calls</th></tr></thead>\n<tbody>\n"
 		      "<tr><td class=\"name\">its own code</td>");
 	cell_time(out, f->st.self_ns);
@@ -253,13 +280,16 @@ static void self_note(struct buf *out, const struct profile *p, const struct pfu
 	buf_printf(out, "<p class=\"note\">Self time: %s, %s of this function's inclusive time. ",
 		   fmt_ns(a, f->st.self_ns), fmt_pct(b, f->st.self_ns, f->st.incl_ns));
 	if (f->library)
-		buf_puts(out, "Its callees are the callbacks it made into instrumented code; the rest of its "
+		buf_puts(out, "Its callees are the callbacks it made into instrumented code; the "
+			      "rest of its "
 			      "time was its own.</p>\n");
 	else if (p->library_probes == 1)
-		buf_puts(out, "Library functions it called are rows of their own (library probes); time in "
+		buf_puts(out, "Library functions it called are rows of their own (library probes); "
+			      "time in "
 			      "uninstrumented code of its own module is part of it.</p>\n");
 	else
-		buf_puts(out, "Time in callees that were not instrumented (the C library, other libraries) "
+		buf_puts(out, "Time in callees that were not instrumented (the C library, other "
+			      "libraries) "
 			      "is part of it.</p>\n");
 	if (!f->library && library_callees(p, f))
 		self_split(out, p, f);
@@ -270,12 +300,15 @@ static void callees(struct buf *out, const struct profile *p, const struct pfunc
 	unsigned sites = 0;
 
 	if (f->ncallees) {
-		buf_puts(out, "<table class=\"profile sortable\" id=\"callees\">\n<thead><tr>"
-			      "<th data-sort=\"text\">Callee</th><th data-sort=\"num\">Calls</th>"
-			      "<th data-sort=\"num\" class=\"sorted\" aria-sort=\"descending\">Inclusive</th>"
-			      "<th data-sort=\"num\">Share of this function</th>"
-			      "<th data-sort=\"num\">Avg / call</th><th data-sort=\"text\">Call site</th>"
-			      "</tr></thead>\n<tbody>\n");
+		buf_puts(
+			out,
+			"<table class=\"profile sortable\" id=\"callees\">\n<thead><tr>"
+			"<th data-sort=\"text\">Callee</th><th data-sort=\"num\">Calls</th>"
+			"<th data-sort=\"num\" class=\"sorted\" "
+			"aria-sort=\"descending\">Inclusive</th>"
+			"<th data-sort=\"num\">Share of this function</th>"
+			"<th data-sort=\"num\">Avg / call</th><th data-sort=\"text\">Call site</th>"
+			"</tr></thead>\n<tbody>\n");
 		for (size_t i = 0; i < f->ncallees && i < FN_MAX_ROWS; i++) {
 			const struct pedge *e = &p->edges[p->by_caller[f->callees + i]];
 
@@ -294,8 +327,11 @@ static void callees(struct buf *out, const struct profile *p, const struct pfunc
 		buf_puts(out, "</table>\n");
 		cell_site_legend(out, sites);
 	} else {
-		buf_puts(out, f->library ? "<p class=\"muted\">It called no instrumented function back.</p>\n"
-					 : "<p class=\"muted\">It calls no instrumented function.</p>\n");
+		buf_puts(out,
+			 f->library
+				 ? "<p class=\"muted\">It called no instrumented function "
+				   "back.</p>\n"
+				 : "<p class=\"muted\">It calls no instrumented function.</p>\n");
 	}
 	self_note(out, p, f);
 }
@@ -313,12 +349,18 @@ static void library_note(struct buf *out, const struct pfunc *f)
 		html_escape(out, f->module);
 		buf_puts(out, "</code>");
 	}
-	buf_printf(out, ", probed where instrumented code called it through its GOT: %s of its %s calls "
-		   "were followed to their return", fmt_count(a, f->st.library_calls), fmt_count(b, f->st.calls));
+	buf_printf(out,
+		   ", probed where instrumented code called it through its GOT: %s of its %s calls "
+		   "were followed to their return",
+		   fmt_count(a, f->st.library_calls), fmt_count(b, f->st.calls));
 	if (f->st.counted_calls)
-		buf_printf(out, ", %s counted without a frame (it never returns, returns twice, or reads its "
-			   "caller's return address)", fmt_count(a, f->st.counted_calls));
-	buf_puts(out, ". The callers below are instrumented code; its calls are the callbacks it made into "
+		buf_printf(out,
+			   ", %s counted without a frame (it never returns, returns twice, or "
+			   "reads its "
+			   "caller's return address)",
+			   fmt_count(a, f->st.counted_calls));
+	buf_puts(out, ". The callers below are instrumented code; its calls are the callbacks it "
+		      "made into "
 		      "it.</li></ul>\n");
 }
 
@@ -333,14 +375,16 @@ static void front_end(struct buf *out, const struct pfunc *f)
 	else if (!strcmp(f->front_end, "finstrument"))
 		buf_puts(out, "<code>-finstrument-functions</code>");
 	else if (!strcmp(f->front_end, "library"))
-		buf_puts(out, "a library probe (where instrumented code called it through its GOT)");
+		buf_puts(out,
+			 "a library probe (where instrumented code called it through its GOT)");
 	else
 		html_escape(out, f->front_end);
 	buf_puts(out, "</span>");
 }
 
 /* values_rest: what the rows past FN_MAX_VALUES add up to. */
-static void values_rest(struct buf *out, const struct pvalue *v, size_t n, const uint32_t *order, int cols)
+static void values_rest(struct buf *out, const struct pvalue *v, size_t n, const uint32_t *order,
+			int cols)
 {
 	uint64_t calls = 0;
 	char a[FMT_SIZE];
@@ -349,17 +393,22 @@ static void values_rest(struct buf *out, const struct pvalue *v, size_t n, const
 		return;
 	for (size_t i = FN_MAX_VALUES; i < n; i++)
 		calls = u64_add(calls, v[order ? order[i] : i].calls);
-	buf_printf(out, "<tfoot><tr><td colspan=\"%d\" class=\"hidden-note\">%zu more, %s calls in all</td></tr></tfoot>\n",
+	buf_printf(out,
+		   "<tfoot><tr><td colspan=\"%d\" class=\"hidden-note\">%zu more, %s calls in "
+		   "all</td></tr></tfoot>\n",
 		   cols, n - FN_MAX_VALUES, fmt_count(a, calls));
 }
 
 /* tuples: the calls as captured, ranked by `order` (NULL: by calls), in a table of id `id`. */
-static void tuples(struct buf *out, const struct pargs *a, const uint32_t *order, const char *id, const char *sorted)
+static void tuples(struct buf *out, const struct pargs *a, const uint32_t *order, const char *id,
+		   const char *sorted)
 {
-	buf_printf(out, "<table class=\"profile values\" id=\"%s\">\n<thead><tr><th>Call</th>"
+	buf_printf(out,
+		   "<table class=\"profile values\" id=\"%s\">\n<thead><tr><th>Call</th>"
 		   "<th%s>Calls</th><th>Share of calls</th><th%s>Inclusive</th><th>Avg / call</th>"
-		   "<th>Shortest</th><th>Longest</th></tr></thead>\n<tbody>\n", id,
-		   !strcmp(sorted, "calls") ? " class=\"sorted\"" : "", !strcmp(sorted, "time") ? " class=\"sorted\"" : "");
+		   "<th>Shortest</th><th>Longest</th></tr></thead>\n<tbody>\n",
+		   id, !strcmp(sorted, "calls") ? " class=\"sorted\"" : "",
+		   !strcmp(sorted, "time") ? " class=\"sorted\"" : "");
 	for (size_t i = 0; i < a->ntuples && i < FN_MAX_VALUES; i++) {
 		const struct pvalue *v = &a->tuples[order ? order[i] : i];
 
@@ -386,8 +435,10 @@ static void returned(struct buf *out, const struct pargs *a)
 		buf_puts(out, "<p class=\"muted\">No return value was captured.</p>\n");
 		return;
 	}
-	buf_puts(out, "<table class=\"profile values\" id=\"returned\">\n<thead><tr><th>Value</th>"
-		      "<th class=\"sorted\">Calls</th><th>Share of returns</th></tr></thead>\n<tbody>\n");
+	buf_puts(
+		out,
+		"<table class=\"profile values\" id=\"returned\">\n<thead><tr><th>Value</th>"
+		"<th class=\"sorted\">Calls</th><th>Share of returns</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < a->nreturned && i < FN_MAX_VALUES; i++) {
 		buf_puts(out, "<tr><td class=\"name\"><code>");
 		html_escape(out, a->returned[i].text);
@@ -423,18 +474,24 @@ static void values(struct buf *out, const struct pfunc *f)
 		return;
 	buf_puts(out, "<section id=\"values\">\n<h2>Arguments and return values</h2>\n");
 	if (a->refused) {
-		buf_puts(out, "<p class=\"muted\" id=\"args-refused\">CALLPROF_ARGS selected this function, "
+		buf_puts(out, "<p class=\"muted\" id=\"args-refused\">CALLPROF_ARGS selected this "
+			      "function, "
 			      "but its arguments were not captured: ");
 		html_escape(out, a->refused);
 		buf_puts(out, ".</p>\n</section>\n");
 		return;
 	}
-	buf_printf(out, "<p class=\"hint\">%s call%s captured; each dump kept its %s most frequent argument "
-		   "tuples and return values, and counted every call.", fmt_count(x, a->calls),
-		   a->calls == 1 ? "" : "s", fmt_count(y, a->entries));
+	buf_printf(out,
+		   "<p class=\"hint\">%s call%s captured; each dump kept its %s most frequent "
+		   "argument "
+		   "tuples and return values, and counted every call.",
+		   fmt_count(x, a->calls), a->calls == 1 ? "" : "s", fmt_count(y, a->entries));
 	if ((err = max_error(a->tuples, a->ntuples)) > 0)
-		buf_printf(out, " Counts are at most %s above the true ones (a value that took another's entry "
-			   "inherits its count).", fmt_count(x, err));
+		buf_printf(out,
+			   " Counts are at most %s above the true ones (a value that took "
+			   "another's entry "
+			   "inherits its count).",
+			   fmt_count(x, err));
 	buf_puts(out, "</p>\n<h3>Called with, by time</h3>\n");
 	tuples(out, a, a->by_time, "called-with-time", "time");
 	buf_puts(out, "<h3>Called with, by calls</h3>\n");
@@ -451,7 +508,8 @@ static size_t path_frames(const struct ptree *t, uint32_t node, uint32_t **frame
 
 	for (int64_t i = node; i >= 0; i = t->nodes[i].parent) {
 		if (n == *cap)
-			*frames = xreallocarray(*frames, *cap = *cap ? 2 * *cap : 64, sizeof(**frames));
+			*frames = xreallocarray(*frames, *cap = *cap ? 2 * *cap : 64,
+						sizeof(**frames));
 		(*frames)[n++] = t->nodes[i].fn;
 	}
 	for (size_t i = 0; i < n / 2; i++) {
@@ -473,9 +531,11 @@ static void paths(struct buf *out, const struct profile *p, const struct pfunc *
 		buf_puts(out, "<p class=\"muted\">Not in the call tree.</p>\n");
 		return;
 	}
-	buf_printf(out, "<p class=\"note\">%s distinct call path%s reach%s this function; the hottest:</p>\n"
-		   "<ol class=\"paths\" id=\"paths\">\n", fmt_count(a, f->nnodes), f->nnodes == 1 ? "" : "s",
-		   f->nnodes == 1 ? "es" : "");
+	buf_printf(out,
+		   "<p class=\"note\">%s distinct call path%s reach%s this function; the "
+		   "hottest:</p>\n"
+		   "<ol class=\"paths\" id=\"paths\">\n",
+		   fmt_count(a, f->nnodes), f->nnodes == 1 ? "" : "s", f->nnodes == 1 ? "es" : "");
 	for (size_t k = 0; k < n; k++) {
 		uint32_t node = p->fn_nodes[f->nodes + k];
 		size_t len = path_frames(t, node, &frames, &cap);
@@ -483,15 +543,20 @@ static void paths(struct buf *out, const struct profile *p, const struct pfunc *
 		buf_puts(out, "<li><span class=\"path\">");
 		for (size_t i = 0; i < len; i++) {
 			if (len > FN_PATH_HEAD + FN_PATH_TAIL + 1 && i == FN_PATH_HEAD) {
-				buf_printf(out, "<span class=\"elided\">\xe2\x80\xa6 %zu frames \xe2\x80\xa6</span>"
-					   "<span class=\"sep\"> \xe2\x80\xba </span>", len - FN_PATH_HEAD - FN_PATH_TAIL);
+				buf_printf(out,
+					   "<span class=\"elided\">\xe2\x80\xa6 %zu frames "
+					   "\xe2\x80\xa6</span>"
+					   "<span class=\"sep\"> \xe2\x80\xba </span>",
+					   len - FN_PATH_HEAD - FN_PATH_TAIL);
 				i = len - FN_PATH_TAIL;
 			}
 			if (i)
 				buf_puts(out, "<span class=\"sep\"> \xe2\x80\xba </span>");
 			link_fn(out, p, frames[i], LINK_FN_ROOT);
 		}
-		buf_printf(out, "</span> <span class=\"figs\">%s call%s, %s inclusive (%s of this function)</span></li>\n",
+		buf_printf(out,
+			   "</span> <span class=\"figs\">%s call%s, %s inclusive (%s of this "
+			   "function)</span></li>\n",
 			   fmt_count(a, t->nodes[node].calls), t->nodes[node].calls == 1 ? "" : "s",
 			   fmt_ns(b, t->nodes[node].incl_ns),
 			   fmt_pct(c, t->nodes[node].incl_ns, f->st.incl_ns));
@@ -509,11 +574,13 @@ static void per_thread(struct buf *out, const struct profile *p, const struct pf
 		buf_puts(out, "<p class=\"muted\">The run had one thread.</p>\n");
 		return;
 	}
-	buf_puts(out, "<table class=\"profile sortable\" id=\"per-thread\">\n<thead><tr>"
-		      "<th data-sort=\"text\">Thread</th><th data-sort=\"num\">Calls</th>"
-		      "<th data-sort=\"num\" class=\"sorted\" aria-sort=\"descending\">Self</th>"
-		      "<th data-sort=\"num\">Inclusive</th><th data-sort=\"num\">Share of the thread</th>"
-		      "</tr></thead>\n<tbody>\n");
+	buf_puts(
+		out,
+		"<table class=\"profile sortable\" id=\"per-thread\">\n<thead><tr>"
+		"<th data-sort=\"text\">Thread</th><th data-sort=\"num\">Calls</th>"
+		"<th data-sort=\"num\" class=\"sorted\" aria-sort=\"descending\">Self</th>"
+		"<th data-sort=\"num\">Inclusive</th><th data-sort=\"num\">Share of the thread</th>"
+		"</tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < f->nthreads; i++) {
 		const struct pfstat *s = &p->fn_threads[f->threads + i];
 
@@ -539,9 +606,11 @@ static void per_thread(struct buf *out, const struct profile *p, const struct pf
 			calls = u64_add(calls, rest[i].st.calls);
 			self = u64_add(self, rest[i].st.self_ns);
 		}
-		buf_printf(out, "<tfoot><tr><td colspan=\"5\" class=\"hidden-note\">%zu more threads, each with "
-			   "less self time: %s calls, %s self in all</td></tr></tfoot>\n", n, fmt_count(a, calls),
-			   fmt_ns(b, self));
+		buf_printf(out,
+			   "<tfoot><tr><td colspan=\"5\" class=\"hidden-note\">%zu more threads, "
+			   "each with "
+			   "less self time: %s calls, %s self in all</td></tr></tfoot>\n",
+			   n, fmt_count(a, calls), fmt_ns(b, self));
 	}
 	buf_puts(out, "</table>\n");
 }
@@ -553,11 +622,12 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_P
 	char path[48];
 	enum { NAME, LOCATION, FIGURES, CALLERS, CALLEES, PATHS, THREADS, OVERHEAD, PROBE, VALUES };
 	const char *calls_heading = f->library ? "Callbacks into the program" : "Calls";
-	const char *calls_hint = f->library ? "The instrumented functions this library function called back, "
-					      "costliest first: time in each and its share of this function's "
-					      "inclusive time."
-					    : "What this function calls, costliest first: time in each callee "
-					      "and its share of this function's inclusive time.";
+	const char *calls_hint =
+		f->library ? "The instrumented functions this library function called back, "
+			     "costliest first: time in each and its share of this function's "
+			     "inclusive time."
+			   : "What this function calls, costliest first: time in each callee "
+			     "and its share of this function's inclusive time.";
 
 	for (int i = 0; i < FN_PARTS; i++)
 		buf_reset(&parts[i]);

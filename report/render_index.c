@@ -16,7 +16,8 @@
 #include "table.h"
 
 #define INDEX_TOP 10 /* rows in each "hottest" card */
-#define INDEX_NOTICE_THREADS 16 /* threads whose notices are listed; the threads table marks the rest */
+#define INDEX_NOTICE_THREADS \
+	16                /* threads whose notices are listed; the threads table marks the rest */
 #define INDEX_WARNINGS 10 /* distinct warnings of the dumps listed */
 
 static void fact(struct buf *out, const char *label, const char *html)
@@ -93,8 +94,8 @@ static void calibration_fenced(struct buf *v, const struct run *d)
 	if (!d->has_fenced_o_in || !d->has_fenced_o_out)
 		return;
 	buf_printf(v, "; fenced reads %s per call (%s inside the callee, %s outside)",
-		   fmt_ns_f(a, d->fenced_o_in_ns + d->fenced_o_out_ns), fmt_ns_f(b, d->fenced_o_in_ns),
-		   fmt_ns_f(c, d->fenced_o_out_ns));
+		   fmt_ns_f(a, d->fenced_o_in_ns + d->fenced_o_out_ns),
+		   fmt_ns_f(b, d->fenced_o_in_ns), fmt_ns_f(c, d->fenced_o_out_ns));
 }
 
 /* calibration_library: what a call a library probe followed costs. */
@@ -105,8 +106,8 @@ static void calibration_library(struct buf *v, const struct run *d)
 	if (!d->has_library_o_in || !d->has_library_o_out)
 		return;
 	buf_printf(v, "; library calls %s per call (%s inside the callee, %s outside)",
-		   fmt_ns_f(a, d->library_o_in_ns + d->library_o_out_ns), fmt_ns_f(b, d->library_o_in_ns),
-		   fmt_ns_f(c, d->library_o_out_ns));
+		   fmt_ns_f(a, d->library_o_in_ns + d->library_o_out_ns),
+		   fmt_ns_f(b, d->library_o_in_ns), fmt_ns_f(c, d->library_o_out_ns));
 }
 
 static void facts_clock(struct buf *out, const struct profile *p)
@@ -120,9 +121,10 @@ static void facts_clock(struct buf *out, const struct profile *p)
 		buf_printf(&v, " at %.3f GHz", (double)d->ticks_per_second / 1e9);
 	/* What the reads can and cannot see (docs/dump-format.md, README "What the numbers mean"). */
 	if (d->clock_source && !strcmp(d->clock_source, "tsc"))
-		buf_puts(&v, " (plain reads: when a function ends waiting on a cache miss or a long "
-			     "chain of dependent instructions, part of that wait can be counted in its "
-			     "caller; CALLPROF_CLOCK=tsc-adaptive keeps it in the function)");
+		buf_puts(&v,
+			 " (plain reads: when a function ends waiting on a cache miss or a long "
+			 "chain of dependent instructions, part of that wait can be counted in its "
+			 "caller; CALLPROF_CLOCK=tsc-adaptive keeps it in the function)");
 	else if (d->clock_source && !strcmp(d->clock_source, "tsc-ordered"))
 		buf_puts(&v, " (fenced reads: each function's time is its own)");
 	else if (d->clock_source && !strcmp(d->clock_source, "tsc-adaptive"))
@@ -133,8 +135,8 @@ static void facts_clock(struct buf *out, const struct profile *p)
 	if (d->has_per_call) {
 		buf_printf(&v, "%s per call", fmt_ns_f(a, d->per_call_ns));
 		if (d->has_o_in && d->has_o_out)
-			buf_printf(&v, " (%s inside the callee, %s outside)", fmt_ns_f(a, d->o_in_ns),
-				   fmt_ns_f(b, d->o_out_ns));
+			buf_printf(&v, " (%s inside the callee, %s outside)",
+				   fmt_ns_f(a, d->o_in_ns), fmt_ns_f(b, d->o_out_ns));
 	} else {
 		buf_puts(&v, "not in the dump");
 	}
@@ -164,11 +166,14 @@ static void facts_library(struct buf *out, const struct profile *p)
 	for (size_t i = 0; i < p->nfuncs; i++)
 		nlib += p->funcs[i].library != 0;
 	if (p->library_probes)
-		buf_printf(&v, "probed: %s calls to %s library functions, each a row of its own labelled with "
-			   "its module (<a href=\"#modules\">time per module</a>)", fmt_count(a, p->library_calls),
-			   fmt_count(b, nlib));
+		buf_printf(&v,
+			   "probed: %s calls to %s library functions, each a row of its own "
+			   "labelled with "
+			   "its module (<a href=\"#modules\">time per module</a>)",
+			   fmt_count(a, p->library_calls), fmt_count(b, nlib));
 	else
-		buf_puts(&v, "not probed: time in library functions is in their callers' self time");
+		buf_puts(&v,
+			 "not probed: time in library functions is in their callers' self time");
 	fact(out, "Library calls", v.data);
 	buf_release(&v);
 }
@@ -215,49 +220,72 @@ static void thread_notices(struct buf *out, const struct profile *p, size_t t)
 		notice(out, "warn", p, t);
 		buf_printf(out, "%s calls were not recorded", fmt_count(a, n[RUN_DROPPED_CALLS]));
 		if (n[RUN_DROPPED_IN_SIGNAL] || n[RUN_DROPPED_NO_ROOM])
-			buf_printf(out, " (%s in a signal handler that interrupted a probe, %s for lack of room: "
-				   "the shadow-stack limit or memory)", fmt_count(b, n[RUN_DROPPED_IN_SIGNAL]),
+			buf_printf(out,
+				   " (%s in a signal handler that interrupted a probe, %s for lack "
+				   "of room: "
+				   "the shadow-stack limit or memory)",
+				   fmt_count(b, n[RUN_DROPPED_IN_SIGNAL]),
 				   fmt_count(c, n[RUN_DROPPED_NO_ROOM]));
 		if (n[RUN_DROPPED_AT_END])
-			buf_printf(out, "; %s of them took new call paths while the process ended, after its "
-				   "profile was read", fmt_count(b, n[RUN_DROPPED_AT_END]));
+			buf_printf(out,
+				   "; %s of them took new call paths while the process ended, "
+				   "after its "
+				   "profile was read",
+				   fmt_count(b, n[RUN_DROPPED_AT_END]));
 		buf_puts(out, "; figures there are short.</li>\n");
 	}
 	if (n[RUN_FOLDED_CALLS]) {
 		notice(out, "warn", p, t);
-		buf_printf(out, "%s calls were folded to one level of context when the call tree reached its "
-			   "node budget", fmt_count(a, n[RUN_FOLDED_CALLS]));
+		buf_printf(out,
+			   "%s calls were folded to one level of context when the call tree "
+			   "reached its "
+			   "node budget",
+			   fmt_count(a, n[RUN_FOLDED_CALLS]));
 		if (n[RUN_MAX_NODES])
-			buf_printf(out, " of %s nodes (CALLPROF_MAX_NODES)", fmt_count(b, n[RUN_MAX_NODES]));
+			buf_printf(out, " of %s nodes (CALLPROF_MAX_NODES)",
+				   fmt_count(b, n[RUN_MAX_NODES]));
 		if (th->folded_first_fn >= 0) {
 			buf_puts(out, "; the first to be folded was a call to ");
 			link_fn(out, p, (uint32_t)th->folded_first_fn, "");
 		}
-		buf_puts(out, ". Counts stay exact; the tree and flame graph lack those paths.</li>\n");
+		buf_puts(out,
+			 ". Counts stay exact; the tree and flame graph lack those paths.</li>\n");
 	}
 	if (n[RUN_RESYNCED_FRAMES]) {
 		notice(out, "info", p, t);
-		buf_printf(out, "%s %s without %s exit probe (longjmp, or an exception unwinding without exit "
-			   "probes) and %s closed when that was seen.</li>\n", fmt_count(a, n[RUN_RESYNCED_FRAMES]),
+		buf_printf(out,
+			   "%s %s without %s exit probe (longjmp, or an exception unwinding "
+			   "without exit "
+			   "probes) and %s closed when that was seen.</li>\n",
+			   fmt_count(a, n[RUN_RESYNCED_FRAMES]),
 			   n[RUN_RESYNCED_FRAMES] == 1 ? "activation ended" : "activations ended",
-			   n[RUN_RESYNCED_FRAMES] == 1 ? "its" : "their", n[RUN_RESYNCED_FRAMES] == 1 ? "was" : "were");
+			   n[RUN_RESYNCED_FRAMES] == 1 ? "its" : "their",
+			   n[RUN_RESYNCED_FRAMES] == 1 ? "was" : "were");
 	}
 	if (n[RUN_UNMATCHED_EXITS]) {
 		notice(out, "info", p, t);
-		buf_printf(out, "%s exit %s no open activation of %s function and %s ignored.</li>\n",
-			   fmt_count(a, n[RUN_UNMATCHED_EXITS]), n[RUN_UNMATCHED_EXITS] == 1 ? "probe had" : "probes had",
-			   n[RUN_UNMATCHED_EXITS] == 1 ? "its" : "their", n[RUN_UNMATCHED_EXITS] == 1 ? "was" : "were");
+		buf_printf(out,
+			   "%s exit %s no open activation of %s function and %s ignored.</li>\n",
+			   fmt_count(a, n[RUN_UNMATCHED_EXITS]),
+			   n[RUN_UNMATCHED_EXITS] == 1 ? "probe had" : "probes had",
+			   n[RUN_UNMATCHED_EXITS] == 1 ? "its" : "their",
+			   n[RUN_UNMATCHED_EXITS] == 1 ? "was" : "were");
 	}
 	if (n[RUN_CLOSED_AT_EXIT]) {
 		notice(out, "info", p, t);
-		buf_printf(out, "%s %s still open when the thread ended (pthread_exit from inside) and %s closed "
-			   "then.</li>\n", fmt_count(a, n[RUN_CLOSED_AT_EXIT]),
+		buf_printf(out,
+			   "%s %s still open when the thread ended (pthread_exit from inside) and "
+			   "%s closed "
+			   "then.</li>\n",
+			   fmt_count(a, n[RUN_CLOSED_AT_EXIT]),
 			   n[RUN_CLOSED_AT_EXIT] == 1 ? "activation was" : "activations were",
 			   n[RUN_CLOSED_AT_EXIT] == 1 ? "was" : "were");
 	}
 	if (n[RUN_OPEN_FRAMES]) {
 		notice(out, "info", p, t);
-		buf_printf(out, "%s call%s still open when the dump was written count%s up to the dump.</li>\n",
+		buf_printf(out,
+			   "%s call%s still open when the dump was written count%s up to the "
+			   "dump.</li>\n",
 			   fmt_count(a, n[RUN_OPEN_FRAMES]), n[RUN_OPEN_FRAMES] == 1 ? "" : "s",
 			   n[RUN_OPEN_FRAMES] == 1 ? "s" : "");
 	}
@@ -268,8 +296,8 @@ static int thread_has_notices(const struct pthread *th)
 {
 	const uint64_t *n = th->counters;
 
-	return n[RUN_DROPPED_CALLS] || n[RUN_FOLDED_CALLS] || n[RUN_RESYNCED_FRAMES] || n[RUN_UNMATCHED_EXITS] ||
-	       n[RUN_CLOSED_AT_EXIT] || n[RUN_OPEN_FRAMES];
+	return n[RUN_DROPPED_CALLS] || n[RUN_FOLDED_CALLS] || n[RUN_RESYNCED_FRAMES] ||
+	       n[RUN_UNMATCHED_EXITS] || n[RUN_CLOSED_AT_EXIT] || n[RUN_OPEN_FRAMES];
 }
 
 /* name_list: up to 8 names of list, escaped, then how many more. */
@@ -296,9 +324,12 @@ static void library_notices(struct buf *out, const struct profile *p)
 
 		if (r->library_probes && !strcmp(r->library_probes, "unavailable")) {
 			notice(out, "info", p, SIZE_MAX);
-			buf_puts(out, "Library calls were not probed: the runtime was linked into the program "
-				      "(libcallprof.a), whose own calls to libraries share the program's GOT. Link "
-				      "libcallprof.so, or run under <code>callprof record</code>, to see them.</li>\n");
+			buf_puts(out, "Library calls were not probed: the runtime was linked into "
+				      "the program "
+				      "(libcallprof.a), whose own calls to libraries share the "
+				      "program's GOT. Link "
+				      "libcallprof.so, or run under <code>callprof record</code>, "
+				      "to see them.</li>\n");
 		}
 		for (size_t m = 0; m < r->nmodules; m++) {
 			const struct run_module *mod = &r->modules[m];
@@ -309,10 +340,16 @@ static void library_notices(struct buf *out, const struct profile *p)
 				notice(out, "warn", p, SIZE_MAX);
 				buf_printf(out, "Calls from <code>");
 				html_escape(out, base);
-				buf_printf(out, "</code> to %zu library function%s were not probed: their GOT slots were "
-					   "still lazily bound when the runtime started (link with <code>-Wl,-z,now</code>, "
-					   "as <code>pkg-config --libs callprof</code> does, or run under <code>callprof "
-					   "record</code>): ", mod->libcalls.nlazy, mod->libcalls.nlazy == 1 ? "" : "s");
+				buf_printf(out,
+					   "</code> to %zu library function%s were not probed: "
+					   "their GOT slots were "
+					   "still lazily bound when the runtime started (link with "
+					   "<code>-Wl,-z,now</code>, "
+					   "as <code>pkg-config --libs callprof</code> does, or "
+					   "run under <code>callprof "
+					   "record</code>): ",
+					   mod->libcalls.nlazy,
+					   mod->libcalls.nlazy == 1 ? "" : "s");
 				name_list(out, mod->libcalls.lazy, mod->libcalls.nlazy);
 				buf_puts(out, ".</li>\n");
 			}
@@ -320,11 +357,17 @@ static void library_notices(struct buf *out, const struct profile *p)
 				notice(out, "info", p, SIZE_MAX);
 				buf_puts(out, "Calls from <code>");
 				html_escape(out, base);
-				buf_printf(out, "</code> to %zu library function%s go through a GOT entry that also holds "
-					   "the function's address (its address is taken in a PIE, or it was built with "
-					   "<code>-fno-plt</code>), which library probes leave alone so the address "
-					   "compares equal: time in them stays in their callers' self time: ",
-					   mod->libcalls.nthrough, mod->libcalls.nthrough == 1 ? "" : "s");
+				buf_printf(out,
+					   "</code> to %zu library function%s go through a GOT "
+					   "entry that also holds "
+					   "the function's address (its address is taken in a PIE, "
+					   "or it was built with "
+					   "<code>-fno-plt</code>), which library probes leave "
+					   "alone so the address "
+					   "compares equal: time in them stays in their callers' "
+					   "self time: ",
+					   mod->libcalls.nthrough,
+					   mod->libcalls.nthrough == 1 ? "" : "s");
 				name_list(out, mod->libcalls.through_got, mod->libcalls.nthrough);
 				buf_puts(out, ".</li>\n");
 			}
@@ -345,7 +388,8 @@ static void run_notices(struct buf *out, const struct profile *p, const struct r
 		}
 		buf_puts(out, "The run was cut short by ");
 		html_escape(out, r->cut_short);
-		buf_puts(out, ": the profile holds what was gathered until then, and calls still running count "
+		buf_puts(out, ": the profile holds what was gathered until then, and calls still "
+			      "running count "
 			      "up to it.</li>\n");
 	}
 	if (r->has_clock_stopped || r->clock_note) {
@@ -353,22 +397,25 @@ static void run_notices(struct buf *out, const struct profile *p, const struct r
 		if (r->clock_note)
 			html_escape(out, r->clock_note);
 		if (r->has_clock_stopped)
-			buf_printf(out, "%sThe clock stopped %s after the start.", r->clock_note ? " " : "",
-				   fmt_ns(a, r->clock_stopped_ns));
+			buf_printf(out, "%sThe clock stopped %s after the start.",
+				   r->clock_note ? " " : "", fmt_ns(a, r->clock_stopped_ns));
 		buf_puts(out, "</li>\n");
 	}
 	if (r->refused_dumps) {
 		notice(out, "warn", p, SIZE_MAX);
-		buf_printf(out, "%s callprof_dump() call%s from a signal handler %s refused (CALLPROF_DUMP_SIGNAL "
-			   "writes a profile on a signal).</li>\n", fmt_count(a, r->refused_dumps),
-			   r->refused_dumps == 1 ? "" : "s", r->refused_dumps == 1 ? "was" : "were");
+		buf_printf(out,
+			   "%s callprof_dump() call%s from a signal handler %s refused "
+			   "(CALLPROF_DUMP_SIGNAL "
+			   "writes a profile on a signal).</li>\n",
+			   fmt_count(a, r->refused_dumps), r->refused_dumps == 1 ? "" : "s",
+			   r->refused_dumps == 1 ? "was" : "were");
 	}
 }
 
 /* One warning of the dumps, and which dumps left it. */
 struct warning {
 	const char *text;
-	size_t run;      /* the first dump that has it */
+	size_t run; /* the first dump that has it */
 	size_t ndumps;
 };
 
@@ -428,7 +475,8 @@ static void run_warnings(struct buf *out, const struct profile *p)
 		buf_puts(out, "</li>\n");
 	}
 	if (n > INDEX_WARNINGS)
-		buf_printf(out, "<li class=\"warn\">%s more warnings of the dumps.</li>\n", fmt_count(a, n - INDEX_WARNINGS));
+		buf_printf(out, "<li class=\"warn\">%s more warnings of the dumps.</li>\n",
+			   fmt_count(a, n - INDEX_WARNINGS));
 	free(w);
 }
 
@@ -449,17 +497,23 @@ static void warnings(struct buf *out, const struct profile *p)
 			html_escape(out, r->path);
 			buf_puts(out, ": ");
 		}
-		buf_printf(out, "%s thread%s not profiled: the runtime had no memory for %s state; %s call%s %s "
-			   "missing from this profile.</li>\n", fmt_count(a, r->threads_lost),
-			   r->threads_lost == 1 ? " was" : "s were", r->threads_lost == 1 ? "its" : "their",
-			   fmt_count(b, r->lost_calls), r->lost_calls == 1 ? "" : "s", r->lost_calls == 1 ? "is" : "are");
+		buf_printf(out,
+			   "%s thread%s not profiled: the runtime had no memory for %s state; %s "
+			   "call%s %s "
+			   "missing from this profile.</li>\n",
+			   fmt_count(a, r->threads_lost), r->threads_lost == 1 ? " was" : "s were",
+			   r->threads_lost == 1 ? "its" : "their", fmt_count(b, r->lost_calls),
+			   r->lost_calls == 1 ? "" : "s", r->lost_calls == 1 ? "is" : "are");
 	}
 	library_notices(out, p);
 	if (p->clamped) {
 		notice(out, "warn", p, SIZE_MAX);
-		buf_printf(out, "%s compensated figures would have gone below zero and were clamped to 0: "
-			   "the calibrated probe cost is larger than what some short calls measured.</li>\n",
-			   fmt_count(a, p->clamped));
+		buf_printf(
+			out,
+			"%s compensated figures would have gone below zero and were clamped to 0: "
+			"the calibrated probe cost is larger than what some short calls "
+			"measured.</li>\n",
+			fmt_count(a, p->clamped));
 	}
 	for (size_t t = 0, listed = 0; t < p->nthreads; t++) {
 		if (!thread_has_notices(&p->threads[t]))
@@ -469,8 +523,10 @@ static void warnings(struct buf *out, const struct profile *p)
 
 			for (size_t k = t; k < p->nthreads; k++)
 				more += thread_has_notices(&p->threads[k]) != 0;
-			buf_printf(out, "<li class=\"info\">%zu more threads have notices: the "
-				   "<a href=\"#threads\">threads table</a> marks them.</li>\n", more);
+			buf_printf(out,
+				   "<li class=\"info\">%zu more threads have notices: the "
+				   "<a href=\"#threads\">threads table</a> marks them.</li>\n",
+				   more);
 			break;
 		}
 		thread_notices(out, p, t);
@@ -487,14 +543,16 @@ static void top_list(struct buf *out, const struct profile *p, const uint32_t *o
 	size_t n = p->nfuncs < INDEX_TOP ? p->nfuncs : INDEX_TOP;
 	char a[FMT_SIZE], b[FMT_SIZE];
 
-	buf_printf(out, "<table class=\"top\" id=\"top-%s\">\n<tbody>\n", by_self ? "self" : "incl");
+	buf_printf(out, "<table class=\"top\" id=\"top-%s\">\n<tbody>\n",
+		   by_self ? "self" : "incl");
 	for (size_t i = 0; i < n; i++) {
 		const struct pfunc *f = &p->funcs[order[i]];
 		uint64_t v = by_self ? f->st.self_ns : f->st.incl_ns;
 
 		buf_puts(out, "<tr><td class=\"name\">");
 		link_fn(out, p, order[i], "");
-		buf_printf(out, "</td><td class=\"num\" data-v=\"%llu\">%s</td><td class=\"num pct\">",
+		buf_printf(out,
+			   "</td><td class=\"num\" data-v=\"%llu\">%s</td><td class=\"num pct\">",
 			   (unsigned long long)v, fmt_ns(a, v));
 		cell_bar(out, v, p->run_ns);
 		buf_printf(out, "%s</td></tr>\n", fmt_pct(b, v, p->run_ns));
@@ -509,9 +567,12 @@ static void thread_health(struct buf *out, const struct pthread *th)
 		enum run_counter k;
 		const char *words;
 	} parts[] = {
-		{ RUN_DROPPED_CALLS, "dropped" }, { RUN_FOLDED_CALLS, "folded" },
-		{ RUN_RESYNCED_FRAMES, "closed without exit" }, { RUN_UNMATCHED_EXITS, "unmatched exits" },
-		{ RUN_CLOSED_AT_EXIT, "open at thread exit" }, { RUN_OPEN_FRAMES, "open at the dump" },
+		{ RUN_DROPPED_CALLS, "dropped" },
+		{ RUN_FOLDED_CALLS, "folded" },
+		{ RUN_RESYNCED_FRAMES, "closed without exit" },
+		{ RUN_UNMATCHED_EXITS, "unmatched exits" },
+		{ RUN_CLOSED_AT_EXIT, "open at thread exit" },
+		{ RUN_OPEN_FRAMES, "open at the dump" },
 	};
 	char a[FMT_SIZE];
 	int first = 1;
@@ -521,7 +582,8 @@ static void thread_health(struct buf *out, const struct pthread *th)
 
 		if (!v)
 			continue;
-		buf_printf(out, "%s%s %s", first ? "" : " \xc2\xb7 ", fmt_count(a, v), parts[i].words);
+		buf_printf(out, "%s%s %s", first ? "" : " \xc2\xb7 ", fmt_count(a, v),
+			   parts[i].words);
 		first = 0;
 	}
 }
@@ -533,7 +595,8 @@ static void thread_table(struct buf *out, const struct profile *p)
 
 	for (size_t t = 0; t < p->nthreads; t++)
 		health |= thread_has_notices(&p->threads[t]);
-	buf_printf(out, "<table class=\"profile sortable\" id=\"threads-table\">\n<thead><tr>"
+	buf_printf(out,
+		   "<table class=\"profile sortable\" id=\"threads-table\">\n<thead><tr>"
 		   "<th data-sort=\"num\">#</th><th data-sort=\"text\">Thread</th>"
 		   "<th data-sort=\"num\">Wall</th><th data-sort=\"num\">Calls</th>"
 		   "<th data-sort=\"num\">Functions</th>%s<th>Views</th></tr></thead>\n<tbody>\n",
@@ -541,19 +604,25 @@ static void thread_table(struct buf *out, const struct profile *p)
 	for (size_t t = 0; t < p->nthreads && render_thread_has_pages(t); t++) {
 		const struct pthread *th = &p->threads[t];
 
-		buf_printf(out, "<tr><td class=\"num\" data-v=\"%zu\">%zu</td><td class=\"name\">", t + 1, t + 1);
+		buf_printf(out, "<tr><td class=\"num\" data-v=\"%zu\">%zu</td><td class=\"name\">",
+			   t + 1, t + 1);
 		link_thread_page(out, p, t, "");
-		buf_printf(out, "</td><td class=\"num\" data-v=\"%llu\">%s</td>"
-			   "<td class=\"num\" data-v=\"%llu\">%s</td><td class=\"num\" data-v=\"%zu\">%zu</td>",
+		buf_printf(out,
+			   "</td><td class=\"num\" data-v=\"%llu\">%s</td>"
+			   "<td class=\"num\" data-v=\"%llu\">%s</td><td class=\"num\" "
+			   "data-v=\"%zu\">%zu</td>",
 			   (unsigned long long)th->wall_ns, fmt_ns(a, th->wall_ns),
-			   (unsigned long long)th->calls, fmt_count(b, th->calls), th->nfuncs, th->nfuncs);
+			   (unsigned long long)th->calls, fmt_count(b, th->calls), th->nfuncs,
+			   th->nfuncs);
 		if (health) {
 			buf_puts(out, "<td class=\"health\">");
 			thread_health(out, th);
 			buf_puts(out, "</td>");
 		}
-		buf_printf(out, "<td class=\"views\"><a href=\"thread/t%zu.html\">profile</a> \xc2\xb7 "
-			   "<a href=\"tree/t%zu.html\">tree</a> \xc2\xb7 <a href=\"flame/t%zu.html\">flame</a></td></tr>\n",
+		buf_printf(out,
+			   "<td class=\"views\"><a href=\"thread/t%zu.html\">profile</a> \xc2\xb7 "
+			   "<a href=\"tree/t%zu.html\">tree</a> \xc2\xb7 <a "
+			   "href=\"flame/t%zu.html\">flame</a></td></tr>\n",
 			   t, t, t);
 	}
 	buf_puts(out, "</tbody>\n</table>\n");
@@ -562,9 +631,13 @@ static void thread_table(struct buf *out, const struct profile *p)
 
 		for (size_t t = RENDER_MAX_THREADS; t < p->nthreads; t++)
 			calls = u64_add(calls, p->threads[t].calls);
-		buf_printf(out, "<p class=\"hidden-note\" id=\"threads-hidden\">%zu more threads made %s calls: "
-			   "they count in the whole run's figures, trees and flame graphs, but have no table row and "
-			   "no pages of their own.</p>\n", p->nthreads - RENDER_MAX_THREADS, fmt_count(a, calls));
+		buf_printf(out,
+			   "<p class=\"hidden-note\" id=\"threads-hidden\">%zu more threads made "
+			   "%s calls: "
+			   "they count in the whole run's figures, trees and flame graphs, but "
+			   "have no table row and "
+			   "no pages of their own.</p>\n",
+			   p->nthreads - RENDER_MAX_THREADS, fmt_count(a, calls));
 	}
 }
 
@@ -575,13 +648,16 @@ static void modules(struct buf *out, const struct profile *p)
 
 	if (p->library_probes != 1)
 		return;
-	buf_puts(out, "<section id=\"modules\">\n<h2>Time per module</h2>\n<p class=\"hint\">Self time of the "
-		      "functions of each module: the program's own code, and each library its instrumented code "
-		      "called.</p>\n<table class=\"profile sortable\" id=\"modules-table\">\n<thead><tr>"
-		      "<th data-sort=\"text\">Module</th><th data-sort=\"text\">Kind</th>"
-		      "<th data-sort=\"num\" class=\"sorted\" aria-sort=\"descending\">Self</th>"
-		      "<th data-sort=\"num\">Share of the run</th><th data-sort=\"num\">Calls</th>"
-		      "<th data-sort=\"num\">Functions</th></tr></thead>\n<tbody>\n");
+	buf_puts(out,
+		 "<section id=\"modules\">\n<h2>Time per module</h2>\n<p class=\"hint\">Self time "
+		 "of the "
+		 "functions of each module: the program's own code, and each library its "
+		 "instrumented code "
+		 "called.</p>\n<table class=\"profile sortable\" id=\"modules-table\">\n<thead><tr>"
+		 "<th data-sort=\"text\">Module</th><th data-sort=\"text\">Kind</th>"
+		 "<th data-sort=\"num\" class=\"sorted\" aria-sort=\"descending\">Self</th>"
+		 "<th data-sort=\"num\">Share of the run</th><th data-sort=\"num\">Calls</th>"
+		 "<th data-sort=\"num\">Functions</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < p->nmodules; i++) {
 		const struct pmodule *m = &p->modules[i];
 
@@ -589,7 +665,8 @@ static void modules(struct buf *out, const struct profile *p)
 		html_escape(out, m->name ? m->name : "(unknown)");
 		buf_printf(out, "</code></td><td>%s</td>", m->library ? "library" : "instrumented");
 		cell_time(out, m->self_ns);
-		buf_printf(out, "<td class=\"num pct\" data-v=\"%llu\">", (unsigned long long)m->self_ns);
+		buf_printf(out, "<td class=\"num pct\" data-v=\"%llu\">",
+			   (unsigned long long)m->self_ns);
 		cell_bar(out, m->self_ns, p->run_ns);
 		buf_printf(out, "%s</td>", fmt_pct(a, m->self_ns, p->run_ns));
 		cell_count(out, m->calls);
@@ -613,10 +690,13 @@ int render_index(struct render_ctx *ctx)
 	const struct profile *p = ctx->prof;
 	struct buf parts[9];
 	enum { HEADING, FACTS, WARN, NOTES, TOP_SELF, TOP_INCL, THREADS, FLAT, MODULES };
-	const char *self_hint = p->library_probes == 1 ?
-		"Self time excludes library functions, which are rows of their own labelled with their module; "
-		"it includes uninstrumented code of the program's own modules." :
-		"Self time includes time in callees that were not instrumented (the C library, other libraries).";
+	const char *self_hint =
+		p->library_probes == 1
+			? "Self time excludes library functions, which are rows of their own "
+			  "labelled with their module; "
+			  "it includes uninstrumented code of the program's own modules."
+			: "Self time includes time in callees that were not instrumented (the C "
+			  "library, other libraries).";
 	struct buf summary = BUF_INIT;
 	int rc;
 

@@ -30,13 +30,18 @@ static void summary_figures(struct buf *md, const struct profile *p)
 
 	buf_printf(md, "- Wall time: %s; %zu thread%s, %s function%s, %s call%s\n",
 		   fmt_ns(a, p->wall_ns), p->nthreads, p->nthreads == 1 ? "" : "s",
-		   fmt_count(b, p->nfuncs), p->nfuncs == 1 ? "" : "s", fmt_count(c, p->calls), p->calls == 1 ? "" : "s");
+		   fmt_count(b, p->nfuncs), p->nfuncs == 1 ? "" : "s", fmt_count(c, p->calls),
+		   p->calls == 1 ? "" : "s");
 	if (p->has_overhead)
-		buf_printf(md, "- Instrumentation: about %s, %s of the run (calls \xc3\x97 calibrated probe cost)\n",
-			   fmt_ns_f(a, p->overhead_ns), fmt_pct(b, (uint64_t)p->overhead_ns, p->raw_run_ns));
+		buf_printf(md,
+			   "- Instrumentation: about %s, %s of the run (calls \xc3\x97 calibrated "
+			   "probe cost)\n",
+			   fmt_ns_f(a, p->overhead_ns),
+			   fmt_pct(b, (uint64_t)p->overhead_ns, p->raw_run_ns));
 }
 
-static void summary_list(struct buf *md, const struct profile *p, const uint32_t *order, int by_self)
+static void summary_list(struct buf *md, const struct profile *p, const uint32_t *order,
+			 int by_self)
 {
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 	size_t n = p->nfuncs < SUMMARY_TOP ? p->nfuncs : SUMMARY_TOP;
@@ -48,8 +53,9 @@ static void summary_list(struct buf *md, const struct profile *p, const uint32_t
 		buf_printf(md, "%zu. ", i + 1);
 		md_name_short(md, f->name);
 		pfunc_put_tell(md, f, md_text);
-		buf_printf(md, " \xe2\x80\x94 %s %s (%s), %s call%s\n", by_self ? "self" : "inclusive",
-			   fmt_ns(a, main_ns), fmt_pct(b, main_ns, p->run_ns), fmt_count(c, f->st.calls),
+		buf_printf(md, " \xe2\x80\x94 %s %s (%s), %s call%s\n",
+			   by_self ? "self" : "inclusive", fmt_ns(a, main_ns),
+			   fmt_pct(b, main_ns, p->run_ns), fmt_count(c, f->st.calls),
 			   f->st.calls == 1 ? "" : "s");
 	}
 	if (!n)

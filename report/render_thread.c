@@ -29,12 +29,14 @@ static void thread_counters(struct buf *out, const struct profile *p, const stru
 	char a[FMT_SIZE];
 
 	if (th->running)
-		buf_puts(out, "<div><dt>State</dt><dd>still running when the dump was written</dd></div>\n");
+		buf_puts(out, "<div><dt>State</dt><dd>still running when the dump was "
+			      "written</dd></div>\n");
 	for (int k = 0; k < RUN_COUNTERS; k++) {
 		if (!th->counters[k])
 			continue;
-		buf_printf(out, "<div><dt>%s</dt><dd id=\"counter-%s\" data-v=\"%llu\">%s", counter_labels[k],
-			   run_counter_keys[k], (unsigned long long)th->counters[k], fmt_count(a, th->counters[k]));
+		buf_printf(out, "<div><dt>%s</dt><dd id=\"counter-%s\" data-v=\"%llu\">%s",
+			   counter_labels[k], run_counter_keys[k],
+			   (unsigned long long)th->counters[k], fmt_count(a, th->counters[k]));
 		if (k == RUN_FOLDED_CALLS && th->folded_first_fn >= 0) {
 			buf_puts(out, " (the first: a call to ");
 			link_fn(out, p, (uint32_t)th->folded_first_fn, "../");
@@ -62,13 +64,17 @@ static int thread_page(struct render_ctx *ctx, size_t t)
 	buf_puts(&facts, "<div><dt>Dump</dt><dd><code>");
 	html_escape(&facts, p->runs[th->run]->path);
 	buf_puts(&facts, "</code></dd></div>\n");
-	buf_printf(&facts, "<div><dt>Views</dt><dd><a href=\"../tree/t%zu.html\">call tree</a> \xc2\xb7 "
-		   "<a href=\"../flame/t%zu.html\">flame graph</a></dd></div>\n", t, t);
+	buf_printf(&facts,
+		   "<div><dt>Views</dt><dd><a href=\"../tree/t%zu.html\">call tree</a> \xc2\xb7 "
+		   "<a href=\"../flame/t%zu.html\">flame graph</a></dd></div>\n",
+		   t, t);
 	/* The hottest PAGER_ROWS functions; the whole run's flat profile is paged in full. */
 	table_flat(&flat, p, th->funcs, th->nfuncs, th->run_ns, "../", "flat-table", PAGER_ROWS);
 	if (th->nfuncs > PAGER_ROWS)
-		buf_puts(&flat, "<p class=\"hidden-note\">The <a href=\"../index.html#flat\">flat profile of the whole "
-			      "run</a> lists every function, and each function's page has its figures per thread.</p>\n");
+		buf_puts(&flat, "<p class=\"hidden-note\">The <a href=\"../index.html#flat\">flat "
+				"profile of the whole "
+				"run</a> lists every function, and each function's page has its "
+				"figures per thread.</p>\n");
 
 	struct tmpl_var vars[] = {
 		{ "heading", heading.data },

@@ -13,11 +13,11 @@
 #include "note.h"
 #include "render.h"
 
-#define TREE_MIN_SHARE 0.001  /* paths lighter than 0.1% of the whole are hidden ... */
-#define TREE_MAX_NODES 3000   /* ... and more if needed to keep a page this small */
-#define TREE_MAX_DEPTH 200    /* nesting shown; deeper recursion gets a line instead */
+#define TREE_MIN_SHARE 0.001 /* paths lighter than 0.1% of the whole are hidden ... */
+#define TREE_MAX_NODES 3000  /* ... and more if needed to keep a page this small */
+#define TREE_MAX_DEPTH 200   /* nesting shown; deeper recursion gets a line instead */
 #define TREE_MAX_DEPTH_TEXT "200"
-#define TREE_OPEN_SHARE 0.02  /* nodes heavier than this start expanded */
+#define TREE_OPEN_SHARE 0.02 /* nodes heavier than this start expanded */
 
 /* One level of the walk: a node and the next of its children to visit. */
 struct tree_frame {
@@ -99,8 +99,8 @@ static void node_row(struct buf *out, const struct profile *p, const struct ptre
 
 /* hidden_line: what a node's children below the cutoff added up to (data-parent: where
  * static/tree.js finds them in the data file to show them). */
-static void hidden_line(struct buf *out, const struct ptree *t, const uint32_t *pos, uint32_t i, uint64_t cut,
-			int deep)
+static void hidden_line(struct buf *out, const struct ptree *t, const uint32_t *pos, uint32_t i,
+			uint64_t cut, int deep)
 {
 	size_t count = 0;
 	uint64_t weight = 0;
@@ -116,9 +116,12 @@ static void hidden_line(struct buf *out, const struct ptree *t, const uint32_t *
 	}
 	if (!count)
 		return;
-	buf_printf(out, "<li class=\"hidden\" data-parent=\"%u\">%zu more callee%s %s (%s in all)</li>\n", pos[i], count,
-		   count == 1 ? "" : "s", deep ? "nested too deep to show" : "below the threshold",
-		   t->by_calls ? fmt_count(a, weight) : fmt_ns(a, weight));
+	buf_printf(
+		out,
+		"<li class=\"hidden\" data-parent=\"%u\">%zu more callee%s %s (%s in all)</li>\n",
+		pos[i], count, count == 1 ? "" : "s",
+		deep ? "nested too deep to show" : "below the threshold",
+		t->by_calls ? fmt_count(a, weight) : fmt_ns(a, weight));
 }
 
 /* next_kid: the next child of f to show, or -1. */
@@ -134,8 +137,8 @@ static int64_t next_kid(const struct ptree *t, struct tree_frame *f, uint64_t cu
 
 /* open_node: a leaf's whole row (returns 0), or the opening of a node with children (1);
  * data-n is its place in the data file (flame_order). */
-static int open_node(struct buf *out, const struct profile *p, const struct ptree *t, const uint32_t *pos,
-		     uint32_t i, uint64_t whole)
+static int open_node(struct buf *out, const struct profile *p, const struct ptree *t,
+		     const uint32_t *pos, uint32_t i, uint64_t whole)
 {
 	if (t->kid_off[i + 1] == t->kid_off[i]) {
 		buf_printf(out, "<li class=\"leaf\" data-n=\"%u\"><span class=\"row\">", pos[i]);
@@ -159,7 +162,8 @@ static size_t tree_html(struct buf *out, const struct profile *p, const struct p
 	uint32_t *pos = flame_order(t, NULL);
 	size_t shown = 0;
 
-	buf_printf(out, "<ul class=\"tree\" id=\"tree\" data-whole=\"%llu\">\n", (unsigned long long)whole);
+	buf_printf(out, "<ul class=\"tree\" id=\"tree\" data-whole=\"%llu\">\n",
+		   (unsigned long long)whole);
 	for (size_t r = 0; r < t->nroots && ptree_weight(t, t->roots[r]) >= cut; r++) {
 		size_t depth = 0;
 
@@ -197,7 +201,8 @@ static int tree_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run
 	const struct profile *p = ctx->prof;
 	uint64_t whole = t->by_calls || !run_ns ? t->total : run_ns;
 	uint64_t cut = tree_cutoff(t, whole);
-	struct buf heading = BUF_INIT, title = BUF_INIT, lede = BUF_INIT, tabs = BUF_INIT, tree = BUF_INIT;
+	struct buf heading = BUF_INIT, title = BUF_INIT, lede = BUF_INIT, tabs = BUF_INIT,
+		   tree = BUF_INIT;
 	char path[48], data[48], a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE];
 	size_t shown;
 	int rc, deep = 0;
@@ -209,20 +214,26 @@ static int tree_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run
 		link_thread_label(&heading, p, (size_t)thread);
 	link_view_tabs(&tabs, p, thread);
 	shown = tree_html(&tree, p, t, whole, cut, &deep);
-	buf_printf(&lede, "<p class=\"lede\">One row per distinct call path, heaviest first: inclusive time, "
-		   "self time and calls of that path. Percentages are of %s%s. "
-		   "Click a row to fold or unfold it; names lead to the function pages.</p>\n",
-		   t->by_calls ? "all calls (this dump has no times)" : "the run, ",
-		   t->by_calls ? "" : fmt_ns(a, whole));
+	buf_printf(
+		&lede,
+		"<p class=\"lede\">One row per distinct call path, heaviest first: inclusive time, "
+		"self time and calls of that path. Percentages are of %s%s. "
+		"Click a row to fold or unfold it; names lead to the function pages.</p>\n",
+		t->by_calls ? "all calls (this dump has no times)" : "the run, ",
+		t->by_calls ? "" : fmt_ns(a, whole));
 	if (shown < t->n)
-		buf_printf(&lede, "<p class=\"pruned\" id=\"pruned\">Showing %s of %s call paths: %s paths lighter "
+		buf_printf(&lede,
+			   "<p class=\"pruned\" id=\"pruned\">Showing %s of %s call paths: %s "
+			   "paths lighter "
 			   "than %s%s each%s are hidden; a line under each parent says how much"
 			   "<span class=\"js-only\" hidden> and shows them</span>.</p>\n",
 			   fmt_count(a, shown), fmt_count(b, t->n), fmt_count(c, t->n - shown),
-			   t->by_calls ? fmt_count(d, cut) : fmt_ns(d, cut), t->by_calls ? " calls" : "",
+			   t->by_calls ? fmt_count(d, cut) : fmt_ns(d, cut),
+			   t->by_calls ? " calls" : "",
 			   deep ? ", or nested deeper than " TREE_MAX_DEPTH_TEXT " levels," : "");
 	else if (!t->n)
-		buf_puts(&lede, "<p class=\"pruned\">The tree is empty: no instrumented function ran.</p>\n");
+		buf_puts(&lede, "<p class=\"pruned\">The tree is empty: no instrumented function "
+				"ran.</p>\n");
 	note_fold(&lede, p, thread);
 
 	struct tmpl_var vars[] = {
@@ -231,7 +242,8 @@ static int tree_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run
 		{ "tabs", tabs.data },
 		{ "tree", tree.data },
 		{ "data", data },
-		{ "views", "<p class=\"views\">Also: <a href=\"callers.html\">the callers tree</a>, bottom-up: "
+		{ "views", "<p class=\"views\">Also: <a href=\"callers.html\">the callers "
+			   "tree</a>, bottom-up: "
 			   "every function with the paths that called it.</p>\n" },
 	};
 	/* The page title is plain text: the label is escaped HTML, so strip nothing and reuse words. */
@@ -246,7 +258,8 @@ static int tree_page(struct render_ctx *ctx, const struct ptree *t, uint64_t run
 		snprintf(path, sizeof(path), "tree/t%lld.html", (long long)thread);
 		snprintf(data, sizeof(data), "../flame/t%lld.data.js", (long long)thread);
 	}
-	rc = layout_page(ctx, path, "../", "tree", title.data, "tree.html", vars, sizeof(vars) / sizeof(vars[0]));
+	rc = layout_page(ctx, path, "../", "tree", title.data, "tree.html", vars,
+			 sizeof(vars) / sizeof(vars[0]));
 	buf_release(&heading);
 	buf_release(&title);
 	buf_release(&lede);

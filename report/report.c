@@ -27,7 +27,7 @@ struct report_opts {
 	const char *title;
 	const char *notes;
 	const char *templates;
-	int no_argv;              /* leave the programs' arguments out of the site */
+	int no_argv; /* leave the programs' arguments out of the site */
 	struct opts_list dumps;
 };
 
@@ -35,14 +35,19 @@ struct report_opts {
 static struct report_opts o;
 
 static const struct opt report_options[] = {
-	{ 'o', "output", OPT_STRING, &o.dir, "DIR", "where the site goes; an existing DIR must be empty or an\n"
-						     "earlier report, and is replaced only once the new one is done" },
-	{ 0, "title", OPT_STRING, &o.title, "T", "the title of every page (default: callprof: PROGRAM)" },
-	{ 0, "notes", OPT_STRING, &o.notes, "FILE", "Markdown shown on the index (raw HTML in it is dropped)" },
-	{ 0, "templates", OPT_STRING, &o.templates, "DIR", "read templates (page.html, index.html, ...) and static files\n"
-							    "(style.css, sort.js) from DIR where it has them" },
-	{ 0, "no-argv", OPT_FLAG, &o.no_argv, NULL, "leave the programs' arguments out of the site (a CI site\n"
-						   "published where the arguments should not be)" },
+	{ 'o', "output", OPT_STRING, &o.dir, "DIR",
+	  "where the site goes; an existing DIR must be empty or an\n"
+	  "earlier report, and is replaced only once the new one is done" },
+	{ 0, "title", OPT_STRING, &o.title, "T",
+	  "the title of every page (default: callprof: PROGRAM)" },
+	{ 0, "notes", OPT_STRING, &o.notes, "FILE",
+	  "Markdown shown on the index (raw HTML in it is dropped)" },
+	{ 0, "templates", OPT_STRING, &o.templates, "DIR",
+	  "read templates (page.html, index.html, ...) and static files\n"
+	  "(style.css, sort.js) from DIR where it has them" },
+	{ 0, "no-argv", OPT_FLAG, &o.no_argv, NULL,
+	  "leave the programs' arguments out of the site (a CI site\n"
+	  "published where the arguments should not be)" },
 };
 
 static const char *const report_synopses[] = { "DUMP...", NULL };
@@ -50,8 +55,9 @@ static const char *const report_synopses[] = { "DUMP...", NULL };
 static const struct opts_cmd report_cmd = {
 	.name = "report",
 	.synopses = report_synopses,
-	.about = "Writes a static HTML report of one or more dumps to DIR (default:\n"
-		 REPORT_DEFAULT_DIR "/) and prints the path of its index.html.  Several dumps\n"
+	.about = "Writes a static HTML report of one or more dumps to DIR "
+		 "(default:\n" REPORT_DEFAULT_DIR
+		 "/) and prints the path of its index.html.  Several dumps\n"
 		 "(forked children, several runs) merge into one profile; functions match by\n"
 		 "module and name.\n",
 	.opts = report_options,

@@ -14,9 +14,9 @@ enum key { K_OTHER, K_THREADS, K_TREE, K_ROWS, K_FUNCTIONS, K_EDGES };
 /* One open container: an object (with the key of the value being read) or an array. */
 struct level {
 	int is_array;
-	enum key key;       /* objects: the key whose value comes next */
-	size_t index;       /* arrays: elements begun so far */
-	unsigned seen;      /* objects: bit per key seen, to notice a key given twice */
+	enum key key;  /* objects: the key whose value comes next */
+	size_t index;  /* arrays: elements begun so far */
+	unsigned seen; /* objects: bit per key seen, to notice a key given twice */
 };
 
 /* The scanner: text, position, open containers. */
@@ -25,8 +25,8 @@ struct scan {
 	size_t len, pos;
 	const struct rowscan_keys *fn_keys, *edge_keys; /* the cells of objects */
 	struct level stack[SCAN_DEPTH];
-	int depth;          /* open containers; -1 before the document */
-	int dup;            /* a followed key appeared twice (json-c keeps the last) or a key
+	int depth; /* open containers; -1 before the document */
+	int dup;   /* a followed key appeared twice (json-c keeps the last) or a key
 			       was escaped: the tables may not be json-c's, so give up */
 };
 
@@ -91,7 +91,8 @@ static int at_table(const struct scan *sc, enum rowscan_what *what, size_t *thre
 {
 	const struct level *l = sc->stack;
 
-	if (sc->depth < 2 || l[0].is_array || l[0].key != K_THREADS || !l[1].is_array || l[2].is_array)
+	if (sc->depth < 2 || l[0].is_array || l[0].key != K_THREADS || !l[1].is_array ||
+	    l[2].is_array)
 		return 0;
 	*thread = l[1].index - 1;
 	if (sc->depth == 2 && (l[2].key == K_FUNCTIONS || l[2].key == K_EDGES)) {
@@ -160,7 +161,8 @@ static int read_rows(struct scan *sc, struct rowscan_table *t)
 		for (;;) {
 			skip_ws(sc);
 			if (n == cap)
-				cells = xreallocarray(cells, cap = cap ? 2 * cap : 4096, sizeof(*cells));
+				cells = xreallocarray(cells, cap = cap ? 2 * cap : 4096,
+						      sizeof(*cells));
 			if (read_int(sc, &cells[n]) < 0)
 				goto fail;
 			n++, cols++;
@@ -234,13 +236,15 @@ static int read_member(struct scan *sc, const struct rowscan_keys *k, int64_t *r
 	sc->pos++;
 	skip_ws(sc);
 	if (idx >= 0) {
-		if (*seen & (UINT64_C(1) << idx)) /* json-c would keep the last: leave it to json-c */
+		if (*seen &
+		    (UINT64_C(1) << idx)) /* json-c would keep the last: leave it to json-c */
 			return -1;
 		*seen |= UINT64_C(1) << idx;
 	}
 	if (sc->pos < sc->len && sc->s[sc->pos] == '"') {
 		/* A string: for a string key kept in the pool, for an unknown key skipped. */
-		if (plain_string(sc, &vb, &ve) < 0 || (idx >= 0 && !(k->strings & (UINT64_C(1) << idx))))
+		if (plain_string(sc, &vb, &ve) < 0 ||
+		    (idx >= 0 && !(k->strings & (UINT64_C(1) << idx))))
 			return -1;
 		if (idx >= 0) {
 			row[idx] = (int64_t)pool->len;
@@ -253,7 +257,8 @@ static int read_member(struct scan *sc, const struct rowscan_keys *k, int64_t *r
 	{
 		int64_t v;
 
-		if (read_int(sc, &v) < 0 || (idx >= 0 && (k->strings & (UINT64_C(1) << idx)) && v != ROWSCAN_NULL))
+		if (read_int(sc, &v) < 0 ||
+		    (idx >= 0 && (k->strings & (UINT64_C(1) << idx)) && v != ROWSCAN_NULL))
 			return -1;
 		if (idx >= 0)
 			row[idx] = v;
@@ -262,7 +267,8 @@ static int read_member(struct scan *sc, const struct rowscan_keys *k, int64_t *r
 }
 
 /* read_object: one object of the table at pos ('{') into row. */
-static int read_object(struct scan *sc, const struct rowscan_keys *k, int64_t *row, struct buf *pool)
+static int read_object(struct scan *sc, const struct rowscan_keys *k, int64_t *row,
+		       struct buf *pool)
 {
 	uint64_t seen = 0;
 
@@ -308,7 +314,8 @@ static int read_objects(struct scan *sc, struct rowscan_table *t, const struct r
 		goto done;
 	for (;;) {
 		if (t->nrows == cap)
-			cells = xreallocarray(cells, (cap = cap ? 2 * cap : 1024) * t->ncols, sizeof(*cells));
+			cells = xreallocarray(cells, (cap = cap ? 2 * cap : 1024) * t->ncols,
+					      sizeof(*cells));
 		if (read_object(sc, k, cells + t->nrows * t->ncols, &pool) < 0)
 			goto fail;
 		t->nrows++;
@@ -424,7 +431,9 @@ static void scan(struct scan *sc, struct rowscan *rs)
 
 			if (read_table(sc, &t) == 0) {
 				if (rs->n == cap)
-					rs->tables = xreallocarray(rs->tables, cap = cap ? 2 * cap : 8, sizeof(*rs->tables));
+					rs->tables =
+						xreallocarray(rs->tables, cap = cap ? 2 * cap : 8,
+							      sizeof(*rs->tables));
 				rs->tables[rs->n++] = t;
 				continue;
 			}
@@ -435,7 +444,8 @@ static void scan(struct scan *sc, struct rowscan *rs)
 			open_level(sc, ch == '[');
 			sc->pos++;
 			skip_ws(sc);
-			if (ch == '{' && sc->pos < sc->len && sc->s[sc->pos] != '}' && scan_key(sc) < 0)
+			if (ch == '{' && sc->pos < sc->len && sc->s[sc->pos] != '}' &&
+			    scan_key(sc) < 0)
 				return;
 			continue;
 		}
@@ -479,7 +489,8 @@ void rowscan_extract(struct rowscan *rs, char *text, size_t len, const struct ro
 		memset(text + rs->tables[i].start, ' ', rs->tables[i].end - rs->tables[i].start);
 }
 
-const struct rowscan_table *rowscan_find(const struct rowscan *rs, enum rowscan_what what, size_t thread)
+const struct rowscan_table *rowscan_find(const struct rowscan *rs, enum rowscan_what what,
+					 size_t thread)
 {
 	size_t lo = 0, hi = rs->n;
 

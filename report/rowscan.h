@@ -37,16 +37,16 @@ enum rowscan_what { RS_TREE_ROWS, RS_FUNCTIONS, RS_EDGES };
 struct rowscan_keys {
 	const char *const *names;
 	size_t n;
-	uint64_t strings;  /* bit k set: names[k] holds a string (or null) */
+	uint64_t strings; /* bit k set: names[k] holds a string (or null) */
 };
 
 /* One array of one thread. */
 struct rowscan_table {
 	enum rowscan_what what;
-	size_t thread;    /* index of the thread in threads[] */
+	size_t thread; /* index of the thread in threads[] */
 	size_t nrows, ncols;
-	int64_t *cells;   /* nrows * ncols values, row by row; ROWSCAN_NULL for null or absent */
-	char *strings;    /* the string cells' text, each NUL-terminated; NULL when there are none */
+	int64_t *cells; /* nrows * ncols values, row by row; ROWSCAN_NULL for null or absent */
+	char *strings;  /* the string cells' text, each NUL-terminated; NULL when there are none */
 	size_t start, end; /* the blanked bytes of the text */
 };
 
@@ -64,7 +64,8 @@ void rowscan_extract(struct rowscan *rs, char *text, size_t len, const struct ro
 		     const struct rowscan_keys *edge_keys);
 
 /* rowscan_find: the table of array what of thread index thread, or NULL. */
-const struct rowscan_table *rowscan_find(const struct rowscan *rs, enum rowscan_what what, size_t thread);
+const struct rowscan_table *rowscan_find(const struct rowscan *rs, enum rowscan_what what,
+					 size_t thread);
 
 /* rowscan_release frees the tables. */
 void rowscan_release(struct rowscan *rs);

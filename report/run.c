@@ -8,9 +8,9 @@
 #include "run.h"
 
 const char *const run_counter_keys[RUN_COUNTERS] = {
-	"dropped_calls", "resynced_frames", "unmatched_exits", "closed_at_thread_exit",
-	"open_frames", "folded_calls", "dropped_in_signal", "dropped_no_room", "tree_nodes", "max_nodes",
-	"dropped_at_end",
+	"dropped_calls", "resynced_frames", "unmatched_exits",   "closed_at_thread_exit",
+	"open_frames",   "folded_calls",    "dropped_in_signal", "dropped_no_room",
+	"tree_nodes",    "max_nodes",       "dropped_at_end",
 };
 
 static void free_strings(char **v, size_t n)

@@ -33,7 +33,8 @@ static char *workload_key(const struct run *r, int dir)
 	return buf_detach(&key, NULL);
 }
 
-void runs_plan_init(struct runs_plan *pl, const struct run *const *runs, size_t n, const int64_t *dir_run)
+void runs_plan_init(struct runs_plan *pl, const struct run *const *runs, size_t n,
+		    const int64_t *dir_run)
 {
 	int64_t ndirs = 0;
 	char **keys;
@@ -47,7 +48,8 @@ void runs_plan_init(struct runs_plan *pl, const struct run *const *runs, size_t 
 			ndirs = dir_run[i] + 1;
 	pl->nruns = (size_t)ndirs;
 	for (size_t i = 0; i < n; i++)
-		pl->run_of[i] = dir_run && dir_run[i] >= 0 ? (uint32_t)dir_run[i] : (uint32_t)pl->nruns++;
+		pl->run_of[i] =
+			dir_run && dir_run[i] >= 0 ? (uint32_t)dir_run[i] : (uint32_t)pl->nruns++;
 	/* Each run's key from its first dump; a run directory's is the same for all. */
 	keys = xcalloc(pl->nruns + 1, sizeof(*keys));
 	for (size_t i = 0; i < n; i++)
@@ -55,7 +57,8 @@ void runs_plan_init(struct runs_plan *pl, const struct run *const *runs, size_t 
 			keys[pl->run_of[i]] = workload_key(runs[i], dir_run && dir_run[i] >= 0);
 	for (size_t r = 0; r < pl->nruns; r++)
 		if (!keys[r])
-			keys[r] = xstrdup("\x01"); /* a directory numbered but empty: never happens */
+			keys[r] =
+				xstrdup("\x01"); /* a directory numbered but empty: never happens */
 	order = str_order(keys, pl->nruns);
 	pl->group_of = xmalloc((pl->nruns + 1) * sizeof(*pl->group_of));
 	for (size_t k = 0; k < pl->nruns; k++) {
@@ -186,8 +189,8 @@ static void scratch_fit(struct scratch *s, size_t n)
 
 /* runs_in_group: how many runs each workload has, and the runs in workload order. */
 struct groups {
-	size_t *n;       /* runs per workload */
-	uint32_t *slot;  /* slot[run]: its place among its workload's runs */
+	size_t *n;              /* runs per workload */
+	uint32_t *slot;         /* slot[run]: its place among its workload's runs */
 	struct estimate *floor; /* per workload: the noise of the whole run's time */
 };
 
@@ -213,8 +216,8 @@ static void groups_release(struct groups *g)
  * set, a time's standard error in a workload is at least that workload's
  * whole-run error (g->floor).
  */
-static void estimate_items(const struct cells *c, const struct runs_plan *pl, struct groups *g, int floor,
-			   struct runs_fig *out, size_t nitems, struct scratch *s)
+static void estimate_items(const struct cells *c, const struct runs_plan *pl, struct groups *g,
+			   int floor, struct runs_fig *out, size_t nitems, struct scratch *s)
 {
 	memset(out, 0, nitems * sizeof(*out));
 	for (size_t i = 0, j; i < c->n; i = j) {
@@ -222,7 +225,8 @@ static void estimate_items(const struct cells *c, const struct runs_plan *pl, st
 		size_t n = g->n[grp];
 		struct runs_fig f;
 
-		for (j = i; j < c->n && c->v[j].item == item && pl->group_of[c->v[j].run] == grp; j++)
+		for (j = i; j < c->n && c->v[j].item == item && pl->group_of[c->v[j].run] == grp;
+		     j++)
 			;
 		scratch_fit(s, n);
 		memset(s->calls, 0, n * sizeof(double));
@@ -249,8 +253,8 @@ static void estimate_items(const struct cells *c, const struct runs_plan *pl, st
 }
 
 /* side_totals: the whole run's figures (item = its workload), which also give each workload's floor. */
-static void side_totals(const struct profile *p, const struct runs_plan *pl, int wall_clock, struct groups *g,
-			struct runs_side *side, struct scratch *s)
+static void side_totals(const struct profile *p, const struct runs_plan *pl, int wall_clock,
+			struct groups *g, struct runs_side *side, struct scratch *s)
 {
 	struct cells c = { NULL, 0, 0 }, walls = { NULL, 0, 0 };
 	struct runs_fig *per_group = xcalloc(pl->ngroups + 1, sizeof(*per_group));
@@ -260,20 +264,22 @@ static void side_totals(const struct profile *p, const struct runs_plan *pl, int
 		uint32_t run = pl->run_of[th->run];
 		double f = time_factor(th, wall_clock);
 
-		cells_add(&c, (struct cell){ pl->group_of[run], run, (double)th->calls, f * (double)th->run_ns,
-					     f * (double)th->run_ns });
+		cells_add(&c, (struct cell){ pl->group_of[run], run, (double)th->calls,
+					     f * (double)th->run_ns, f * (double)th->run_ns });
 		side->nthreads++;
 		if (th->has_wait) {
 			side->nwait_threads++;
 			side->wall_sum_ns = u64_add(side->wall_sum_ns, th->wall_ns);
-			side->wait_sum_ns = u64_add(side->wait_sum_ns, th->runq_wait_ns < th->wall_ns ?
-									th->runq_wait_ns : th->wall_ns);
+			side->wait_sum_ns = u64_add(
+				side->wait_sum_ns,
+				th->runq_wait_ns < th->wall_ns ? th->runq_wait_ns : th->wall_ns);
 		}
 	}
 	for (size_t d = 0; d < p->nruns; d++) {
 		uint32_t run = pl->run_of[d];
 
-		cells_add(&walls, (struct cell){ pl->group_of[run], run, 0, (double)p->runs[d]->wall_ns, 0 });
+		cells_add(&walls, (struct cell){ pl->group_of[run], run, 0,
+						 (double)p->runs[d]->wall_ns, 0 });
 	}
 	sorted_cells(&c, pl);
 	sorted_cells(&walls, pl);
@@ -294,8 +300,8 @@ static void side_totals(const struct profile *p, const struct runs_plan *pl, int
 	free(walls.v);
 }
 
-void runs_typical(const struct profile *p, const struct runs_plan *pl, int wall_clock, struct runs_fig *fns,
-		  struct runs_fig *edges, struct runs_side *side)
+void runs_typical(const struct profile *p, const struct runs_plan *pl, int wall_clock,
+		  struct runs_fig *fns, struct runs_fig *edges, struct runs_side *side)
 {
 	struct cells c = { NULL, 0, 0 };
 	struct scratch s = { NULL, NULL, NULL, 0 };
@@ -312,7 +318,8 @@ void runs_typical(const struct profile *p, const struct runs_plan *pl, int wall_
 		for (size_t i = 0; i < th->nfuncs; i++) {
 			const struct pstat *st = &th->funcs[i].st;
 
-			cells_add(&c, (struct cell){ th->funcs[i].fn, run, (double)st->calls, f * (double)st->incl_ns,
+			cells_add(&c, (struct cell){ th->funcs[i].fn, run, (double)st->calls,
+						     f * (double)st->incl_ns,
 						     f * (double)st->self_ns });
 		}
 	}
@@ -327,8 +334,9 @@ void runs_typical(const struct profile *p, const struct runs_plan *pl, int wall_
 		for (size_t i = 0; i < th->nedges; i++) {
 			const struct pfedge *e = &th->edges[i];
 
-			cells_add(&c, (struct cell){ e->edge, run, (double)e->calls, f * (double)e->incl_ns,
-						     f * (double)e->self_ns });
+			cells_add(&c,
+				  (struct cell){ e->edge, run, (double)e->calls,
+						 f * (double)e->incl_ns, f * (double)e->self_ns });
 		}
 	}
 	sorted_cells(&c, pl);

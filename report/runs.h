@@ -24,9 +24,9 @@
  */
 struct runs_plan {
 	size_t ndumps;
-	uint32_t *run_of;    /* run_of[dump]: its run */
+	uint32_t *run_of; /* run_of[dump]: its run */
 	size_t nruns;
-	uint32_t *group_of;  /* group_of[run]: its workload */
+	uint32_t *group_of; /* group_of[run]: its workload */
 	size_t ngroups;
 };
 
@@ -36,7 +36,8 @@ struct runs_plan {
  * >= 0 (directories numbered from 0), else it is a run of its own; dir_run
  * NULL: every dump is a run of its own.
  */
-void runs_plan_init(struct runs_plan *pl, const struct run *const *runs, size_t n, const int64_t *dir_run);
+void runs_plan_init(struct runs_plan *pl, const struct run *const *runs, size_t n,
+		    const int64_t *dir_run);
 void runs_plan_release(struct runs_plan *pl);
 
 /* Figures of a typical run: each an estimate (median and standard error). */
@@ -46,10 +47,11 @@ struct runs_fig {
 
 /* What runs_typical found about a side as a whole. */
 struct runs_side {
-	struct runs_fig total;   /* the whole run: calls, and its profiled time in incl_ns and self_ns */
+	struct runs_fig
+		total; /* the whole run: calls, and its profiled time in incl_ns and self_ns */
 	struct estimate wall_ns; /* the dumps' wall times, added up per run */
-	uint64_t wall_sum_ns;    /* wall time of the threads that say how long they waited for a CPU */
-	uint64_t wait_sum_ns;    /* ... and that wait, taken out of the times unless wall_clock */
+	uint64_t wall_sum_ns; /* wall time of the threads that say how long they waited for a CPU */
+	uint64_t wait_sum_ns; /* ... and that wait, taken out of the times unless wall_clock */
 	size_t nwait_threads, nthreads;
 };
 
@@ -64,8 +66,8 @@ struct runs_side {
  * whole run's time there: its standard error is at least the run total's
  * (a preemption may land in any function).
  */
-void runs_typical(const struct profile *p, const struct runs_plan *pl, int wall_clock, struct runs_fig *fns,
-		  struct runs_fig *edges, struct runs_side *side);
+void runs_typical(const struct profile *p, const struct runs_plan *pl, int wall_clock,
+		  struct runs_fig *fns, struct runs_fig *edges, struct runs_side *side);
 
 /* runs_round: an estimate's value as a whole figure (0 below 0). */
 uint64_t runs_round(struct estimate e);

@@ -137,8 +137,10 @@ int site_begin(struct site *s, const char *dir)
 		if (rc < 0)
 			fprintf(stderr, "callprof: cannot use '%s': %s\n", s->dir, strerror(errno));
 		else
-			fprintf(stderr, "callprof: '%s' exists and is not a callprof report "
-				"(remove it or choose another -o)\n", s->dir);
+			fprintf(stderr,
+				"callprof: '%s' exists and is not a callprof report "
+				"(remove it or choose another -o)\n",
+				s->dir);
 		goto out_free;
 	}
 	s->tmp = tmp_name(s->dir);
@@ -216,9 +218,9 @@ out_report:
 		int e = errno;
 
 		progress_end();
-		fprintf(stderr, "callprof: cannot write '%s/%s': %s\n", s->dir, relpath, strerror(e));
-	}
-	else
+		fprintf(stderr, "callprof: cannot write '%s/%s': %s\n", s->dir, relpath,
+			strerror(e));
+	} else
 		s->files++, s->bytes += len;
 	buf_release(&path);
 	return rc;
@@ -234,8 +236,11 @@ static void site_free(struct site *s)
 /* not_ours: says that dir, which appeared or changed while the site was written, is left alone; errno EEXIST. */
 static int not_ours(const struct site *s)
 {
-	fprintf(stderr, "callprof: '%s' appeared while the report was written and is not a callprof report: "
-		"it is left as it is (remove it or choose another -o)\n", s->dir);
+	fprintf(stderr,
+		"callprof: '%s' appeared while the report was written and is not a callprof "
+		"report: "
+		"it is left as it is (remove it or choose another -o)\n",
+		s->dir);
 	errno = EEXIST;
 	return -2;
 }
@@ -293,12 +298,9 @@ static int put_in_place(struct site *s)
 		return -1;
 	}
 	switch (dir_replaceable(s->dir)) {
-	case 1:
-		return swap_into_place(s);
-	case 0:
-		return not_ours(s);
-	default:
-		return -1;
+	case 1: return swap_into_place(s);
+	case 0: return not_ours(s);
+	default: return -1;
 	}
 }
 
@@ -311,8 +313,8 @@ int site_commit(struct site *s)
 	rc = put_in_place(s);
 	if (rc < 0) {
 		if (rc == -1)
-			fprintf(stderr, "callprof: cannot put the report in place at '%s': %s\n", s->dir,
-				strerror(errno));
+			fprintf(stderr, "callprof: cannot put the report in place at '%s': %s\n",
+				s->dir, strerror(errno));
 		site_abort(s);
 		return -1;
 	}

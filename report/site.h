@@ -10,10 +10,10 @@
 
 /* A site being written.  Set up by site_begin, finished by site_commit or site_abort. */
 struct site {
-	char *dir;        /* where the site goes, as given (trailing slashes removed) */
-	char *tmp;        /* the temporary directory beside dir that receives the files */
-	size_t files;     /* files written so far */
-	uint64_t bytes;   /* bytes written so far */
+	char *dir;      /* where the site goes, as given (trailing slashes removed) */
+	char *tmp;      /* the temporary directory beside dir that receives the files */
+	size_t files;   /* files written so far */
+	uint64_t bytes; /* bytes written so far */
 };
 
 /*

@@ -13,7 +13,8 @@ void table_flat(struct buf *out, const struct profile *p, const struct pfstat *r
 	size_t n = limit && limit < nrows ? limit : nrows;
 	int doubtful = 0;
 
-	buf_printf(out, "<table class=\"profile sortable\" id=\"%s\">\n<thead><tr>"
+	buf_printf(out,
+		   "<table class=\"profile sortable\" id=\"%s\">\n<thead><tr>"
 		   "<th data-sort=\"text\">Function</th>"
 		   "<th data-sort=\"num\">Calls</th>"
 		   "<th data-sort=\"num\" class=\"sorted\" aria-sort=\"descending\">Self</th>"
@@ -21,7 +22,8 @@ void table_flat(struct buf *out, const struct profile *p, const struct pfstat *r
 		   "<th data-sort=\"num\">Inclusive</th>"
 		   "<th data-sort=\"num\">Incl. %%</th>"
 		   "<th data-sort=\"num\">Avg / call</th>"
-		   "</tr></thead>\n<tbody>\n", id);
+		   "</tr></thead>\n<tbody>\n",
+		   id);
 	for (size_t i = 0; i < n; i++) {
 		const struct pstat *st = &rows[i].st;
 
@@ -38,12 +40,18 @@ void table_flat(struct buf *out, const struct profile *p, const struct pfstat *r
 	}
 	buf_puts(out, "</tbody>\n</table>\n");
 	if (doubtful)
-		buf_puts(out, "<p class=\"hidden-note\" id=\"doubtful-note\">Times underlined with dots lost more than "
-			      "half of their raw figure to compensation: the probes cost about as much as the code "
-			      "measured, so treat them with care (hover for the raw figure).</p>\n");
+		buf_puts(out,
+			 "<p class=\"hidden-note\" id=\"doubtful-note\">Times underlined with dots "
+			 "lost more than "
+			 "half of their raw figure to compensation: the probes cost about as much "
+			 "as the code "
+			 "measured, so treat them with care (hover for the raw figure).</p>\n");
 	if (n < nrows)
-		buf_printf(out, "<p class=\"hidden-note\">%zu more functions below these, each with less self "
-			   "time.</p>\n", nrows - n);
+		buf_printf(out,
+			   "<p class=\"hidden-note\">%zu more functions below these, each with "
+			   "less self "
+			   "time.</p>\n",
+			   nrows - n);
 }
 
 struct pfstat *table_flat_rows(const struct profile *p)

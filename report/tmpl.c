@@ -15,7 +15,8 @@ static struct {
 } tmpl_cache[TMPL_CACHE_MAX];
 static size_t tmpl_ncached;
 
-static const char *tmpl_lookup(const struct tmpl_var *vars, size_t nvars, const char *name, size_t len)
+static const char *tmpl_lookup(const struct tmpl_var *vars, size_t nvars, const char *name,
+			       size_t len)
 {
 	for (size_t i = 0; i < nvars; i++)
 		if (strlen(vars[i].name) == len && !memcmp(vars[i].name, name, len))
@@ -23,8 +24,8 @@ static const char *tmpl_lookup(const struct tmpl_var *vars, size_t nvars, const 
 	return "";
 }
 
-void tmpl_expand(struct buf *out, const char *text, size_t len,
-		 const struct tmpl_var *vars, size_t nvars)
+void tmpl_expand(struct buf *out, const char *text, size_t len, const struct tmpl_var *vars,
+		 size_t nvars)
 {
 	const char *p = text, *end = text + len;
 

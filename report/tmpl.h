@@ -18,8 +18,8 @@ struct tmpl_var {
  * nothing, so a restyled template may leave figures out; text without a
  * closing "}}" is copied as it is.
  */
-void tmpl_expand(struct buf *out, const char *text, size_t len,
-		 const struct tmpl_var *vars, size_t nvars);
+void tmpl_expand(struct buf *out, const char *text, size_t len, const struct tmpl_var *vars,
+		 size_t nvars);
 
 /*
  * tmpl_render expands the template asset "templates/NAME" (loaded once, see

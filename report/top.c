@@ -20,28 +20,36 @@
 
 /* The command line, once parsed: the option table points into it. */
 static struct top_opts {
-	size_t limit;        /* -n: the most rows to print, 0 for all */
-	const char *sort;    /* --sort: self, incl, calls or avg */
-	const char *match;   /* --match: a glob the name must match, or NULL */
-	const char *regex;   /* --regex: an extended regular expression the name must match, or NULL */
-	const char *format;  /* --format: text, csv or json */
-	int threads;         /* --threads: one table per thread */
-	int full_names;      /* --full-names: C++ names as they are (text) */
-	int args;            /* --args: the values CALLPROF_ARGS captured, under their functions (text) */
+	size_t limit;      /* -n: the most rows to print, 0 for all */
+	const char *sort;  /* --sort: self, incl, calls or avg */
+	const char *match; /* --match: a glob the name must match, or NULL */
+	const char
+		*regex; /* --regex: an extended regular expression the name must match, or NULL */
+	const char *format; /* --format: text, csv or json */
+	int threads;        /* --threads: one table per thread */
+	int full_names;     /* --full-names: C++ names as they are (text) */
+	int args; /* --args: the values CALLPROF_ARGS captured, under their functions (text) */
 } o;
 
 static const struct opt top_options[] = {
-	{ 'n', NULL, OPT_COUNT, &o.limit, "N", "print the first N rows only (per thread with --threads)" },
-	{ 0, "sort", OPT_STRING, &o.sort, "KEY", "sort by self (default), incl, calls or avg (inclusive\n"
-						  "time per call), biggest first" },
-	{ 0, "match", OPT_STRING, &o.match, "GLOB", "only functions whose name matches GLOB (fnmatch: *, ?,\n"
-						    "[...]), such as 'parse_*' or '*::push_back*'" },
-	{ 0, "regex", OPT_STRING, &o.regex, "RE", "only functions whose name matches the extended regular\n"
-						  "expression RE anywhere, such as '^std::vector<'" },
-	{ 0, "threads", OPT_FLAG, &o.threads, NULL, "one table per thread instead of the whole run's" },
-	{ 0, "format", OPT_STRING, &o.format, "F", "text (default), csv or json; csv and json give full\n"
-						"names and exact figures (ns), warnings on stderr too" },
-	{ 0, "full-names", OPT_FLAG, &o.full_names, NULL, "text: C++ names in full, not shortened to std::vector<…>" },
+	{ 'n', NULL, OPT_COUNT, &o.limit, "N",
+	  "print the first N rows only (per thread with --threads)" },
+	{ 0, "sort", OPT_STRING, &o.sort, "KEY",
+	  "sort by self (default), incl, calls or avg (inclusive\n"
+	  "time per call), biggest first" },
+	{ 0, "match", OPT_STRING, &o.match, "GLOB",
+	  "only functions whose name matches GLOB (fnmatch: *, ?,\n"
+	  "[...]), such as 'parse_*' or '*::push_back*'" },
+	{ 0, "regex", OPT_STRING, &o.regex, "RE",
+	  "only functions whose name matches the extended regular\n"
+	  "expression RE anywhere, such as '^std::vector<'" },
+	{ 0, "threads", OPT_FLAG, &o.threads, NULL,
+	  "one table per thread instead of the whole run's" },
+	{ 0, "format", OPT_STRING, &o.format, "F",
+	  "text (default), csv or json; csv and json give full\n"
+	  "names and exact figures (ns), warnings on stderr too" },
+	{ 0, "full-names", OPT_FLAG, &o.full_names, NULL,
+	  "text: C++ names in full, not shortened to std::vector<…>" },
 	{ 0, "args", OPT_FLAG, &o.args, NULL,
 	  "text: under each function whose arguments were captured\n"
 	  "(CALLPROF_ARGS): its calls that took the most time,\n"
@@ -78,7 +86,7 @@ struct table {
 	size_t n;
 	enum top_key key;
 	uint64_t run_ns;
-	const char *thread;  /* "thread 2 (tid 4243, worker)", or NULL for the whole run */
+	const char *thread; /* "thread 2 (tid 4243, worker)", or NULL for the whole run */
 };
 
 static uint64_t avg_ns(const struct pstat *st)
@@ -88,7 +96,10 @@ static uint64_t avg_ns(const struct pstat *st)
 
 static uint64_t key_of(const struct pstat *st, enum top_key k)
 {
-	return k == KEY_SELF ? st->self_ns : k == KEY_INCL ? st->incl_ns : k == KEY_CALLS ? st->calls : avg_ns(st);
+	return k == KEY_SELF    ? st->self_ns
+	       : k == KEY_INCL  ? st->incl_ns
+	       : k == KEY_CALLS ? st->calls
+				: avg_ns(st);
 }
 
 static int cmp_row(const void *a, const void *b, void *ctx)
@@ -152,7 +163,8 @@ static void put_name(struct buf *out, const struct pfunc *f)
 }
 
 /* put_tuples: a ranking of the calls as captured ("parse(depth=3, s="abc")  1,204 calls  3.1 ms"). */
-static void put_tuples(struct buf *out, const struct pargs *a, const uint32_t *order, const char *title)
+static void put_tuples(struct buf *out, const struct pargs *a, const uint32_t *order,
+		       const char *title)
 {
 	char x[FMT_SIZE], y[FMT_SIZE];
 
@@ -162,8 +174,8 @@ static void put_tuples(struct buf *out, const struct pargs *a, const uint32_t *o
 
 		buf_puts(out, "      ");
 		buf_put_printable(out, v->text);
-		buf_printf(out, "  %s call%s  %s\n", fmt_count(x, v->calls), v->calls == 1 ? "" : "s",
-			   fmt_ns(y, v->incl_ns));
+		buf_printf(out, "  %s call%s  %s\n", fmt_count(x, v->calls),
+			   v->calls == 1 ? "" : "s", fmt_ns(y, v->incl_ns));
 	}
 }
 
@@ -187,11 +199,13 @@ static void put_args(struct buf *out, const struct pargs *a)
 		buf_puts(out, "      ");
 		buf_put_printable(out, a->returned[i].text);
 		buf_printf(out, ": %s call%s (%s)\n", fmt_count(x, a->returned[i].calls),
-			   a->returned[i].calls == 1 ? "" : "s", fmt_pct(y, a->returned[i].calls, a->returned_calls));
+			   a->returned[i].calls == 1 ? "" : "s",
+			   fmt_pct(y, a->returned[i].calls, a->returned_calls));
 	}
 }
 
-static void text_table(struct buf *out, const struct profile *p, const struct table *t, size_t shown)
+static void text_table(struct buf *out, const struct profile *p, const struct table *t,
+		       size_t shown)
 {
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
 
@@ -278,7 +292,8 @@ static void json_string(struct buf *out, const char *s)
 	buf_putc(out, '"');
 }
 
-static void json_table(struct buf *out, const struct profile *p, const struct table *t, size_t shown, int first)
+static void json_table(struct buf *out, const struct profile *p, const struct table *t,
+		       size_t shown, int first)
 {
 	buf_printf(out, "%s\n{\"thread\":", first ? "" : ",");
 	if (t->thread)
@@ -292,7 +307,9 @@ static void json_table(struct buf *out, const struct profile *p, const struct ta
 
 		buf_printf(out, "%s\n{\"name\":", i ? "," : "");
 		json_string(out, f->name);
-		buf_printf(out, ",\"calls\":%llu,\"self_ns\":%llu,\"inclusive_ns\":%llu,\"avg_ns\":%llu,\"file\":",
+		buf_printf(out,
+			   ",\"calls\":%llu,\"self_ns\":%llu,\"inclusive_ns\":%llu,\"avg_ns\":%llu,"
+			   "\"file\":",
 			   (unsigned long long)st->calls, (unsigned long long)st->self_ns,
 			   (unsigned long long)st->incl_ns, (unsigned long long)avg_ns(st));
 		if (f->file)
@@ -318,14 +335,18 @@ static void warnings_of(const struct profile *p, struct buf *lines)
 		enum run_counter k;
 		const char *what;
 	} kinds[] = {
-		{ RUN_DROPPED_CALLS, "calls were not recorded (a signal handler interrupted a probe, or no room); "
-				     "figures are short" },
-		{ RUN_FOLDED_CALLS, "calls were folded to one level of context when a call tree reached its node "
-				    "budget (CALLPROF_MAX_NODES); counts stay exact, paths are missing" },
-		{ RUN_RESYNCED_FRAMES, "activations ended without their exit probe (longjmp, or exceptions)" },
+		{ RUN_DROPPED_CALLS,
+		  "calls were not recorded (a signal handler interrupted a probe, or no room); "
+		  "figures are short" },
+		{ RUN_FOLDED_CALLS,
+		  "calls were folded to one level of context when a call tree reached its node "
+		  "budget (CALLPROF_MAX_NODES); counts stay exact, paths are missing" },
+		{ RUN_RESYNCED_FRAMES,
+		  "activations ended without their exit probe (longjmp, or exceptions)" },
 		{ RUN_UNMATCHED_EXITS, "exit probes had no open activation and were ignored" },
 		{ RUN_CLOSED_AT_EXIT, "activations were still open when their thread ended" },
-		{ RUN_OPEN_FRAMES, "calls were still open when the dump was written and count up to it" },
+		{ RUN_OPEN_FRAMES,
+		  "calls were still open when the dump was written and count up to it" },
 	};
 	char a[FMT_SIZE];
 
@@ -338,12 +359,15 @@ static void warnings_of(const struct profile *p, struct buf *lines)
 			nthreads += p->threads[t].counters[kinds[i].k] != 0;
 		}
 		if (n)
-			buf_printf(lines, "warning: %s %s (%zu thread%s)\n", fmt_count(a, n), kinds[i].what, nthreads,
-				   nthreads == 1 ? "" : "s");
+			buf_printf(lines, "warning: %s %s (%zu thread%s)\n", fmt_count(a, n),
+				   kinds[i].what, nthreads, nthreads == 1 ? "" : "s");
 	}
 	if (p->clamped)
-		buf_printf(lines, "warning: %s compensated figures were clamped to 0 (the probe cost exceeds what "
-			   "some short calls measured)\n", fmt_count(a, p->clamped));
+		buf_printf(lines,
+			   "warning: %s compensated figures were clamped to 0 (the probe cost "
+			   "exceeds what "
+			   "some short calls measured)\n",
+			   fmt_count(a, p->clamped));
 	for (size_t d = 0; d < p->nruns; d++) {
 		for (size_t i = 0; i < p->runs[d]->nwarnings; i++) {
 			buf_puts(lines, "warning: ");
@@ -377,7 +401,8 @@ static void table_fill(struct table *t, const struct profile *p, int64_t thread,
 	qsort_r(t->rows, t->n, sizeof(*t->rows), cmp_row, &t->key);
 	if (th) {
 		buf_reset(label);
-		buf_printf(label, "thread %lld (tid %lld", (long long)thread + 1, (long long)th->tid);
+		buf_printf(label, "thread %lld (tid %lld", (long long)thread + 1,
+			   (long long)th->tid);
 		if (p->nruns > 1)
 			buf_printf(label, ", pid %lld", (long long)p->runs[th->run]->pid);
 		if (th->name) {
@@ -400,19 +425,23 @@ static void print_profile(const struct profile *p, enum top_key key, enum top_fo
 	buf_init(&warn);
 	warnings_of(p, &warn);
 	if (format == FMT_TEXT) {
-		buf_printf(&out, "%zu dump%s, %zu thread%s, %s call%s, %s profiled\n", p->nruns, p->nruns == 1 ? "" : "s",
-			   p->nthreads, p->nthreads == 1 ? "" : "s", fmt_count(a, p->calls), p->calls == 1 ? "" : "s",
-			   fmt_ns(b, p->run_ns));
+		buf_printf(&out, "%zu dump%s, %zu thread%s, %s call%s, %s profiled\n", p->nruns,
+			   p->nruns == 1 ? "" : "s", p->nthreads, p->nthreads == 1 ? "" : "s",
+			   fmt_count(a, p->calls), p->calls == 1 ? "" : "s", fmt_ns(b, p->run_ns));
 		buf_add(&out, warn.data, warn.len);
 		buf_putc(&out, '\n');
 	} else {
 		fputs(warn.data, stderr);
 	}
 	if (format == FMT_CSV)
-		buf_puts(&out, "thread,calls,self_ns,inclusive_ns,avg_ns,self_share,name,file,line,module\n");
+		buf_puts(&out, "thread,calls,self_ns,inclusive_ns,avg_ns,self_share,name,file,line,"
+			       "module\n");
 	if (format == FMT_JSON) {
-		buf_printf(&out, "{\"dumps\":%zu,\"threads\":%zu,\"calls\":%llu,\"run_ns\":%llu,\"sort\":\"%s\","
-			   "\"warnings\":[", p->nruns, p->nthreads, (unsigned long long)p->calls,
+		buf_printf(&out,
+			   "{\"dumps\":%zu,\"threads\":%zu,\"calls\":%llu,\"run_ns\":%llu,\"sort\":"
+			   "\"%s\","
+			   "\"warnings\":[",
+			   p->nruns, p->nthreads, (unsigned long long)p->calls,
 			   (unsigned long long)p->run_ns, o.sort);
 		for (char *line = warn.data, *nl; *line; line = nl + 1) {
 			nl = strchr(line, '\n');
@@ -455,7 +484,8 @@ static int parse_choices(enum top_key *key, enum top_format *format)
 	for (i = 0; i < 4 && strcmp(o.sort, keys[i]); i++)
 		;
 	if (i == 4)
-		return opts_error(&top_cmd, "--sort wants self, incl, calls or avg, not '%s'", o.sort);
+		return opts_error(&top_cmd, "--sort wants self, incl, calls or avg, not '%s'",
+				  o.sort);
 	*key = (enum top_key)i;
 	for (i = 0; i < 3 && strcmp(o.format, formats[i]); i++)
 		;

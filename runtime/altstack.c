@@ -24,7 +24,8 @@ void altstack_ensure(void)
 	stack_t old, ss;
 	char *m;
 
-	if (!altstack_wanted || given || sigaltstack(NULL, &old) != 0 || !(old.ss_flags & SS_DISABLE))
+	if (!altstack_wanted || given || sigaltstack(NULL, &old) != 0 ||
+	    !(old.ss_flags & SS_DISABLE))
 		goto out;
 	m = mmap(NULL, ALTSTACK_GUARD + ALTSTACK_BYTES, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);

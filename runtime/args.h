@@ -39,9 +39,9 @@
 #include "jsonw.h"
 #include "tstate.h"
 
-#define ARGS_STRING_BYTES 32   /* bytes of a C string kept */
-#define ARGS_TUPLE_BYTES 512   /* bytes of one call's encoded values, at most */
-#define ARGS_MAX_SCALARS 64    /* values read per call, at most */
+#define ARGS_STRING_BYTES 32 /* bytes of a C string kept */
+#define ARGS_TUPLE_BYTES 512 /* bytes of one call's encoded values, at most */
+#define ARGS_MAX_SCALARS 64  /* values read per call, at most */
 
 /* How a value is shown. */
 enum args_show {
@@ -69,23 +69,23 @@ struct args_enumerator {
 
 /* One value read at a call: a scalar, or a scalar member of a struct. */
 struct args_scalar {
-	uint8_t show;        /* enum args_show */
-	uint8_t size;        /* bytes: 1, 2, 4, 8, or 10 for long double */
-	uint8_t where;       /* enum args_where */
-	uint8_t reg;         /* the register's index */
-	uint16_t offset;     /* bytes into the register's eightbyte, or into the stack arguments */
-	const char *member;  /* its name in a struct ("x", "origin.y"), or NULL */
+	uint8_t show;       /* enum args_show */
+	uint8_t size;       /* bytes: 1, 2, 4, 8, or 10 for long double */
+	uint8_t where;      /* enum args_where */
+	uint8_t reg;        /* the register's index */
+	uint16_t offset;    /* bytes into the register's eightbyte, or into the stack arguments */
+	const char *member; /* its name in a struct ("x", "origin.y"), or NULL */
 	const struct args_enumerator *enums; /* an enum's names, sorted by value */
 	uint32_t nenums;
 };
 
 /* A parameter, or the return value. */
 struct args_value {
-	const char *name;    /* the parameter's name ("this"); NULL for the return value */
-	const char *type;    /* its type as C writes it; NULL for a void return */
-	uint16_t first, n;   /* its scalars: plan.scalars[first .. first + n); none: its type name */
-	bool aggregate;      /* a struct: {member=value, ...} */
-	bool unknown;        /* not where the convention says, nor where DWARF could say: "?" */
+	const char *name;  /* the parameter's name ("this"); NULL for the return value */
+	const char *type;  /* its type as C writes it; NULL for a void return */
+	uint16_t first, n; /* its scalars: plan.scalars[first .. first + n); none: its type name */
+	bool aggregate;    /* a struct: {member=value, ...} */
+	bool unknown;      /* not where the convention says, nor where DWARF could say: "?" */
 };
 
 struct args_plan {
@@ -98,11 +98,11 @@ struct args_plan {
 	uint16_t nparams;
 	struct args_value *params;
 	struct args_value ret;
-	uint16_t nscalars;   /* the return value's scalars (ret.first is 0), then the parameters' */
+	uint16_t nscalars; /* the return value's scalars (ret.first is 0), then the parameters' */
 	struct args_scalar *scalars;
-	uint16_t tuple_bytes;/* the most an encoded call's arguments take */
-	uint16_t ret_bytes;  /* the most its encoded return value takes */
-	bool unloaded;       /* its module was unloaded */
+	uint16_t tuple_bytes; /* the most an encoded call's arguments take */
+	uint16_t ret_bytes;   /* the most its encoded return value takes */
+	bool unloaded;        /* its module was unloaded */
 };
 
 /* True when CALLPROF_ARGS selects functions; set once by args_setup. */
@@ -117,8 +117,8 @@ bool args_selects(const char *name);
 /* A selected function of a module being decided: its address and names. */
 struct args_pick {
 	uintptr_t fn;
-	char *name;          /* its symbol (a clone is refused by its name), malloc'ed */
-	char *demangled;     /* malloc'ed */
+	char *name;      /* its symbol (a clone is refused by its name), malloc'ed */
+	char *demangled; /* malloc'ed */
 };
 
 /*
@@ -145,8 +145,8 @@ uintptr_t args_enter(struct tstate *t, const struct args_plan *plan, const uintp
 		     const uintptr_t *regs, const void *state);
 
 /* The exit hook (hijack.h): the call's time and its return value. */
-void args_exit(struct tstate *t, const struct hijack_rec *rec, const uintptr_t regs[2], const void *state,
-	       uint64_t now);
+void args_exit(struct tstate *t, const struct hijack_rec *rec, const uintptr_t regs[2],
+	       const void *state, uint64_t now);
 
 /* Forgets thread `t`'s value profiles (a fork child, callprof_reset). */
 void args_thread_clear(struct tstate *t);
@@ -157,7 +157,8 @@ void args_thread_clear(struct tstate *t);
  * `nthreads` states `threads`, if a plan selected it; `ns` turns ticks into
  * nanoseconds.
  */
-void args_dump_function(struct jsonw *w, uintptr_t address, bool retired, const struct tstate *const *threads,
-			size_t nthreads, uint64_t (*ns)(const void *ctx, double ticks), const void *ctx);
+void args_dump_function(struct jsonw *w, uintptr_t address, bool retired,
+			const struct tstate *const *threads, size_t nthreads,
+			uint64_t (*ns)(const void *ctx, double ticks), const void *ctx);
 
 #endif

@@ -34,7 +34,8 @@ void args_setup(const char *list, uint32_t entries)
 
 	if (!list || !(globs_text = strdup(list)))
 		return;
-	for (char *tok = strtok_r(globs_text, ",", &save); tok && nglobs < GLOBS_MAX; tok = strtok_r(NULL, ",", &save))
+	for (char *tok = strtok_r(globs_text, ",", &save); tok && nglobs < GLOBS_MAX;
+	     tok = strtok_r(NULL, ",", &save))
 		if (*tok)
 			globs[nglobs++] = tok;
 	args_entries = entries;
@@ -76,7 +77,8 @@ static struct vprof *new_profile(const struct args_plan *p)
 		return NULL;
 	v->plan = p;
 	v->tuples = (struct sketch){ 0, args_entries, ts, (char *)(v + 1) };
-	v->rets = (struct sketch){ 0, args_entries, rs, (char *)(v + 1) + (size_t)args_entries * ts };
+	v->rets =
+		(struct sketch){ 0, args_entries, rs, (char *)(v + 1) + (size_t)args_entries * ts };
 	return v;
 }
 
@@ -232,12 +234,8 @@ static void read_raw(const struct args_scalar *s, const struct at *at, unsigned 
 	case ARGS_XMM:
 		memcpy(out, (const char *)hijack_saved_xmm(at->state, s->reg) + s->offset, size);
 		return;
-	case ARGS_STACK:
-		memcpy(out, at->stack + s->offset, size);
-		return;
-	case ARGS_ST0:
-		out[15] = st0(at->state, out);
-		return;
+	case ARGS_STACK: memcpy(out, at->stack + s->offset, size); return;
+	case ARGS_ST0: out[15] = st0(at->state, out); return;
 	}
 }
 
@@ -268,7 +266,8 @@ static size_t encode_string(uint64_t ptr, unsigned char *out)
 }
 
 /* Encodes the `n` scalars `s` (args_sketch.h); returns the bytes written. */
-static uint16_t encode(const struct args_scalar *s, uint16_t n, const struct at *at, unsigned char *out)
+static uint16_t encode(const struct args_scalar *s, uint16_t n, const struct at *at,
+		       unsigned char *out)
 {
 	size_t len = 0;
 
@@ -306,7 +305,8 @@ uintptr_t args_enter(struct tstate *t, const struct args_plan *plan, const uintp
 
 	if (!v)
 		return 0;
-	len = encode(plan->scalars + plan->ret.n, (uint16_t)(plan->nscalars - plan->ret.n), &at, buf);
+	len = encode(plan->scalars + plan->ret.n, (uint16_t)(plan->nscalars - plan->ret.n), &at,
+		     buf);
 	hash = hash_of(buf, len);
 	v->calls++;
 	sketch_count(&v->tuples, buf, len, hash);
@@ -327,8 +327,8 @@ static uint64_t duration(const struct tstate *t, const struct hijack_rec *rec, u
 	return 0;
 }
 
-void args_exit(struct tstate *t, const struct hijack_rec *rec, const uintptr_t regs[2], const void *state,
-	       uint64_t now)
+void args_exit(struct tstate *t, const struct hijack_rec *rec, const uintptr_t regs[2],
+	       const void *state, uint64_t now)
 {
 	const struct args_plan *plan = args_plan_of(rec->fn);
 	struct args_thread *a = t->args;
@@ -350,7 +350,7 @@ void args_exit(struct tstate *t, const struct hijack_rec *rec, const uintptr_t r
 			e->max_ticks = d;
 	}
 	if (!plan->ret.type)
-		return; /* void */
+		return;                                     /* void */
 	len = encode(plan->scalars, plan->ret.n, &at, buf); /* nothing: shown by its type's name */
 	v->returns++;
 	sketch_count(&v->rets, buf, len, hash_of(buf, len));

@@ -100,7 +100,8 @@ static bool enum_signed(const struct args_scalar *s)
 }
 
 /* Writes the scalar `s` encoded at data[*at], and moves *at past it. */
-static void out_scalar(struct out *o, const struct args_scalar *s, const unsigned char *data, size_t *at)
+static void out_scalar(struct out *o, const struct args_scalar *s, const unsigned char *data,
+		       size_t *at)
 {
 	uint64_t v;
 	float f;
@@ -139,15 +140,9 @@ static void out_scalar(struct out *o, const struct args_scalar *s, const unsigne
 	memcpy(&v, data + *at, sizeof(v));
 	*at += sizeof(v);
 	switch (s->show) {
-	case ARGS_SIGNED:
-		outf(o, "%lld", (long long)v);
-		return;
-	case ARGS_UNSIGNED:
-		outf(o, "%llu", (unsigned long long)v);
-		return;
-	case ARGS_BOOL:
-		outf(o, v ? "true" : "false");
-		return;
+	case ARGS_SIGNED: outf(o, "%lld", (long long)v); return;
+	case ARGS_UNSIGNED: outf(o, "%llu", (unsigned long long)v); return;
+	case ARGS_BOOL: outf(o, v ? "true" : "false"); return;
 	case ARGS_CHAR:
 		outf(o, "'");
 		out_char(o, (unsigned char)v, '\'');
@@ -177,8 +172,7 @@ static void out_scalar(struct out *o, const struct args_scalar *s, const unsigne
 		memcpy(&d, &v, sizeof(d));
 		out_double(o, d);
 		return;
-	default:
-		outf(o, "?");
+	default: outf(o, "?");
 	}
 }
 
@@ -234,8 +228,8 @@ static bool same_value(const struct sketch_entry *a, const struct sketch_entry *
  * the threads, equal values merged, the `args_entries` most counted first:
  * a malloc'ed array (*n entries), NULL if none.
  */
-static struct merged *merge(const struct args_plan *p, const struct tstate *const *threads, size_t nthreads,
-			    int which, size_t *n)
+static struct merged *merge(const struct args_plan *p, const struct tstate *const *threads,
+			    size_t nthreads, int which, size_t *n)
 {
 	size_t total = 0, k = 0;
 	struct merged *m;
@@ -255,7 +249,9 @@ static struct merged *merge(const struct args_plan *p, const struct tstate *cons
 		const struct sketch *s = v ? (which ? &v->rets : &v->tuples) : NULL;
 		for (uint32_t j = 0; s && j < s->n && k < total; j++) {
 			const struct sketch_entry *e = sketch_at(s, j);
-			m[k++] = (struct merged){ e, e->count, e->error, e->timed, e->incl_ticks, e->min_ticks, e->max_ticks };
+			m[k++] = (struct merged){ e,           e->count,      e->error,
+						  e->timed,    e->incl_ticks, e->min_ticks,
+						  e->max_ticks };
 		}
 	}
 	qsort(m, k, sizeof(*m), by_hash);
@@ -317,8 +313,8 @@ static void totals(const struct args_plan *p, const struct tstate *const *thread
 	}
 }
 
-static void write_tuples(struct jsonw *w, const struct args_plan *p, const struct merged *m, size_t n,
-			 uint64_t (*ns)(const void *, double), const void *ctx)
+static void write_tuples(struct jsonw *w, const struct args_plan *p, const struct merged *m,
+			 size_t n, uint64_t (*ns)(const void *, double), const void *ctx)
 {
 	jsonw_key(w, "tuples");
 	jsonw_array_begin(w);
@@ -350,7 +346,8 @@ static void write_tuples(struct jsonw *w, const struct args_plan *p, const struc
 	jsonw_array_end(w);
 }
 
-static void write_returned(struct jsonw *w, const struct args_plan *p, const struct merged *m, size_t n)
+static void write_returned(struct jsonw *w, const struct args_plan *p, const struct merged *m,
+			   size_t n)
 {
 	jsonw_key(w, "returned");
 	jsonw_array_begin(w);
@@ -382,8 +379,9 @@ static const struct args_plan *plan_for(uintptr_t address, bool retired)
 	return NULL;
 }
 
-void args_dump_function(struct jsonw *w, uintptr_t address, bool retired, const struct tstate *const *threads,
-			size_t nthreads, uint64_t (*ns)(const void *ctx, double ticks), const void *ctx)
+void args_dump_function(struct jsonw *w, uintptr_t address, bool retired,
+			const struct tstate *const *threads, size_t nthreads,
+			uint64_t (*ns)(const void *ctx, double ticks), const void *ctx)
 {
 	const struct args_plan *p = args_on ? plan_for(address, retired) : NULL;
 	struct merged *m;

@@ -19,17 +19,17 @@
 #include "fentry.h"
 
 #define MIN_SLOTS ((size_t)256)
-#define NAME_BYTES 256        /* a type's name, at most */
-#define NEST_LIMIT 8          /* struct members inside members, at most */
+#define NAME_BYTES 256 /* a type's name, at most */
+#define NEST_LIMIT 8   /* struct members inside members, at most */
 #define GPR_ARGS 6
 #define XMM_ARGS 8
-#define DW_REG_XMM0 17        /* DWARF's number of xmm0 on x86-64 */
+#define DW_REG_XMM0 17                                 /* DWARF's number of xmm0 on x86-64 */
 #define STRING_VALUE_BYTES (8 + 2 + ARGS_STRING_BYTES) /* pointer, status, length, bytes */
 
 /* The plans by key (args.h), read lock-free (a table published whole, the
  * old one left mapped for readers still in it), and every plan ever made. */
 struct plan_slot {
-	uintptr_t fn;   /* 0: empty */
+	uintptr_t fn;                 /* 0: empty */
 	const struct args_plan *plan; /* NULL: dropped */
 };
 struct plan_table {
@@ -76,7 +76,8 @@ static int grow_table(void)
 {
 	size_t slots = table ? (table->mask + 1) * 2 : MIN_SLOTS;
 	size_t bytes = sizeof(struct plan_table) + slots * sizeof(struct plan_slot);
-	struct plan_table *t = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct plan_table *t =
+		mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (t == MAP_FAILED)
 		return -1;
@@ -126,7 +127,8 @@ void args_module_unloaded(const uintptr_t *lo, const uintptr_t *hi, size_t n)
 				continue;
 			p->unloaded = true;
 			if (table && args_plan_of(p->key) == p)
-				__atomic_store_n(&slot_of(table, p->key)->plan, NULL, __ATOMIC_RELEASE);
+				__atomic_store_n(&slot_of(table, p->key)->plan, NULL,
+						 __ATOMIC_RELEASE);
 		}
 	}
 }
@@ -143,7 +145,7 @@ struct args_plan *const *args_plans(uint32_t *n)
 
 /* What the DWARF walk needs to know of the unit. */
 struct unit {
-	bool cplusplus;  /* names of structs and enums without their keyword */
+	bool cplusplus; /* names of structs and enums without their keyword */
 };
 
 static bool attr_udata(Dwarf_Die *die, unsigned name, Dwarf_Word *out)
@@ -175,8 +177,7 @@ static bool peel(Dwarf_Die *type, Dwarf_Die *out)
 			if (!type_of(out, out))
 				return false;
 			continue;
-		default:
-			return true;
+		default: return true;
 		}
 	}
 	return false;
@@ -230,16 +231,15 @@ static void type_name(const struct unit *u, Dwarf_Die *t, struct text *b, int de
 	}
 	switch (dwarf_tag(t)) {
 	case DW_TAG_base_type:
-	case DW_TAG_typedef:
-		put(b, name ? name : "?");
-		return;
+	case DW_TAG_typedef: put(b, name ? name : "?"); return;
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
 	case DW_TAG_enumeration_type:
 		if (!u->cplusplus || !name)
-			put(b, dwarf_tag(t) == DW_TAG_union_type ? "union " :
-			       dwarf_tag(t) == DW_TAG_enumeration_type ? "enum " : "struct ");
+			put(b, dwarf_tag(t) == DW_TAG_union_type         ? "union "
+			       : dwarf_tag(t) == DW_TAG_enumeration_type ? "enum "
+									 : "struct ");
 		put(b, name ? name : "{...}");
 		return;
 	case DW_TAG_const_type:
@@ -265,20 +265,22 @@ static void type_name(const struct unit *u, Dwarf_Die *t, struct text *b, int de
 			return;
 		}
 		type_name(u, type_of(t, &inner) ? &inner : NULL, b, depth + 1);
-		put(b, dwarf_tag(t) == DW_TAG_pointer_type ? " *" : dwarf_tag(t) == DW_TAG_reference_type ? " &" : " &&");
+		put(b, dwarf_tag(t) == DW_TAG_pointer_type     ? " *"
+		       : dwarf_tag(t) == DW_TAG_reference_type ? " &"
+							       : " &&");
 		return;
 	case DW_TAG_array_type:
 		type_name(u, type_of(t, &inner) ? &inner : NULL, b, depth + 1);
 		if (dwarf_child(t, &inner) == 0 && attr_udata(&inner, DW_AT_count, &count))
 			snprintf(num, sizeof(num), "[%llu]", (unsigned long long)count);
-		else if (dwarf_child(t, &inner) == 0 && attr_udata(&inner, DW_AT_upper_bound, &count))
+		else if (dwarf_child(t, &inner) == 0 &&
+			 attr_udata(&inner, DW_AT_upper_bound, &count))
 			snprintf(num, sizeof(num), "[%llu]", (unsigned long long)count + 1);
 		else
 			snprintf(num, sizeof(num), "[]");
 		put(b, num);
 		return;
-	default:
-		put(b, name ? name : "?");
+	default: put(b, name ? name : "?");
 	}
 }
 
@@ -297,9 +299,9 @@ enum cls { C_NONE, C_INT, C_SSE, C_SSEUP };
 /* The classes of a value's eightbytes, as a walk over its members finds them. */
 struct classes {
 	enum cls c[2];
-	bool memory;      /* passed in memory (too large, unaligned, x87, non-trivial) */
-	bool by_reference;/* a C++ type that is not trivially copyable: passed as a pointer */
-	bool unknown;     /* a type this cannot place (wide vectors): the plan is refused */
+	bool memory;       /* passed in memory (too large, unaligned, x87, non-trivial) */
+	bool by_reference; /* a C++ type that is not trivially copyable: passed as a pointer */
+	bool unknown;      /* a type this cannot place (wide vectors): the plan is refused */
 };
 
 static void mark(struct classes *x, uint64_t off, size_t size, enum cls c)
@@ -370,21 +372,23 @@ static bool by_reference(Dwarf_Die *t, int depth)
 		const char *name = dwarf_diename(&m);
 		switch (dwarf_tag(&m)) {
 		case DW_TAG_subprogram:
-			if (dwarf_hasattr(&m, DW_AT_artificial) || dwarf_hasattr(&m, DW_AT_defaulted))
+			if (dwarf_hasattr(&m, DW_AT_artificial) ||
+			    dwarf_hasattr(&m, DW_AT_defaulted))
 				continue;
 			if ((name && name[0] == '~') || copies(&m, t))
 				return true;
 			continue;
 		case DW_TAG_member:
 		case DW_TAG_inheritance:
-			if (dwarf_hasattr(&m, DW_AT_external) || !type_of(&m, &mt) || !peel(&mt, &mt))
+			if (dwarf_hasattr(&m, DW_AT_external) || !type_of(&m, &mt) ||
+			    !peel(&mt, &mt))
 				continue;
-			if ((dwarf_tag(&mt) == DW_TAG_structure_type || dwarf_tag(&mt) == DW_TAG_class_type) &&
+			if ((dwarf_tag(&mt) == DW_TAG_structure_type ||
+			     dwarf_tag(&mt) == DW_TAG_class_type) &&
 			    by_reference(&mt, depth + 1))
 				return true;
 			continue;
-		default:
-			continue;
+		default: continue;
 		}
 	} while (dwarf_siblingof(&m, &m) == 0);
 	return false;
@@ -474,16 +478,12 @@ static void classify(Dwarf_Die *type, uint64_t off, struct classes *x, int depth
 	if (off % (size > 8 ? 8 : size ? size : 1) && dwarf_tag(&t) == DW_TAG_base_type)
 		x->memory = true; /* unaligned */
 	switch (dwarf_tag(&t)) {
-	case DW_TAG_base_type:
-		classify_base(&t, off, x);
-		return;
+	case DW_TAG_base_type: classify_base(&t, off, x); return;
 	case DW_TAG_enumeration_type:
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type:
-	case DW_TAG_ptr_to_member_type:
-		mark(x, off, size ? size : sizeof(void *), C_INT);
-		return;
+	case DW_TAG_ptr_to_member_type: mark(x, off, size ? size : sizeof(void *), C_INT); return;
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
@@ -500,11 +500,8 @@ static void classify(Dwarf_Die *type, uint64_t off, struct classes *x, int depth
 		}
 		classify_members(&t, off, x, depth);
 		return;
-	case DW_TAG_array_type:
-		classify_array(&t, off, x, depth);
-		return;
-	default:
-		x->unknown = true;
+	case DW_TAG_array_type: classify_array(&t, off, x, depth); return;
+	default: x->unknown = true;
 	}
 }
 
@@ -540,7 +537,8 @@ static const struct args_enumerator *enumerators(Dwarf_Die *t, uint32_t *n)
 			v = (Dwarf_Sword)uv;
 		}
 		if (*n == cap) {
-			struct args_enumerator *more = realloc(e, (cap = cap ? cap * 2 : 8) * sizeof(*e));
+			struct args_enumerator *more =
+				realloc(e, (cap = cap ? cap * 2 : 8) * sizeof(*e));
 			if (!more)
 				break;
 			e = more;
@@ -592,16 +590,12 @@ static bool show_of(Dwarf_Die *t, struct args_scalar *s)
 		s->show = ARGS_ENUM;
 		s->enums = enumerators(t, &s->nenums);
 		return size >= 1 && size <= 8;
-	case DW_TAG_base_type:
-		break;
-	default:
-		return false;
+	case DW_TAG_base_type: break;
+	default: return false;
 	}
 	attr_udata(t, DW_AT_encoding, &enc);
 	switch (enc) {
-	case DW_ATE_boolean:
-		s->show = ARGS_BOOL;
-		return size <= 8;
+	case DW_ATE_boolean: s->show = ARGS_BOOL; return size <= 8;
 	case DW_ATE_float:
 		if (is_long_double(t)) {
 			s->show = ARGS_LDOUBLE;
@@ -612,17 +606,14 @@ static bool show_of(Dwarf_Die *t, struct args_scalar *s)
 		return size == 4 || size == 8;
 	case DW_ATE_signed_char:
 	case DW_ATE_unsigned_char:
-		s->show = name && !strcmp(name, "char") ? ARGS_CHAR : enc == DW_ATE_signed_char ? ARGS_SIGNED : ARGS_UNSIGNED;
+		s->show = name && !strcmp(name, "char") ? ARGS_CHAR
+			  : enc == DW_ATE_signed_char   ? ARGS_SIGNED
+							: ARGS_UNSIGNED;
 		return size == 1;
-	case DW_ATE_signed:
-		s->show = ARGS_SIGNED;
-		return size >= 1 && size <= 8;
+	case DW_ATE_signed: s->show = ARGS_SIGNED; return size >= 1 && size <= 8;
 	case DW_ATE_unsigned:
-	case DW_ATE_UTF:
-		s->show = ARGS_UNSIGNED;
-		return size >= 1 && size <= 8;
-	default:
-		return false;
+	case DW_ATE_UTF: s->show = ARGS_UNSIGNED; return size >= 1 && size <= 8;
+	default: return false;
 	}
 }
 
@@ -662,10 +653,11 @@ static bool leaves(struct builder *b, Dwarf_Die *type, uint64_t off, const char 
 		int tag = dwarf_tag(&m);
 		if (tag == DW_TAG_inheritance)
 			return false;
-		if (tag != DW_TAG_member || dwarf_hasattr(&m, DW_AT_external) || dwarf_hasattr(&m, DW_AT_declaration))
+		if (tag != DW_TAG_member || dwarf_hasattr(&m, DW_AT_external) ||
+		    dwarf_hasattr(&m, DW_AT_declaration))
 			continue;
-		if (dwarf_hasattr(&m, DW_AT_bit_size) || !attr_udata(&m, DW_AT_data_member_location, &loc) ||
-		    !type_of(&m, &mt))
+		if (dwarf_hasattr(&m, DW_AT_bit_size) ||
+		    !attr_udata(&m, DW_AT_data_member_location, &loc) || !type_of(&m, &mt))
 			return false;
 		snprintf(name, sizeof(name), "%s%s%s", prefix ? prefix : "", prefix ? "." : "",
 			 dwarf_diename(&m) ? dwarf_diename(&m) : "?");
@@ -689,8 +681,7 @@ static bool incomplete(Dwarf_Die *type)
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
 		return dwarf_hasattr(&t, DW_AT_declaration) || !dwarf_hasattr(&t, DW_AT_byte_size);
-	default:
-		return false;
+	default: return false;
 	}
 }
 
@@ -704,8 +695,8 @@ struct placer {
 
 /* Gives the scalars [first, b->n) of a value their places: eightbyte e in the
  * register reg[e] of kind where[e], or on the stack at `stack`. */
-static void locate(struct builder *b, uint16_t first, const uint8_t where[2], const uint8_t reg[2], bool on_stack,
-		   uint64_t stack)
+static void locate(struct builder *b, uint16_t first, const uint8_t where[2], const uint8_t reg[2],
+		   bool on_stack, uint64_t stack)
 {
 	for (uint16_t i = first; i < b->n; i++) {
 		struct args_scalar *s = &b->s[i];
@@ -729,8 +720,8 @@ static uint64_t stack_align(Dwarf_Die *type)
 }
 
 /* Places a parameter of type `type` (its scalars just added from `first`). */
-static void place_param(struct builder *b, struct placer *p, Dwarf_Die *type, uint16_t first, struct args_value *v,
-			bool *refuse)
+static void place_param(struct builder *b, struct placer *p, Dwarf_Die *type, uint16_t first,
+			struct args_value *v, bool *refuse)
 {
 	struct classes x = { { C_NONE, C_NONE }, false, false, false };
 	size_t size = size_of(type);
@@ -823,8 +814,8 @@ static int dwarf_address_register(Dwarf_Die *param, Dwarf_Addr pc)
 	Dwarf_Op *expr;
 	size_t len;
 
-	if (!dwarf_attr(param, DW_AT_location, &a) || dwarf_getlocation_addr(&a, pc, &expr, &len, 1) != 1 ||
-	    len != 1 || expr[0].number != 0)
+	if (!dwarf_attr(param, DW_AT_location, &a) ||
+	    dwarf_getlocation_addr(&a, pc, &expr, &len, 1) != 1 || len != 1 || expr[0].number != 0)
 		return -1;
 	if (expr[0].atom >= DW_OP_breg0 && expr[0].atom <= DW_OP_breg31)
 		return expr[0].atom - DW_OP_breg0;
@@ -838,8 +829,8 @@ static int dwarf_register(Dwarf_Die *param, Dwarf_Addr pc)
 	Dwarf_Op *expr;
 	size_t len;
 
-	if (!dwarf_attr(param, DW_AT_location, &a) || dwarf_getlocation_addr(&a, pc, &expr, &len, 1) != 1 ||
-	    len != 1)
+	if (!dwarf_attr(param, DW_AT_location, &a) ||
+	    dwarf_getlocation_addr(&a, pc, &expr, &len, 1) != 1 || len != 1)
 		return -1;
 	if (expr[0].atom >= DW_OP_reg0 && expr[0].atom <= DW_OP_reg31)
 		return expr[0].atom - DW_OP_reg0;
@@ -883,8 +874,8 @@ static bool from_dwarf(int dw, uint8_t *where, uint8_t *reg)
  * read from it, the others are unknown; so too when the convention could not
  * place every parameter (`disagree` given).  Returns true if they disagreed.
  */
-static bool check_registers(struct builder *b, struct args_value *params, Dwarf_Die *pdies, uint16_t n,
-			    Dwarf_Addr pc, bool disagree)
+static bool check_registers(struct builder *b, struct args_value *params, Dwarf_Die *pdies,
+			    uint16_t n, Dwarf_Addr pc, bool disagree)
 {
 	for (uint16_t i = 0; i < n && !disagree; i++) {
 		int dw = dwarf_register(&pdies[i], pc);
@@ -928,7 +919,8 @@ static bool find_function(Dwfl_Module *mod, uintptr_t addr, Dwarf_Die *fn, struc
 		return false;
 	u->cplusplus = attr_udata(cu, DW_AT_language, &lang) &&
 		       (lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_11 ||
-			lang == DW_LANG_C_plus_plus_14 || lang == 0x21 /* C++17 */ || lang == 0x2a /* C++20 */);
+			lang == DW_LANG_C_plus_plus_14 || lang == 0x21 /* C++17 */ ||
+			lang == 0x2a /* C++20 */);
 	n = dwarf_getscopes(cu, addr - bias, &scopes);
 	for (int i = 0; i < n && !found; i++) {
 		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
@@ -953,7 +945,9 @@ static uint16_t encoded_bytes(const struct args_scalar *s, uint16_t n)
 	size_t bytes = 0;
 
 	for (uint16_t i = 0; i < n; i++)
-		bytes += s[i].show == ARGS_STRING ? STRING_VALUE_BYTES : s[i].show == ARGS_LDOUBLE ? 16 : 8;
+		bytes += s[i].show == ARGS_STRING    ? STRING_VALUE_BYTES
+			 : s[i].show == ARGS_LDOUBLE ? 16
+						     : 8;
 	return (uint16_t)bytes;
 }
 
@@ -1001,7 +995,9 @@ static void read_signature(struct args_plan *p, struct builder *b, Dwarf_Die *fn
 			v->type = type_string(b->u, &ptype);
 			if (incomplete(&ptype)) {
 				/* Known only if DWARF shows it passed by reference in the next register. */
-				if (pl.gpr < GPR_ARGS && dwarf_address_register(&c, pc) == dwarf_number(ARGS_GPR, (uint8_t)pl.gpr))
+				if (pl.gpr < GPR_ARGS &&
+				    dwarf_address_register(&c, pc) ==
+					    dwarf_number(ARGS_GPR, (uint8_t)pl.gpr))
 					pl.gpr++;
 				else
 					uncertain = true;
@@ -1010,15 +1006,17 @@ static void read_signature(struct args_plan *p, struct builder *b, Dwarf_Die *fn
 			}
 			if (!leaves(b, &ptype, 0, NULL, 0))
 				b->n = first;
-			v->aggregate = b->n > first + 1 || (b->n == first + 1 && b->s[first].member);
+			v->aggregate =
+				b->n > first + 1 || (b->n == first + 1 && b->s[first].member);
 			place_param(b, &pl, &ptype, first, v, &unplaceable);
 			v->first = first;
 			v->n = (uint16_t)(b->n - first);
 		} while (dwarf_siblingof(&c, &c) == 0);
 	}
 	if (unplaceable || b->full) {
-		refuse(p, unplaceable ? "a parameter this cannot place (a vector wider than 16 bytes)"
-				      : "more values than one call's record holds");
+		refuse(p, unplaceable
+				  ? "a parameter this cannot place (a vector wider than 16 bytes)"
+				  : "more values than one call's record holds");
 		return;
 	}
 	check_registers(b, params, pdies, nparams, pc, uncertain);
@@ -1043,11 +1041,13 @@ static void say_finstrument(const char *name)
 	if (said_finstrument)
 		return;
 	said_finstrument = true;
-	n = snprintf(line, sizeof(line),
-		     "callprof: CALLPROF_ARGS: %s is built with -finstrument-functions; arguments are "
-		     "captured only in code built with -pg -mfentry\n",
-		     name);
-	if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1) < 0)
+	n = snprintf(
+		line, sizeof(line),
+		"callprof: CALLPROF_ARGS: %s is built with -finstrument-functions; arguments are "
+		"captured only in code built with -pg -mfentry\n",
+		name);
+	if (n > 0 &&
+	    write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1) < 0)
 		return;
 }
 
@@ -1070,18 +1070,22 @@ static struct args_plan *make_plan(Dwfl_Module *mod, struct args_pick *pick)
 	b.u = &u;
 	if (!after) {
 		say_finstrument(p->name);
-		refuse(p, "built without -pg -mfentry: its arguments are not where a probe can read them");
+		refuse(p, "built without -pg -mfentry: its arguments are not where a probe can "
+			  "read them");
 	} else if (strchr(pick->name, '.')) {
-		refuse(p, "a copy the compiler made of the function, whose calling convention is not its "
+		refuse(p, "a copy the compiler made of the function, whose calling convention is "
+			  "not its "
 			  "declaration's");
-	} else if (!mod || !dwfl_module_getdwarf(mod, &bias) || !find_function(mod, pick->fn, &fn, &u)) {
+	} else if (!mod || !dwfl_module_getdwarf(mod, &bias) ||
+		   !find_function(mod, pick->fn, &fn, &u)) {
 		refuse(p, "no debug information (build with -g)");
 	} else {
 		read_signature(p, &b, &fn, after - bias);
 	}
 	if (!p->refused) {
 		p->ret_bytes = encoded_bytes(p->scalars, p->ret.n);
-		p->tuple_bytes = encoded_bytes(p->scalars + p->ret.n, (uint16_t)(p->nscalars - p->ret.n));
+		p->tuple_bytes =
+			encoded_bytes(p->scalars + p->ret.n, (uint16_t)(p->nscalars - p->ret.n));
 	}
 	return p;
 }

@@ -29,19 +29,19 @@ enum { STR_NULL, STR_READ, STR_LONGER, STR_UNREADABLE };
 /* One value of a sketch; `data` holds its encoding (the sketch's stride bytes). */
 struct sketch_entry {
 	uint64_t hash;
-	uint64_t count;        /* calls counted for it */
-	uint64_t error;        /* of which at most this many were others' */
-	uint64_t timed;        /* calls that returned while it held the entry */
-	uint64_t incl_ticks;   /* their summed time */
+	uint64_t count;      /* calls counted for it */
+	uint64_t error;      /* of which at most this many were others' */
+	uint64_t timed;      /* calls that returned while it held the entry */
+	uint64_t incl_ticks; /* their summed time */
 	uint64_t min_ticks, max_ticks;
-	uint16_t len;          /* bytes of data */
+	uint16_t len; /* bytes of data */
 	unsigned char data[];
 };
 
 struct sketch {
-	uint32_t n;            /* entries in use */
-	uint32_t entries;      /* the bound */
-	size_t stride;         /* bytes of one entry */
+	uint32_t n;       /* entries in use */
+	uint32_t entries; /* the bound */
+	size_t stride;    /* bytes of one entry */
 	char *base;
 };
 
@@ -53,8 +53,8 @@ static inline struct sketch_entry *sketch_at(const struct sketch *k, uint32_t i)
 /* One thread's value profile of one selected function. */
 struct vprof {
 	const struct args_plan *plan;
-	uint64_t calls;        /* calls captured */
-	uint64_t returns;      /* returns whose value was captured */
+	uint64_t calls;   /* calls captured */
+	uint64_t returns; /* returns whose value was captured */
 	struct sketch tuples;
 	struct sketch rets;
 };

@@ -17,7 +17,8 @@
 
 /* How the figures are measured, as the dump says it. */
 static const char method[] =
-	"a small instrumented leaf (it takes a value and returns one, as real functions do) called in "
+	"a small instrumented leaf (it takes a value and returns one, as real functions do) called "
+	"in "
 	"loops: o_in is its measured time per call, o_out the rest of the per-call cost over an "
 	"uninstrumented twin loop; each the minimum over the rounds; the costs of fenced calls "
 	"(tsc-adaptive) likewise on a leaf that works; measured at start-up and again at the dump, "
@@ -93,10 +94,10 @@ static const struct target targets[PROBE_KINDS] = {
 
 /* One round's measurements on the private state `t`, in ticks. */
 struct round {
-	double plain;    /* the uninstrumented loop */
-	double empty;    /* the uninstrumented loop over an empty leaf (a working target) */
-	double probed;   /* the instrumented loop */
-	double leaf;     /* the leaf's own measured time, summed over its calls */
+	double plain;  /* the uninstrumented loop */
+	double empty;  /* the uninstrumented loop over an empty leaf (a working target) */
+	double probed; /* the instrumented loop */
+	double leaf;   /* the leaf's own measured time, summed over its calls */
 };
 
 /* Runs one round; returns false if the tree is not the expected shape. */
@@ -194,21 +195,23 @@ static bool lib_stub_ready(void)
 {
 	uintptr_t stub = got_calibration_stub((uintptr_t)calib_leaf_plain);
 
-	memcpy(&calib_lib_call, &stub, sizeof(stub)); /* an address of code, as a function pointer */
+	memcpy(&calib_lib_call, &stub,
+	       sizeof(stub)); /* an address of code, as a function pointer */
 	return stub != 0;
 }
 
 /* Measures the late kinds some call used and nothing measured yet, once. */
 static void calib_late(void)
 {
-	probe_kind_set late = __atomic_load_n(&probe_kinds_seen, __ATOMIC_RELAXED) & CALIB_LATE_KINDS &
-			      ~calib.kinds;
+	probe_kind_set late = __atomic_load_n(&probe_kinds_seen, __ATOMIC_RELAXED) &
+			      CALIB_LATE_KINDS & ~calib.kinds;
 
 	for (unsigned k = 0; k < PROBE_KINDS; k++) {
 		struct calib_cost *c = &calib.kind[k];
 		if (!(late & 1u << k))
 			continue;
-		c->measured = measure((enum probe_kind)k, &c->start_o_in_ticks, &c->start_o_out_ticks) > 0;
+		c->measured = measure((enum probe_kind)k, &c->start_o_in_ticks,
+				      &c->start_o_out_ticks) > 0;
 		c->o_in_ticks = c->end_o_in_ticks = c->start_o_in_ticks;
 		c->o_out_ticks = c->end_o_out_ticks = c->start_o_out_ticks;
 		calib.kinds |= 1u << k;

@@ -20,23 +20,23 @@
 /* One kind's cost per call, in ticks. */
 struct calib_cost {
 	bool measured;
-	double o_in_ticks;       /* inside the callee's interval: what compensation uses */
-	double o_out_ticks;      /* outside the callee's, inside the caller's */
+	double o_in_ticks;  /* inside the callee's interval: what compensation uses */
+	double o_out_ticks; /* outside the callee's, inside the caller's */
 	double start_o_in_ticks, start_o_out_ticks; /* as measured at start-up */
 	double end_o_in_ticks, end_o_out_ticks;     /* as measured at dump time (when `again`) */
 };
 
 struct calib {
-	bool ran;                /* calib_run was called */
-	bool done;               /* every kind the clock makes was measured; false: no figures
+	bool ran;             /* calib_run was called */
+	bool done;            /* every kind the clock makes was measured; false: no figures
 				  * (clock none, or no round had the expected shape) */
-	bool again;              /* measured again at dump time too */
-	probe_kind_set kinds;    /* the kinds measured */
+	bool again;           /* measured again at dump time too */
+	probe_kind_set kinds; /* the kinds measured */
 	struct calib_cost kind[PROBE_KINDS];
-	uint32_t rounds;         /* measurement rounds of plain calls that counted */
+	uint32_t rounds; /* measurement rounds of plain calls that counted */
 	uint32_t calls_per_round;
-	uint64_t cost_ns;        /* time calibration took at start-up */
-	const char *method;      /* how the figures were measured, for the dump */
+	uint64_t cost_ns;   /* time calibration took at start-up */
+	const char *method; /* how the figures were measured, for the dump */
 };
 
 extern struct calib calib;
@@ -64,10 +64,10 @@ uint64_t calib_loop_plain(uint32_t n, uint64_t x);
  * only leaves that work, and how much of a fenced probe's cost shows depends on
  * whether the core has work to run beside the probe's first loads.  The work is
  * a chain of dependent multiply-adds, the same in both twins. */
-#define CALIB_WORK(x)                                                                \
-	for (int calib_i_ = 0; calib_i_ < 32; calib_i_++) {                          \
-		(x) = (x) * 6364136223846793005ull + 1442695040888963407ull;         \
-		__asm__ __volatile__("" : "+r"(x));                                  \
+#define CALIB_WORK(x)                                                      \
+	for (int calib_i_ = 0; calib_i_ < 32; calib_i_++) {                \
+		(x) = (x)*6364136223846793005ull + 1442695040888963407ull; \
+		__asm__ __volatile__("" : "+r"(x));                        \
 	}
 uint64_t calib_loop_work(uint32_t n, uint64_t x);
 uint64_t calib_loop_work_plain(uint32_t n, uint64_t x);

@@ -66,7 +66,8 @@ static struct cct_node *node_alloc(struct cct *tree)
 }
 
 /* The overflow entry holding (parent, fn), or the empty one where it belongs. */
-static struct cct_ovf_entry *ovf_entry(struct cct *tree, const struct cct_node *parent, uintptr_t fn)
+static struct cct_ovf_entry *ovf_entry(struct cct *tree, const struct cct_node *parent,
+				       uintptr_t fn)
 {
 	size_t i = (size_t)(cct_ovf_hash(parent, fn) >> tree->ovf_shift);
 
@@ -101,7 +102,8 @@ static int ovf_grow(struct cct *tree)
 
 /* Adds (parent, fn) -> node to the overflow table.  0, or -1 without memory
  * (the node then stays allocated but unreachable: harmless). */
-static int ovf_add(struct cct *tree, const struct cct_node *parent, uintptr_t fn, struct cct_node *node)
+static int ovf_add(struct cct *tree, const struct cct_node *parent, uintptr_t fn,
+		   struct cct_node *node)
 {
 	struct cct_ovf_entry *e;
 

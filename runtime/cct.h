@@ -35,34 +35,36 @@
 #define CCT_SLOTS 4 /* children kept inline in a node; a power of two */
 
 struct cct_node {
-	uintptr_t fn;                    /* function address; 0 for the root */
-	struct cct_node *parent;         /* NULL for the root */
-	struct cct_node *first_child;    /* children, newest first, for walking */
-	uintptr_t fe_word;               /* the front-end's word on this node's calls, set by the
+	uintptr_t fn;                  /* function address; 0 for the root */
+	struct cct_node *parent;       /* NULL for the root */
+	struct cct_node *first_child;  /* children, newest first, for walking */
+	uintptr_t fe_word;             /* the front-end's word on this node's calls, set by the
 					  * first one it opens: 0 for -finstrument-functions; its
 					  * low bits name the front-end (CCT_FE_*), the rest is
 					  * that front-end's (fentry.h).  Beside calls: the
 					  * -pg -mfentry fast path reads it */
-	uint64_t calls;                  /* activations entered */
-	uint64_t incl_ticks;             /* summed duration of finished activations */
-	uint64_t child_ticks;            /* summed duration of its children's activations */
-	uint64_t min_ticks, max_ticks;   /* shortest and longest finished activation */
-	uintptr_t call_site;             /* return address in the caller, first call seen */
-	uint32_t dump_id;                /* scratch for the dump; the probes never touch it */
-	uint32_t many;                   /* slots full: every child is in the overflow table too */
-	uintptr_t slot_fn[CCT_SLOTS];    /* inline child table: key ... */
+	uint64_t calls;                /* activations entered */
+	uint64_t incl_ticks;           /* summed duration of finished activations */
+	uint64_t child_ticks;          /* summed duration of its children's activations */
+	uint64_t min_ticks, max_ticks; /* shortest and longest finished activation */
+	uintptr_t call_site;           /* return address in the caller, first call seen */
+	uint32_t dump_id;              /* scratch for the dump; the probes never touch it */
+	uint32_t many;                 /* slots full: every child is in the overflow table too */
+	uintptr_t slot_fn[CCT_SLOTS];  /* inline child table: key ... */
 	struct cct_node *slot_child[CCT_SLOTS]; /* ... and child; slot_fn 0 = empty */
 	/* Last, clear of the lookup's fields: only probes of other kinds than plain read them. */
-	uint64_t kind_calls[PROBE_KINDS - 1]; /* activations of each kind but PROBE_PLAIN (index kind - 1) */
-	uint32_t fence;                  /* CCT_FENCE_*: how tsc-adaptive reads its times (stamp.h) */
-	uint32_t on_prefix;              /* open below folded calls, counted in their thread's fold state (fold.h) */
-	uint64_t nested_ticks;           /* of incl_ticks, the time of its nested folded calls (fold.h) */
-	uint64_t fold_child_calls;       /* folded calls it made: their o_out is in its self time */
-	uint64_t fold_nested_out;        /* of those, the ones made from its nested folded activations
+	uint64_t kind_calls[PROBE_KINDS -
+			    1]; /* activations of each kind but PROBE_PLAIN (index kind - 1) */
+	uint32_t fence;         /* CCT_FENCE_*: how tsc-adaptive reads its times (stamp.h) */
+	uint32_t
+		on_prefix; /* open below folded calls, counted in their thread's fold state (fold.h) */
+	uint64_t nested_ticks;     /* of incl_ticks, the time of its nested folded calls (fold.h) */
+	uint64_t fold_child_calls; /* folded calls it made: their o_out is in its self time */
+	uint64_t fold_nested_out;  /* of those, the ones made from its nested folded activations
 					  * (fold.h): their o_out is in its inclusive time too */
-	uint64_t fold_inner_calls;       /* folded calls it was the charge of, and those inside its timed
+	uint64_t fold_inner_calls; /* folded calls it was the charge of, and those inside its timed
 					  * ones: their whole probe cost is in its inclusive time */
-	struct cct_node *next_sibling;   /* walking only: far from what the probes touch */
+	struct cct_node *next_sibling; /* walking only: far from what the probes touch */
 };
 
 /* A -pg -mfentry node's key is the end of the call of __fentry__ its function
@@ -116,22 +118,23 @@ struct cct_ovf_entry {
 #define CCT_FENCE_FENCED 2u
 
 struct cct {
-	struct cct_node root;     /* virtual root: the thread's root calls are its children */
-	struct cct_node fold_root;/* virtual root of the calls folded past the budget (cct_child_get_slow) */
-	uint32_t new_fence;       /* the fence state new nodes start in */
-	void *chunks;             /* arena: newest mapped chunk, each links the one before */
-	char *chunk_next;         /* arena: next free byte of the newest chunk */
+	struct cct_node root; /* virtual root: the thread's root calls are its children */
+	struct cct_node
+		fold_root; /* virtual root of the calls folded past the budget (cct_child_get_slow) */
+	uint32_t new_fence; /* the fence state new nodes start in */
+	void *chunks;       /* arena: newest mapped chunk, each links the one before */
+	char *chunk_next;   /* arena: next free byte of the newest chunk */
 	char *chunk_end;
-	size_t chunk_bytes;       /* size of the next chunk to map; doubles up to a cap */
-	struct cct_ovf_entry *ovf;/* overflow children, linear probing on (parent, fn) */
-	size_t ovf_mask;          /* slots - 1; 0 while ovf is unallocated */
-	unsigned ovf_shift;       /* 64 - log2(slots): the hash's top bits index the table */
+	size_t chunk_bytes;        /* size of the next chunk to map; doubles up to a cap */
+	struct cct_ovf_entry *ovf; /* overflow children, linear probing on (parent, fn) */
+	size_t ovf_mask;           /* slots - 1; 0 while ovf is unallocated */
+	unsigned ovf_shift;        /* 64 - log2(slots): the hash's top bits index the table */
 	size_t ovf_used;
-	uint64_t nodes;           /* nodes allocated, root excluded */
-	uint64_t max_nodes;       /* budget; past it new paths fold to one level of context */
-	uint64_t folded_calls;    /* calls whose path was folded because of the budget */
-	uint64_t failed_allocs;   /* calls dropped because no memory could be mapped */
-	uintptr_t folded_first_fn;/* the first function whose path was folded, for the report */
+	uint64_t nodes;            /* nodes allocated, root excluded */
+	uint64_t max_nodes;        /* budget; past it new paths fold to one level of context */
+	uint64_t folded_calls;     /* calls whose path was folded because of the budget */
+	uint64_t failed_allocs;    /* calls dropped because no memory could be mapped */
+	uintptr_t folded_first_fn; /* the first function whose path was folded, for the report */
 };
 
 static inline CP_NOINSTR unsigned cct_slot_hash(uintptr_t fn)
@@ -193,14 +196,15 @@ static inline CP_NOINSTR uint64_t cct_ovf_hash(const struct cct_node *parent, ui
 /* The overflow entry for (parent, fn), or NULL.  For nodes with more children
  * than their inline slots hold; the probe calls it without leaving the fast path. */
 static inline CP_NOINSTR struct cct_node *cct_ovf_find(const struct cct *tree,
-							const struct cct_node *parent, uintptr_t fn)
+						       const struct cct_node *parent, uintptr_t fn)
 {
 	const struct cct_ovf_entry *table = tree->ovf;
 	size_t i;
 
 	if (!table)
 		return NULL;
-	for (i = (size_t)(cct_ovf_hash(parent, fn) >> tree->ovf_shift);; i = (i + 1) & tree->ovf_mask) {
+	for (i = (size_t)(cct_ovf_hash(parent, fn) >> tree->ovf_shift);;
+	     i = (i + 1) & tree->ovf_mask) {
 		if (table[i].parent == parent && table[i].fn == fn)
 			return table[i].node;
 		if (!table[i].parent)
@@ -209,8 +213,8 @@ static inline CP_NOINSTR struct cct_node *cct_ovf_find(const struct cct *tree,
 }
 
 /* The existing child of `parent` for `fn`, or NULL: the probe's lookup. */
-static inline CP_NOINSTR struct cct_node *cct_child_find(const struct cct *tree,
-							 const struct cct_node *parent, uintptr_t fn)
+static inline CP_NOINSTR struct cct_node *
+cct_child_find(const struct cct *tree, const struct cct_node *parent, uintptr_t fn)
 {
 	unsigned h = cct_slot_hash(fn);
 

@@ -46,7 +46,10 @@ bool clock_tsc_invariant(void)
 	return (d >> 8) & 1;
 }
 #else
-bool clock_tsc_invariant(void) { return false; }
+bool clock_tsc_invariant(void)
+{
+	return false;
+}
 #endif
 
 /*
@@ -74,9 +77,11 @@ enum clock_source clock_init(const char *requested)
 {
 	if (requested && !strcmp(requested, "none")) {
 		clock_source = CLOCK_SRC_NONE;
-	} else if ((tsc_off = tsc_off || tsc_forbidden())) { /* the vDSO's CLOCK_MONOTONIC may read it too */
+	} else if ((tsc_off = tsc_off ||
+			      tsc_forbidden())) { /* the vDSO's CLOCK_MONOTONIC may read it too */
 		clock_source = CLOCK_SRC_NONE;
-		note = "the TSC was forbidden when the program started (PR_SET_TSC): exact counts, no times.";
+		note = "the TSC was forbidden when the program started (PR_SET_TSC): exact counts, "
+		       "no times.";
 	} else if (requested && !strcmp(requested, "monotonic"))
 		clock_source = CLOCK_SRC_MONOTONIC;
 	else if (!clock_tsc_invariant())
@@ -121,7 +126,8 @@ void clock_stop(void)
 	stopped_rate = clock_ticks_per_second();
 	stopped_source = src;
 	clock_stopped_ticks = clock_now();
-	note = "the program forbade the TSC (PR_SET_TSC or strict seccomp): calls after that are counted, not timed.";
+	note = "the program forbade the TSC (PR_SET_TSC or strict seccomp): calls after that are "
+	       "counted, not timed.";
 	__atomic_store_n(&clock_stopped, true, __ATOMIC_RELEASE);
 	__atomic_store_n(&clock_source, CLOCK_SRC_MONOTONIC, __ATOMIC_RELEASE);
 }

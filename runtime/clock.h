@@ -47,7 +47,10 @@ extern uint64_t clock_stopped_ticks;
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 /* A plain rdtsc: rdtscp or fenced reads cost nearly twice as much. */
-static inline CP_NOINSTR uint64_t clock_tsc_read(void) { return __rdtsc(); }
+static inline CP_NOINSTR uint64_t clock_tsc_read(void)
+{
+	return __rdtsc();
+}
 /* Fenced reads for tsc-ordered.  An entry timestamp is taken after everything
  * before it has finished and before anything after it starts; an exit
  * timestamp only needs the first half.  (Linux makes lfence dispatch-serializing
@@ -71,9 +74,18 @@ static inline CP_NOINSTR uint64_t clock_tsc_read_after(void)
 	return __rdtsc();
 }
 #else
-static inline CP_NOINSTR uint64_t clock_tsc_read(void) { return 0; }
-static inline CP_NOINSTR uint64_t clock_tsc_read_fenced(void) { return 0; }
-static inline CP_NOINSTR uint64_t clock_tsc_read_after(void) { return 0; }
+static inline CP_NOINSTR uint64_t clock_tsc_read(void)
+{
+	return 0;
+}
+static inline CP_NOINSTR uint64_t clock_tsc_read_fenced(void)
+{
+	return 0;
+}
+static inline CP_NOINSTR uint64_t clock_tsc_read_after(void)
+{
+	return 0;
+}
 #endif
 
 static inline CP_NOINSTR uint64_t clock_mono_ns(void)

@@ -77,8 +77,9 @@ uint64_t compensate_rows(struct comp_row *rows, size_t n, const struct comp_cost
 		struct comp_row *x = &rows[i];
 
 		x->raw_self = x->raw_incl > x->raw_child ? x->raw_incl - x->raw_child : 0;
-		clamped_rows += comp_figures(x->raw_incl, x->raw_self, x->own_in, x->subtree_o - x->own_in - x->own_out,
-					     x->child_out, x->hidden, &x->incl, &x->self);
+		clamped_rows += comp_figures(x->raw_incl, x->raw_self, x->own_in,
+					     x->subtree_o - x->own_in - x->own_out, x->child_out,
+					     x->hidden, &x->incl, &x->self);
 	}
 	return clamped_rows;
 }

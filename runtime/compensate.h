@@ -33,22 +33,23 @@ struct comp_cost {
 };
 
 struct comp_row {
-	uint32_t parent;         /* in: the parent's row (an earlier one), or COMP_NO_PARENT */
-	uint64_t calls;          /* in */
-	uint64_t hidden_out;     /* in: calls not among its children whose o_out is in its self time
+	uint32_t parent;     /* in: the parent's row (an earlier one), or COMP_NO_PARENT */
+	uint64_t calls;      /* in */
+	uint64_t hidden_out; /* in: calls not among its children whose o_out is in its self time
 				  * (the folded calls it made: fold.h) */
-	uint64_t kind_calls[PROBE_KINDS - 1]; /* in: of those, the calls of each kind but PROBE_PLAIN
+	uint64_t
+		kind_calls[PROBE_KINDS - 1]; /* in: of those, the calls of each kind but PROBE_PLAIN
 					       * (index kind - 1); the rest are plain */
-	double raw_incl;         /* in: raw inclusive time, ticks */
-	double raw_child;        /* in: raw time of its children's activations, ticks */
-	uint64_t child_calls;    /* out: calls of its children */
-	uint64_t subtree_calls;  /* out: its calls and all its descendants' */
-	double raw_self;         /* out: raw_incl - raw_child, at least 0 */
-	double incl, self;       /* out: compensated, ticks */
-	double own_in, own_out;  /* scratch: its calls' o_in and o_out, summed */
-	double hidden;           /* scratch: the cost of hidden_out */
-	double subtree_o;        /* scratch: the probe cost of its calls and all below */
-	double child_out;        /* scratch: its children's o_out, summed */
+	double raw_incl;                     /* in: raw inclusive time, ticks */
+	double raw_child;                    /* in: raw time of its children's activations, ticks */
+	uint64_t child_calls;                /* out: calls of its children */
+	uint64_t subtree_calls;              /* out: its calls and all its descendants' */
+	double raw_self;                     /* out: raw_incl - raw_child, at least 0 */
+	double incl, self;                   /* out: compensated, ticks */
+	double own_in, own_out;              /* scratch: its calls' o_in and o_out, summed */
+	double hidden;                       /* scratch: the cost of hidden_out */
+	double subtree_o; /* scratch: the probe cost of its calls and all below */
+	double child_out; /* scratch: its children's o_out, summed */
 };
 
 /* The pieces of compensate_rows, for callers that keep rows of their own

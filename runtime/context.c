@@ -240,6 +240,6 @@ void makecontext(ucontext_t *ucp, void (*func)(void), int argc, ...)
 		probe_release(t);
 	}
 	errno = saved_errno;
-	real_make(ucp, func, argc, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
-		  a[12], a[13], a[14], a[15]);
+	real_make(ucp, func, argc, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9],
+		  a[10], a[11], a[12], a[13], a[14], a[15]);
 }

@@ -42,7 +42,8 @@ static struct ctxmap *grown(struct ctxmap *old)
 		live += old->slots[i].key && old->slots[i].key != CTXMAP_GONE;
 	while (slots < 4 * (live + 1))
 		slots *= 2;
-	m = mmap(NULL, map_bytes(slots), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	m = mmap(NULL, map_bytes(slots), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		 0);
 	if (m == MAP_FAILED)
 		return NULL;
 	m->mask = slots - 1;
@@ -101,8 +102,9 @@ void ctxmap_release(struct ctxmap **map)
 	*map = NULL;
 }
 
-void ctxmap_each_saved(const struct ctxmap *map, void (*visit)(const struct shadow *s, uint64_t paused_ticks,
-							      void *arg), void *arg)
+void ctxmap_each_saved(const struct ctxmap *map,
+		       void (*visit)(const struct shadow *s, uint64_t paused_ticks, void *arg),
+		       void *arg)
 {
 	for (size_t i = 0; map && i <= map->mask; i++) {
 		const struct ctx_entry *e = &map->slots[i];

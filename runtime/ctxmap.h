@@ -17,10 +17,10 @@
 
 /* One context the thread has seen. */
 struct ctx_entry {
-	const void *key;          /* its ucontext_t; NULL: an empty slot, CTXMAP_GONE: a freed one */
-	struct shadow saved;      /* its shadow stack while it does not run (saved.base NULL: none) */
-	uint64_t paused_ticks;    /* when it stopped running: its open calls' time stops there */
-	bool fresh;               /* made by makecontext and not run since: its stack starts empty */
+	const void *key;       /* its ucontext_t; NULL: an empty slot, CTXMAP_GONE: a freed one */
+	struct shadow saved;   /* its shadow stack while it does not run (saved.base NULL: none) */
+	uint64_t paused_ticks; /* when it stopped running: its open calls' time stops there */
+	bool fresh;            /* made by makecontext and not run since: its stack starts empty */
 };
 
 #define CTXMAP_GONE ((const void *)1)
@@ -42,7 +42,8 @@ void ctxmap_remove(struct ctx_entry *e);
 void ctxmap_release(struct ctxmap **map);
 
 /* Calls `visit` for each stack the map keeps, with when it stopped running. */
-void ctxmap_each_saved(const struct ctxmap *map, void (*visit)(const struct shadow *s, uint64_t paused_ticks,
-							      void *arg), void *arg);
+void ctxmap_each_saved(const struct ctxmap *map,
+		       void (*visit)(const struct shadow *s, uint64_t paused_ticks, void *arg),
+		       void *arg);
 
 #endif

@@ -61,8 +61,8 @@ static bool has_build_id(int fd, const void *id, int id_len)
 /* The search's fixed inputs: what the debug file must match. */
 struct wanted {
 	Dwfl_Module *mod;
-	struct stat main_st;       /* the module's own file, never taken for its debug file */
-	GElf_Word crc;             /* the debuglink's CRC32, 0 if none */
+	struct stat main_st; /* the module's own file, never taken for its debug file */
+	GElf_Word crc;       /* the debuglink's CRC32, 0 if none */
 };
 
 /* Opens path if it is the module's debug file, else -1. */
@@ -95,11 +95,14 @@ static int try_candidate(const struct wanted *w, const char *path)
 /* Tries name in the three places for a module in directory dir (no trailing slash). */
 static int search_dir(const struct wanted *w, const char *dir, const char *name, char **found)
 {
-	const char *prefixes[][2] = { { "", "/" }, { "", "/.debug/" }, { DEBUGINFO_GLOBAL_DIR, "/" } };
+	const char *prefixes[][2] = { { "", "/" },
+				      { "", "/.debug/" },
+				      { DEBUGINFO_GLOBAL_DIR, "/" } };
 	char path[PATH_MAX];
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
-		int fd, len = snprintf(path, sizeof(path), "%s%s%s%s", prefixes[i][0], dir, prefixes[i][1], name);
+		int fd, len = snprintf(path, sizeof(path), "%s%s%s%s", prefixes[i][0], dir,
+				       prefixes[i][1], name);
 		if (len < 0 || (size_t)len >= sizeof(path))
 			continue;
 		if ((fd = try_candidate(w, path)) >= 0) {
@@ -114,7 +117,8 @@ static int search_dir(const struct wanted *w, const char *dir, const char *name,
 }
 
 /* The search by debuglink name for the module file `file` (an absolute path). */
-static int search_file(const struct wanted *w, const char *file, const char *debuglink, char **found)
+static int search_file(const struct wanted *w, const char *file, const char *debuglink,
+		       char **found)
 {
 	char dir[PATH_MAX], name[NAME_MAX + 1];
 	const char *slash = strrchr(file, '/');
@@ -165,11 +169,13 @@ int debuginfo_find(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf
 
 	if (options.debuginfod)
 		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
-						    debuglink_file, debuglink_crc, debuginfo_file_name);
+						    debuglink_file, debuglink_crc,
+						    debuginfo_file_name);
 	fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
 					  debuglink_crc, debuginfo_file_name);
 	if (fd < 0)
-		fd = search_by_name(mod, file_name, debuglink_file, debuglink_crc, debuginfo_file_name);
+		fd = search_by_name(mod, file_name, debuglink_file, debuglink_crc,
+				    debuginfo_file_name);
 	if (fd < 0)
 		errno = 0; /* nothing found is no error: libdw goes on without debug information */
 	return fd;

@@ -45,7 +45,7 @@ struct module_span {
 struct loaded {
 	struct module_span *mods;
 	size_t n, cap;
-	bool failed;             /* no memory: the list is incomplete, nothing is retired */
+	bool failed; /* no memory: the list is incomplete, nothing is retired */
 };
 
 static bool in_span(const struct module_span *m, uintptr_t addr)
@@ -142,7 +142,8 @@ static uintptr_t *span_functions(const struct module_span *m, struct tstate *thr
 			if (!own_function(m, c->fn))
 				continue;
 			if (used == cap) {
-				uintptr_t *more = realloc(addrs, (cap = cap ? cap * 2 : 64) * sizeof(*more));
+				uintptr_t *more =
+					realloc(addrs, (cap = cap ? cap * 2 : 64) * sizeof(*more));
 				if (!more) {
 					free(addrs);
 					return NULL;
@@ -187,7 +188,8 @@ static void retire_library(const struct module_span *m, int fd)
 				cct_node_rekey(&t->tree, c, cct_retired_key(c->fn, generation));
 	symbols_remember_lock();
 	tstate_unlock_all();
-	symbols_remember(m->name, m->base, cct_key_generation(cct_retired_key(0, generation)), addrs, n, fd);
+	symbols_remember(m->name, m->base, cct_key_generation(cct_retired_key(0, generation)),
+			 addrs, n, fd);
 	symbols_remember_unlock();
 	free(addrs);
 }
@@ -211,7 +213,8 @@ static void retire_library_functions(void)
 		     c = cct_next_preorder(c, &t->tree.root))
 			for (size_t i = 0; i < n; i++)
 				if (c->fn == keys[i])
-					cct_node_rekey(&t->tree, c, cct_retired_key(c->fn, generation));
+					cct_node_rekey(&t->tree, c,
+						       cct_retired_key(c->fn, generation));
 	for (size_t i = 0; i < n; i++)
 		libstub_retire(keys[i], cct_retired_key(keys[i], generation));
 	tstate_unlock_all();
@@ -319,8 +322,9 @@ static bool loadable(const char *path)
 
 	if (fd < 0)
 		return false;
-	ok = read(fd, &eh, sizeof(eh)) == (ssize_t)sizeof(eh) && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
-	     eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_machine == EM_X86_64;
+	ok = read(fd, &eh, sizeof(eh)) == (ssize_t)sizeof(eh) &&
+	     !memcmp(eh.e_ident, ELFMAG, SELFMAG) && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+	     eh.e_machine == EM_X86_64;
 	close(fd);
 	return ok;
 }
@@ -352,15 +356,18 @@ static Dl_serinfo *search_path_of(const void *addr)
  */
 static bool caller_search(const char *file, const void *caller, char out[PATH_MAX])
 {
-	Dl_serinfo *theirs = search_path_of(caller), *ours = search_path_of((const void *)&caller_search);
+	Dl_serinfo *theirs = search_path_of(caller),
+		   *ours = search_path_of((const void *)&caller_search);
 	unsigned own = theirs ? theirs->dls_cnt : 0;
 	bool found = false;
 
 	for (unsigned k = ours ? ours->dls_cnt : 0; own && k; own--, k--)
-		if (strcmp(theirs->dls_serpath[own - 1].dls_name, ours->dls_serpath[k - 1].dls_name))
+		if (strcmp(theirs->dls_serpath[own - 1].dls_name,
+			   ours->dls_serpath[k - 1].dls_name))
 			break;
 	for (unsigned i = 0; i < own && !found; i++)
-		found = snprintf(out, PATH_MAX, "%s/%s", theirs->dls_serpath[i].dls_name, file) < PATH_MAX &&
+		found = snprintf(out, PATH_MAX, "%s/%s", theirs->dls_serpath[i].dls_name, file) <
+				PATH_MAX &&
 			loadable(out);
 	free(theirs);
 	free(ours);
@@ -400,7 +407,8 @@ static __attribute__((noinline)) void *open_deciding(const char *file, int mode,
 	void *h = open_as(file, binding_now(mode), caller);
 	int saved_errno;
 
-	if (!h && binding_now(mode) != mode) /* a symbol it never calls is missing: bind lazily after all */
+	if (!h && binding_now(mode) !=
+			  mode) /* a symbol it never calls is missing: bind lazily after all */
 		h = open_as(file, mode, caller);
 	saved_errno = errno;
 	if (h) {
@@ -430,5 +438,6 @@ void *dlopen(const char *file, int mode)
 		return real_dlopen(file, mode);
 	/* Reached through a library probe, our return is hijacked: the caller is in its record. */
 	return open_deciding(file, mode,
-			     (const void *)hijack_return_address((const uintptr_t *)__builtin_frame_address(0) + 1));
+			     (const void *)hijack_return_address(
+				     (const uintptr_t *)__builtin_frame_address(0) + 1));
 }

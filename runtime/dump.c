@@ -38,7 +38,8 @@ static const char *const kind_names[PROBE_KINDS] = PROBE_KIND_NAMES;
 
 static uint64_t ns(const struct dump_ctx *d, double ticks)
 {
-	return clock_ticks_to_ns(ticks > 0 ? (uint64_t)(ticks + 0.5) : 0, d->info->ticks_per_second);
+	return clock_ticks_to_ns(ticks > 0 ? (uint64_t)(ticks + 0.5) : 0,
+				 d->info->ticks_per_second);
 }
 
 /* ns() for the writers of other files, which know the context as a pointer. */
@@ -106,14 +107,16 @@ static void write_calibration(struct dump_ctx *d)
 
 	jsonw_key(w, "calibration");
 	jsonw_object_begin(w);
-	write_double_member(w, "per_call_ns", c->done ? ns_per_call(d, p->o_in_ticks + p->o_out_ticks) : 0);
+	write_double_member(w, "per_call_ns",
+			    c->done ? ns_per_call(d, p->o_in_ticks + p->o_out_ticks) : 0);
 	write_double_member(w, "o_in_ns", c->done ? ns_per_call(d, p->o_in_ticks) : 0);
 	write_double_member(w, "o_out_ns", c->done ? ns_per_call(d, p->o_out_ticks) : 0);
 	jsonw_key(w, "compensated");
 	jsonw_bool(w, c->done && d->info->compensate);
 	write_string_member(w, "method", c->done ? c->method : "not calibrated");
 	write_double_member(w, "start_o_in_ns", c->done ? ns_per_call(d, p->start_o_in_ticks) : 0);
-	write_double_member(w, "start_o_out_ns", c->done ? ns_per_call(d, p->start_o_out_ticks) : 0);
+	write_double_member(w, "start_o_out_ns",
+			    c->done ? ns_per_call(d, p->start_o_out_ticks) : 0);
 	write_double_member(w, "end_o_in_ns", c->again ? ns_per_call(d, p->end_o_in_ticks) : 0);
 	write_double_member(w, "end_o_out_ns", c->again ? ns_per_call(d, p->end_o_out_ticks) : 0);
 	for (unsigned k = 1; k < PROBE_KINDS; k++) { /* the other kinds: <name>_o_in_ns, ... */
@@ -142,7 +145,9 @@ static void write_clock(struct dump_ctx *d)
 	write_uint_member(w, "ticks_per_second", (uint64_t)(d->info->ticks_per_second + 0.5));
 	if (stopped)
 		write_uint_member(w, "stopped_ns",
-				  ns(d, stopped > d->info->start_ticks ? (double)(stopped - d->info->start_ticks) : 0));
+				  ns(d, stopped > d->info->start_ticks
+						? (double)(stopped - d->info->start_ticks)
+						: 0));
 	if (d->info->clock_note)
 		write_string_member(w, "note", d->info->clock_note);
 	jsonw_object_end(w);
@@ -199,11 +204,13 @@ static void write_hex_member(struct jsonw *w, const char *key, uintptr_t v)
 /* Names in a module's symbol table that are no code of the program's own. */
 static bool is_startup_code(const char *name)
 {
-	static const char *const names[] = { "_start", "_init", "_fini", "deregister_tm_clones",
-		"register_tm_clones", "__do_global_dtors_aux", "frame_dummy", "__libc_csu_init",
-		"__libc_csu_fini", "_dl_relocate_static_pie",
+	static const char *const names[] = {
+		"_start", "_init", "_fini", "deregister_tm_clones", "register_tm_clones",
+		"__do_global_dtors_aux", "frame_dummy", "__libc_csu_init", "__libc_csu_fini",
+		"_dl_relocate_static_pie",
 		/* what a -pg link's gcrt1.o and libc_nonshared.a add */
-		"__gmon_start__", "atexit", "at_quick_exit", "__stack_chk_fail_local" };
+		"__gmon_start__", "atexit", "at_quick_exit", "__stack_chk_fail_local"
+	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(name, names[i]))
@@ -271,7 +278,8 @@ static bool resolve_library(struct dump_ctx *d, uintptr_t key, struct sym_functi
 	if (!cct_key_is_retired(key)) {
 		f->module = symbols_locate(d->syms, e->label, &f->offset);
 	} else {
-		f->module = e->module[0] ? symbols_module_of(d->syms, e->module, e->module_base) : -1;
+		f->module =
+			e->module[0] ? symbols_module_of(d->syms, e->module, e->module_base) : -1;
 		f->offset = e->label - e->module_base;
 	}
 	f->name = symbols_demangle(e->name);
@@ -342,7 +350,8 @@ static void write_warnings(struct dump_ctx *d)
 	jsonw_key(&d->w, "warnings");
 	jsonw_array_begin(&d->w);
 	if (!d->syms)
-		jsonw_string(&d->w, "names are missing: there was no memory to read them, so functions are named by address");
+		jsonw_string(&d->w, "names are missing: there was no memory to read them, so "
+				    "functions are named by address");
 	for (size_t i = 0; i < n; i++)
 		jsonw_string(&d->w, lines[i]);
 	jsonw_array_end(&d->w);
@@ -363,7 +372,9 @@ static void write_function_probes(struct dump_ctx *d, uintptr_t key, uintptr_t s
 
 	if (!retired) {
 		jsonw_key(&d->w, "front_end");
-		jsonw_string(&d->w, library ? "library" : fentry_call_end(start) ? "mfentry" : "finstrument");
+		jsonw_string(&d->w, library                  ? "library"
+				    : fentry_call_end(start) ? "mfentry"
+							     : "finstrument");
 	}
 	args_dump_function(&d->w, address, retired, threads, d->snap->nthreads, ns_of, d);
 }
@@ -376,7 +387,8 @@ static void write_symbols(struct dump_ctx *d)
 	struct sym_function *f = calloc(nfns ? nfns : 1, sizeof(*f));
 	const struct sym_module *mods;
 	size_t nmods;
-	const struct tstate **threads = calloc(d->snap->nthreads ? d->snap->nthreads : 1, sizeof(*threads));
+	const struct tstate **threads =
+		calloc(d->snap->nthreads ? d->snap->nthreads : 1, sizeof(*threads));
 
 	for (size_t i = 0; threads && i < d->snap->nthreads; i++)
 		threads[i] = d->snap->threads[i].t;
@@ -409,8 +421,10 @@ static void write_symbols(struct dump_ctx *d)
 		else
 			jsonw_null(w);
 		/* The function's first byte: a -pg -mfentry key lies a few bytes in (fentry.h). */
-		write_hex_member(w, "address", d->snap->fn_key[i] == SNAP_SIGNAL_KEY ? 0
-					       : f && f[i].start ? f[i].start : cct_key_address(d->snap->fn_key[i]));
+		write_hex_member(w, "address",
+				 d->snap->fn_key[i] == SNAP_SIGNAL_KEY ? 0
+				 : f && f[i].start                     ? f[i].start
+						   : cct_key_address(d->snap->fn_key[i]));
 		write_hex_member(w, "offset", f ? f[i].offset : 0);
 		write_string_member(w, "file", f ? f[i].file : NULL);
 		jsonw_key(w, "line");
@@ -424,7 +438,8 @@ static void write_symbols(struct dump_ctx *d)
 		}
 		if (threads && d->snap->fn_key[i] != SNAP_SIGNAL_KEY)
 			write_function_probes(d, d->snap->fn_key[i],
-					      f && f[i].start ? f[i].start : cct_key_address(d->snap->fn_key[i]),
+					      f && f[i].start ? f[i].start
+							      : cct_key_address(d->snap->fn_key[i]),
 					      d->library[i], threads);
 		jsonw_object_end(w);
 		if (f)
@@ -448,8 +463,8 @@ static void write_times(struct dump_ctx *d, const struct snap_total *a)
 	write_uint_member(&d->w, "self_ns", ns(d, self));
 	write_uint_member(&d->w, "raw_inclusive_ns", ns(d, a->raw_incl));
 	write_uint_member(&d->w, "raw_self_ns", ns(d, raw_self));
-	write_uint_member(&d->w, "min_ns", a->calls && a->min_ticks != UINT64_MAX ?
-				  ns(d, (double)a->min_ticks) : 0);
+	write_uint_member(&d->w, "min_ns",
+			  a->calls && a->min_ticks != UINT64_MAX ? ns(d, (double)a->min_ticks) : 0);
 	write_uint_member(&d->w, "max_ns", ns(d, (double)a->max_ticks));
 }
 
@@ -498,11 +513,13 @@ static void write_call_site(struct dump_ctx *d, uint32_t caller, const struct cc
 	write_hex_member(&d->w, "call_site", first->call_site);
 	/* Not for a library function's callbacks: their call sites are in the library. */
 	if (caller != SNAP_NO_FN && !d->library[caller])
-		own = symbols_call_line(d->syms, first->call_site, cct_key_address(d->snap->fn_key[caller]), &file,
-					&line);
+		own = symbols_call_line(d->syms, first->call_site,
+					cct_key_address(d->snap->fn_key[caller]), &file, &line);
 	if (!own)
-		write_string_member(&d->w, "site", first->parent && first->call_site == first->parent->call_site ?
-							   "inlined" : "outside");
+		write_string_member(&d->w, "site",
+				    first->parent && first->call_site == first->parent->call_site
+					    ? "inlined"
+					    : "outside");
 	if (file) {
 		write_string_member(&d->w, "call_file", file);
 		write_uint_member(&d->w, "call_line", (uint64_t)line);
@@ -543,8 +560,10 @@ static void write_thread_edges(struct dump_ctx *d, const struct snap_totals *tot
 
 static void write_thread_tree(struct dump_ctx *d, const struct snap_totals *tot)
 {
-	static const char *const columns[] = { "id", "parent", "fn", "calls", "inclusive_ns", "self_ns",
-					       "raw_inclusive_ns", "raw_self_ns", "nested_ns" };
+	static const char *const columns[] = {
+		"id",      "parent",           "fn",          "calls",    "inclusive_ns",
+		"self_ns", "raw_inclusive_ns", "raw_self_ns", "nested_ns"
+	};
 	size_t ncolumns = sizeof(columns) / sizeof(columns[0]) - !tot->has_nested;
 	struct jsonw *w = &d->w;
 	char key[64];
@@ -614,7 +633,8 @@ static void write_thread_health(struct dump_ctx *d, const struct tstate *t)
 {
 	struct jsonw *w = &d->w;
 
-	write_uint_member(w, "dropped_calls", t->dropped_calls + t->dropped_no_room + t->dropped_at_end);
+	write_uint_member(w, "dropped_calls",
+			  t->dropped_calls + t->dropped_no_room + t->dropped_at_end);
 	write_uint_member(w, "dropped_in_signal", t->dropped_calls);
 	write_uint_member(w, "dropped_no_room", t->dropped_no_room);
 	write_uint_member(w, "resynced_frames", t->resyncs);
@@ -648,7 +668,8 @@ static int write_thread(struct dump_ctx *d, size_t i)
 	jsonw_object_begin(&d->w);
 	write_uint_member(&d->w, "tid", (uint64_t)t->tid);
 	write_string_member(&d->w, "name", name);
-	write_uint_member(&d->w, "wall_ns", ns(d, (double)(end > t->t_start_ticks ? end - t->t_start_ticks : 0)));
+	write_uint_member(&d->w, "wall_ns",
+			  ns(d, (double)(end > t->t_start_ticks ? end - t->t_start_ticks : 0)));
 	jsonw_key(&d->w, "running");
 	jsonw_bool(&d->w, !t->finished);
 	if (st->has_wait)
@@ -669,9 +690,10 @@ static void pick_costs(struct dump_ctx *d)
 	bool on = c->done && d->info->compensate;
 
 	for (unsigned k = 0; k < PROBE_KINDS; k++)
-		d->cost[k] = on && c->kind[k].measured ?
-				     (struct comp_cost){ c->kind[k].o_in_ticks, c->kind[k].o_out_ticks } :
-				     (struct comp_cost){ 0, 0 };
+		d->cost[k] = on && c->kind[k].measured
+				     ? (struct comp_cost){ c->kind[k].o_in_ticks,
+							   c->kind[k].o_out_ticks }
+				     : (struct comp_cost){ 0, 0 };
 }
 
 /* The addresses of the functions still loaded, for symbols_open_for (a
@@ -684,7 +706,8 @@ static uintptr_t *live_addresses(const struct snapshot *snap, size_t *n)
 	*n = 0;
 	for (size_t i = 0; a && i < snap->nfns; i++)
 		if (!cct_key_is_retired(snap->fn_key[i]) && snap->fn_key[i] != SNAP_SIGNAL_KEY)
-			a[(*n)++] = (e = libstub_find(snap->fn_key[i])) ? e->label : snap->fn_key[i];
+			a[(*n)++] =
+				(e = libstub_find(snap->fn_key[i])) ? e->label : snap->fn_key[i];
 	return a;
 }
 

@@ -17,20 +17,21 @@
 
 struct dump_info {
 	int pid;
-	uint64_t start_ticks;          /* the profile's start */
-	uint64_t start_realtime_ns;    /* the same moment on the wall clock */
-	const char *clock_name;        /* "tsc", "tsc-adaptive", ... */
-	double ticks_per_second;       /* 0: no clock */
-	probe_kind_set kinds;          /* the kinds of call the clock makes (kind.h) */
-	const struct calib *calib;     /* the probes' measured costs */
-	bool compensate;               /* subtract them (CALLPROF_COMPENSATE) */
-	uint64_t threads_lost;         /* threads not profiled: no memory for their state */
-	uint64_t lost_calls;           /* the calls they made */
-	uint64_t clock_stopped_ticks;  /* nonzero: the clock stopped then (clock_stop): no time after */
-	const char *clock_note;        /* why the clock is not the one asked for, or NULL */
-	int cut_short;                 /* nonzero: this signal is ending the process (a dump of
+	uint64_t start_ticks;       /* the profile's start */
+	uint64_t start_realtime_ns; /* the same moment on the wall clock */
+	const char *clock_name;     /* "tsc", "tsc-adaptive", ... */
+	double ticks_per_second;    /* 0: no clock */
+	probe_kind_set kinds;       /* the kinds of call the clock makes (kind.h) */
+	const struct calib *calib;  /* the probes' measured costs */
+	bool compensate;            /* subtract them (CALLPROF_COMPENSATE) */
+	uint64_t threads_lost;      /* threads not profiled: no memory for their state */
+	uint64_t lost_calls;        /* the calls they made */
+	uint64_t
+		clock_stopped_ticks; /* nonzero: the clock stopped then (clock_stop): no time after */
+	const char *clock_note;      /* why the clock is not the one asked for, or NULL */
+	int cut_short;               /* nonzero: this signal is ending the process (a dump of
 					* what was gathered, written before it dies) */
-	uint64_t refused_dumps;        /* callprof_dump() calls refused inside a signal handler */
+	uint64_t refused_dumps;      /* callprof_dump() calls refused inside a signal handler */
 };
 
 /* Writes the profile of `snap` to `f`, ending with a newline; the caller

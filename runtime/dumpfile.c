@@ -63,6 +63,7 @@ int dumpfile_finish(struct dumpfile *df, int err)
 	} else {
 		why = err ? strerror(err) : df->sf.why;
 	}
-	fprintf(stderr, "callprof: cannot write profile '%s': %s\n", df->final, why ? why : "unknown error");
+	fprintf(stderr, "callprof: cannot write profile '%s': %s\n", df->final,
+		why ? why : "unknown error");
 	return -1;
 }

@@ -12,8 +12,8 @@
 #include "safefile.h"
 
 struct dumpfile {
-	char final[PATH_MAX];       /* where the dump appears */
-	struct safefile sf;         /* the file while it is written */
+	char final[PATH_MAX]; /* where the dump appears */
+	struct safefile sf;   /* the file while it is written */
 	bool opened;
 };
 

@@ -24,8 +24,9 @@
 /* The C library's own name for sigaction, in libc.so and libc.a alike. */
 extern int __sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 
-static const int ending[] = { SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGUSR1,
-			      SIGSEGV, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGXCPU, SIGXFSZ, SIGSYS };
+static const int ending[] = { SIGHUP,  SIGINT,  SIGQUIT, SIGILL,  SIGTRAP, SIGABRT,
+			      SIGBUS,  SIGFPE,  SIGUSR1, SIGSEGV, SIGUSR2, SIGPIPE,
+			      SIGALRM, SIGTERM, SIGXCPU, SIGXFSZ, SIGSYS };
 
 /* How long a second ending signal waits for the first one's dump. */
 #define SECOND_WAIT_MS 60000
@@ -60,7 +61,8 @@ static int first_sig, first_over;
  * address, which runs again when the handler returns. */
 static bool is_fault(int sig, const siginfo_t *info)
 {
-	return (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE) && info->si_code > 0;
+	return (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE) &&
+	       info->si_code > 0;
 }
 
 /* Ends the process by `sig`, as its default action does. */
@@ -87,7 +89,8 @@ static void wait_first(void)
 {
 	const struct timespec nap = { 0, 10000000L };
 
-	for (int ms = 0; ms < SECOND_WAIT_MS && !__atomic_load_n(&first_over, __ATOMIC_ACQUIRE); ms += 10)
+	for (int ms = 0; ms < SECOND_WAIT_MS && !__atomic_load_n(&first_over, __ATOMIC_ACQUIRE);
+	     ms += 10)
 		nanosleep(&nap, NULL);
 }
 
@@ -133,7 +136,8 @@ static void on_ending(int sig, siginfo_t *info, void *uc)
 		errno = saved_errno;
 		return;
 	}
-	if (__atomic_compare_exchange_n(&first_sig, &none, sig, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+	if (__atomic_compare_exchange_n(&first_sig, &none, sig, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
 		if (__atomic_load_n(&process.probed, __ATOMIC_RELAXED) && !dumper_ask_wait(sig))
 			say_unwritten(sig, dumper_running());
 		__atomic_store_n(&first_over, 1, __ATOMIC_RELEASE);
@@ -195,8 +199,8 @@ static void handle_ending(void)
 
 	stand_in_action(&sa);
 	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
-		if (may_stand_in(ending[i]) && program_sigaction(ending[i], NULL, &old) == 0 && is_default(&old) &&
-		    program_sigaction(ending[i], &sa, NULL) == 0)
+		if (may_stand_in(ending[i]) && program_sigaction(ending[i], NULL, &old) == 0 &&
+		    is_default(&old) && program_sigaction(ending[i], &sa, NULL) == 0)
 			__atomic_or_fetch(&standing_in, bit(ending[i]), __ATOMIC_RELAXED);
 }
 
@@ -228,7 +232,8 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 		__atomic_or_fetch(&standing_in, b, __ATOMIC_RELAXED);
 	else if (rc == 0 && act)
 		__atomic_and_fetch(&standing_in, ~b, __ATOMIC_RELAXED);
-	if (rc == 0 && old && (was_ours || (old->sa_flags & SA_SIGINFO)) && old->sa_sigaction == on_ending) {
+	if (rc == 0 && old && (was_ours || (old->sa_flags & SA_SIGINFO)) &&
+	    old->sa_sigaction == on_ending) {
 		memset(old, 0, sizeof(*old));
 		old->sa_handler = SIG_DFL;
 		sigemptyset(&old->sa_mask);
@@ -300,8 +305,8 @@ void endsig_hard_exit(void)
 	if (!armed || dumper_is_self() || __atomic_load_n(&process.ending, __ATOMIC_RELAXED) ||
 	    !__atomic_load_n(&process.probed, __ATOMIC_RELAXED) || getpid() != process.pid)
 		return;
-	if (__atomic_compare_exchange_n(&first_sig, &none, DUMPER_HARD_EXIT, false, __ATOMIC_ACQ_REL,
-					__ATOMIC_ACQUIRE)) {
+	if (__atomic_compare_exchange_n(&first_sig, &none, DUMPER_HARD_EXIT, false,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 		if (!dumper_ask_wait(DUMPER_HARD_EXIT))
 			say_unwritten(DUMPER_HARD_EXIT, dumper_running());
 		__atomic_store_n(&first_over, 1, __ATOMIC_RELEASE);

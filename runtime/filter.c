@@ -31,7 +31,7 @@ static struct globs includes, excludes;
 
 /* A loaded module, as dl_iterate_phdr reports it. */
 struct loaded {
-	char *name;      /* dlpi_name, malloc'ed; "" for the main program */
+	char *name; /* dlpi_name, malloc'ed; "" for the main program */
 	uintptr_t base;
 	size_t n;
 	uintptr_t lo[MAX_SEGMENTS], hi[MAX_SEGMENTS];
@@ -47,8 +47,8 @@ struct loaded_list {
 struct seen {
 	char *name;
 	uintptr_t base;
-	int id;          /* verdict.h's module id, or -1 */
-	size_t n;        /* its segments, for the plans of args.h when it is unloaded */
+	int id;   /* verdict.h's module id, or -1 */
+	size_t n; /* its segments, for the plans of args.h when it is unloaded */
 	uintptr_t lo[MAX_SEGMENTS], hi[MAX_SEGMENTS];
 };
 
@@ -270,7 +270,8 @@ static int decide_module(const struct loaded *m)
 	slash = strrchr(path, '/');
 	d.file_base = slash ? slash + 1 : path;
 	/* Its functions without a symbol are judged by the module alone. */
-	if (verdict_on && (d.id = verdict_module_add(m->lo, m->hi, m->n, admits("", d.file_base))) < 0)
+	if (verdict_on &&
+	    (d.id = verdict_module_add(m->lo, m->hi, m->n, admits("", d.file_base))) < 0)
 		return -1;
 	rc = symbols_module_functions(path, m->base, probed_markers, decide_function, &d);
 	if (d.id >= 0 && rc <= 0)

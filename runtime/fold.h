@@ -55,7 +55,8 @@ struct fold_frame {
 	struct cct_node *charge; /* whose child time its duration (a timed one), or its own work
 				  * and its callees' durations (a nested one), are */
 	uint64_t child_ticks;    /* durations of its callees that have returned */
-	uint64_t closed_before;  /* the stack's folded calls closed before it started (struct fold) */
+	uint64_t
+		closed_before; /* the stack's folded calls closed before it started (struct fold) */
 };
 
 struct fold {
@@ -63,11 +64,12 @@ struct fold {
 	size_t mask, used;
 	struct fold_frame *frames; /* mmap'ed; innermost last */
 	uint32_t depth, cap;
-	uint64_t closed;           /* folded calls closed so far: those a frame's duration holds
+	uint64_t closed;         /* folded calls closed so far: those a frame's duration holds
 				    * (a dump reads it, and `frames`, of a running thread) */
-	struct cct_node *prefix;   /* the real node whose path is counted; NULL: none */
-	struct cct_node *suspended;/* while its stack does not run (a context switch): the prefix to count again */
-	bool broken;               /* no memory: every folded call from now on is nested */
+	struct cct_node *prefix; /* the real node whose path is counted; NULL: none */
+	struct cct_node *
+		suspended; /* while its stack does not run (a context switch): the prefix to count again */
+	bool broken; /* no memory: every folded call from now on is nested */
 };
 
 /* Empty, allocating nothing. */

@@ -24,6 +24,4 @@ void monstartup(unsigned long lowpc, unsigned long highpc)
 	(void)highpc;
 }
 
-void _mcleanup(void)
-{
-}
+void _mcleanup(void) {}

@@ -23,25 +23,25 @@
 
 /* The dynamic section's tables of one module, as ld.so left them in memory. */
 struct dyn_tables {
-	const ElfW(Rela) *jmprel;     /* DT_JMPREL: the jump slots' relocations */
+	const ElfW(Rela) * jmprel; /* DT_JMPREL: the jump slots' relocations */
 	size_t njmprel;
-	const ElfW(Rela) *rela;       /* DT_RELA: the others, GLOB_DAT among them */
+	const ElfW(Rela) * rela; /* DT_RELA: the others, GLOB_DAT among them */
 	size_t nrela;
-	const ElfW(Sym) *symtab;
+	const ElfW(Sym) * symtab;
 	const char *strtab;
 };
 
 /* A loaded module, read in the loader's callback (so none is unloaded meanwhile). */
 struct loaded {
-	char *name;                   /* dlpi_name, malloc'ed; "" for the program */
+	char *name; /* dlpi_name, malloc'ed; "" for the program */
 	uintptr_t base;
 	size_t n;
 	uintptr_t lo[MAX_SEGMENTS], hi[MAX_SEGMENTS];
 	uintptr_t relro_lo, relro_hi; /* the pages ld.so made read-only, or 0, 0 */
 	struct dyn_tables dyn;
-	bool instrumented;            /* it calls the probes */
-	bool ours;                    /* the runtime's own module */
-	bool ldso;                    /* the dynamic linker */
+	bool instrumented; /* it calls the probes */
+	bool ours;         /* the runtime's own module */
+	bool ldso;         /* the dynamic linker */
 };
 
 struct loaded_list {
@@ -59,9 +59,21 @@ struct patch {
  * runtime's catch bookkeeping (the catch interposers close frames by their own
  * frame address or the unwinder's landing frame, with no probe open: nonlocal.c). */
 static const char *const never_patched[] = {
-	"__cyg_profile_func_enter", "__cyg_profile_func_exit", "__fentry__", "mcount", "_mcount",
-	"__monstartup", "monstartup", "_mcleanup", "__gmon_start__", "__libc_start_main",
-	"__cxa_finalize", "__tls_get_addr", "__cxa_begin_catch", "__cxa_end_catch", "_Unwind_SetIP",
+	"__cyg_profile_func_enter",
+	"__cyg_profile_func_exit",
+	"__fentry__",
+	"mcount",
+	"_mcount",
+	"__monstartup",
+	"monstartup",
+	"_mcleanup",
+	"__gmon_start__",
+	"__libc_start_main",
+	"__cxa_finalize",
+	"__tls_get_addr",
+	"__cxa_begin_catch",
+	"__cxa_end_catch",
+	"_Unwind_SetIP",
 };
 
 /* Names counted and never followed: they never return, return twice, switch
@@ -69,19 +81,67 @@ static const char *const never_patched[] = {
  * would make the runtime's). */
 static const char *const counted_only[] = {
 	/* return twice, switch stacks */
-	"setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp", "vfork", "__vfork", "getcontext",
-	"setcontext", "swapcontext", "makecontext", "clone", "__clone", "clone3",
+	"setjmp",
+	"_setjmp",
+	"sigsetjmp",
+	"__sigsetjmp",
+	"vfork",
+	"__vfork",
+	"getcontext",
+	"setcontext",
+	"swapcontext",
+	"makecontext",
+	"clone",
+	"__clone",
+	"clone3",
 	/* never return */
-	"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk", "exit", "_exit", "_Exit", "quick_exit",
-	"abort", "pthread_exit", "thrd_exit", "__cxa_throw", "__cxa_rethrow", "_Unwind_Resume",
-	"_Unwind_RaiseException", "_Unwind_Resume_or_Rethrow", "_Unwind_ForcedUnwind",
-	"__cxa_bad_cast", "__cxa_bad_typeid", "__cxa_throw_bad_array_new_length",
-	"__cxa_pure_virtual", "__cxa_deleted_virtual", "__cxa_call_unexpected", "_ZSt9terminatev",
-	"__stack_chk_fail", "__assert_fail", "__assert_perror_fail", "__fortify_fail", "__chk_fail",
-	"err", "errx", "verr", "verrx", "execve", "execv", "execvp", "execvpe", "execl", "execlp",
-	"execle", "fexecve", "execveat",
+	"longjmp",
+	"_longjmp",
+	"siglongjmp",
+	"__longjmp_chk",
+	"exit",
+	"_exit",
+	"_Exit",
+	"quick_exit",
+	"abort",
+	"pthread_exit",
+	"thrd_exit",
+	"__cxa_throw",
+	"__cxa_rethrow",
+	"_Unwind_Resume",
+	"_Unwind_RaiseException",
+	"_Unwind_Resume_or_Rethrow",
+	"_Unwind_ForcedUnwind",
+	"__cxa_bad_cast",
+	"__cxa_bad_typeid",
+	"__cxa_throw_bad_array_new_length",
+	"__cxa_pure_virtual",
+	"__cxa_deleted_virtual",
+	"__cxa_call_unexpected",
+	"_ZSt9terminatev",
+	"__stack_chk_fail",
+	"__assert_fail",
+	"__assert_perror_fail",
+	"__fortify_fail",
+	"__chk_fail",
+	"err",
+	"errx",
+	"verr",
+	"verrx",
+	"execve",
+	"execv",
+	"execvp",
+	"execvpe",
+	"execl",
+	"execlp",
+	"execle",
+	"fexecve",
+	"execveat",
 	/* read their caller's return address */
-	"dlsym", "dlvsym", "dlmopen", "dl_iterate_phdr",
+	"dlsym",
+	"dlvsym",
+	"dlmopen",
+	"dl_iterate_phdr",
 };
 
 /* Serialises the patchers (start-up, dlopen, dlclose on any thread). */
@@ -114,12 +174,12 @@ static bool is_counted_only(const char *name)
 }
 
 /* A d_ptr of .dynamic: ld.so rewrote some to run-time addresses and not others. */
-static uintptr_t dyn_ptr(const ElfW(Dyn) *d, uintptr_t base)
+static uintptr_t dyn_ptr(const ElfW(Dyn) * d, uintptr_t base)
 {
 	return d->d_un.d_ptr < base ? base + d->d_un.d_ptr : d->d_un.d_ptr;
 }
 
-static void read_dynamic(struct loaded *m, const ElfW(Dyn) *d)
+static void read_dynamic(struct loaded *m, const ElfW(Dyn) * d)
 {
 	size_t pltrelsz = 0, relasz = 0;
 	bool rela_plt = true;
@@ -144,7 +204,7 @@ static void read_dynamic(struct loaded *m, const ElfW(Dyn) *d)
 	m->dyn.nrela = m->dyn.rela ? relasz / sizeof(ElfW(Rela)) : 0;
 }
 
-static const char *sym_name(const struct dyn_tables *t, const ElfW(Rela) *r)
+static const char *sym_name(const struct dyn_tables *t, const ElfW(Rela) * r)
 {
 	return t->strtab + t->symtab[ELF64_R_SYM(r->r_info)].st_name;
 }
@@ -152,7 +212,7 @@ static const char *sym_name(const struct dyn_tables *t, const ElfW(Rela) *r)
 /* True if some relocation of the module names a probe: it is instrumented. */
 static bool calls_probes(const struct dyn_tables *t)
 {
-	const ElfW(Rela) *tables[2] = { t->jmprel, t->rela };
+	const ElfW(Rela) * tables[2] = { t->jmprel, t->rela };
 	size_t counts[2] = { t->njmprel, t->nrela };
 
 	for (int k = 0; k < 2; k++)
@@ -161,7 +221,8 @@ static bool calls_probes(const struct dyn_tables *t)
 			if (!ELF64_R_SYM(tables[k][i].r_info))
 				continue;
 			name = sym_name(t, &tables[k][i]);
-			if (!strcmp(name, "__cyg_profile_func_enter") || !strcmp(name, "__fentry__"))
+			if (!strcmp(name, "__cyg_profile_func_enter") ||
+			    !strcmp(name, "__fentry__"))
 				return true;
 		}
 	return false;
@@ -319,7 +380,8 @@ static bool admit_in_verdicts(uintptr_t target)
 	bool done;
 
 	filter_lock();
-	if (library_verdicts < 0 && (library_verdicts = verdict_module_add(NULL, NULL, 0, false)) >= 0)
+	if (library_verdicts < 0 &&
+	    (library_verdicts = verdict_module_add(NULL, NULL, 0, false)) >= 0)
 		verdict_module_publish(library_verdicts);
 	done = library_verdicts >= 0 && verdict_set(library_verdicts, target, true) == 0;
 	filter_unlock();
@@ -328,7 +390,7 @@ static bool admit_in_verdicts(uintptr_t target)
 
 /* What a jump slot gets: a stub, 0 for none.  Notes lazy slots in `rec`. */
 static uintptr_t stub_for(const struct loaded *all, size_t n, const struct loaded *m,
-			  const ElfW(Rela) *r, struct got_module *rec)
+			  const ElfW(Rela) * r, struct got_module *rec)
 {
 	char path[PATH_MAX];
 	const char *name = sym_name(&m->dyn, r);
@@ -362,10 +424,12 @@ static void note_through_got(const struct loaded *m, struct got_module *rec)
 		const char *name = sym_name(d, &d->rela[i]);
 		bool slot = false;
 		if (ELF64_R_TYPE(d->rela[i].r_info) != R_X86_64_GLOB_DAT ||
-		    ELF64_ST_TYPE(s->st_info) != STT_FUNC || s->st_shndx != SHN_UNDEF || is_never_patched(name))
+		    ELF64_ST_TYPE(s->st_info) != STT_FUNC || s->st_shndx != SHN_UNDEF ||
+		    is_never_patched(name))
 			continue;
 		for (size_t k = 0; k < d->njmprel && !slot; k++)
-			slot = ELF64_R_SYM(d->jmprel[k].r_info) && !strcmp(sym_name(d, &d->jmprel[k]), name);
+			slot = ELF64_R_SYM(d->jmprel[k].r_info) &&
+			       !strcmp(sym_name(d, &d->jmprel[k]), name);
 		if (!slot)
 			add_name(&rec->through_got, &rec->nthrough, name);
 	}
@@ -379,9 +443,11 @@ static void store(const struct loaded *m, const struct patch *p, size_t n, struc
 	for (size_t i = 0; i < n && !relro; i++)
 		relro = (uintptr_t)p[i].slot >= m->relro_lo && (uintptr_t)p[i].slot < m->relro_hi;
 	if (relro)
-		open = mprotect((void *)m->relro_lo, m->relro_hi - m->relro_lo, PROT_READ | PROT_WRITE) == 0;
+		open = mprotect((void *)m->relro_lo, m->relro_hi - m->relro_lo,
+				PROT_READ | PROT_WRITE) == 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!open && (uintptr_t)p[i].slot >= m->relro_lo && (uintptr_t)p[i].slot < m->relro_hi)
+		if (!open && (uintptr_t)p[i].slot >= m->relro_lo &&
+		    (uintptr_t)p[i].slot < m->relro_hi)
 			continue;
 		__atomic_store_n(p[i].slot, p[i].stub, __ATOMIC_RELEASE);
 		rec->probed++;
@@ -429,7 +495,8 @@ static void patch_module(const struct loaded *all, size_t n, const struct loaded
 	for (size_t i = 0; i < m->dyn.njmprel; i++) {
 		const ElfW(Rela) *r = &m->dyn.jmprel[i];
 		uintptr_t stub;
-		if (ELF64_R_TYPE(r->r_info) != R_X86_64_JUMP_SLOT || is_never_patched(sym_name(&m->dyn, r)))
+		if (ELF64_R_TYPE(r->r_info) != R_X86_64_JUMP_SLOT ||
+		    is_never_patched(sym_name(&m->dyn, r)))
 			continue;
 		rec->slots++;
 		if ((stub = stub_for(all, n, m, r, rec)))
@@ -481,7 +548,8 @@ static int find_runtime(struct dl_phdr_info *info, size_t size, void *arg)
 			m.hi[m.n] = m.lo[m.n] + info->dlpi_phdr[i].p_memsz;
 			m.n++;
 		}
-	return holds(&m, (uintptr_t)&find_runtime) ? (info->dlpi_name && info->dlpi_name[0] ? 1 : 2) : 0;
+	return holds(&m, (uintptr_t)&find_runtime) ? (info->dlpi_name && info->dlpi_name[0] ? 1 : 2)
+						   : 0;
 }
 
 void got_setup(void)

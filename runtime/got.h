@@ -32,16 +32,16 @@
 
 /* What got.c did to one instrumented module, for the dump. */
 struct got_module {
-	char *path;             /* its file (the program's as /proc/self/exe names it) */
-	uintptr_t base;         /* load address (bias) */
-	uintptr_t lo, hi;       /* what its segments span */
-	uint32_t slots;         /* its jump slots */
-	uint32_t probed;        /* slots pointed at a stub */
-	char **lazy;            /* functions whose slot was still lazy: not probed */
+	char *path;       /* its file (the program's as /proc/self/exe names it) */
+	uintptr_t base;   /* load address (bias) */
+	uintptr_t lo, hi; /* what its segments span */
+	uint32_t slots;   /* its jump slots */
+	uint32_t probed;  /* slots pointed at a stub */
+	char **lazy;      /* functions whose slot was still lazy: not probed */
 	size_t nlazy;
-	char **through_got;     /* functions called through a GOT entry, not a jump slot: not probed */
+	char **through_got; /* functions called through a GOT entry, not a jump slot: not probed */
 	size_t nthrough;
-	bool live;              /* still loaded */
+	bool live; /* still loaded */
 };
 
 /* Sets library probes up and patches the modules loaded now, when

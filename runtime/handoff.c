@@ -4,7 +4,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#define ARENA_CHUNK_BYTES ((size_t)1 << 20) /* the usual chunk; a bigger copy gets one of its size */
+#define ARENA_CHUNK_BYTES \
+	((size_t)1 << 20) /* the usual chunk; a bigger copy gets one of its size */
 
 /* Every arena chunk starts with this header, so a fork child can unmap the chain. */
 struct arena_chunk {
@@ -56,7 +57,8 @@ static struct cct_node *moved(const struct cct *from, struct cct *to, struct cct
 }
 
 /* Points the links of `n`, a copy, at the copies; its lookup tables are emptied. */
-static void relink(const struct cct *from, struct cct *to, struct cct_node *nodes, struct cct_node *n)
+static void relink(const struct cct *from, struct cct *to, struct cct_node *nodes,
+		   struct cct_node *n)
 {
 	n->parent = moved(from, to, nodes, n->parent);
 	n->first_child = moved(from, to, nodes, n->first_child);
@@ -100,7 +102,8 @@ static struct tstate *copy_state(const struct tstate *t, struct tstate *thread)
 	*copy = *t;
 	memset(&copy->stack, 0, sizeof(copy->stack));
 	copy->stack.depth = 1;
-	memset(&copy->ret, 0, sizeof(copy->ret)); /* the thread's, given back with it (its args stay) */
+	memset(&copy->ret, 0,
+	       sizeof(copy->ret)); /* the thread's, given back with it (its args stay) */
 	copy->busy = 1;
 	copy->off = true;
 	copy->thread = thread ? thread : copy;

@@ -32,8 +32,9 @@ static unwind_backtrace_fn real_unwind_backtrace;
 static hijack_exit_hook exit_hook;
 
 /* What the hot half (hijack_fast.c) reaches through pointers (hijack.h). */
-static _Unwind_Reason_Code personality(int version, _Unwind_Action actions, _Unwind_Exception_Class cls,
-				       struct _Unwind_Exception *exc, struct _Unwind_Context *ctx);
+static _Unwind_Reason_Code personality(int version, _Unwind_Action actions,
+				       _Unwind_Exception_Class cls, struct _Unwind_Exception *exc,
+				       struct _Unwind_Context *ctx);
 static uintptr_t exit_slow(uintptr_t slot, uintptr_t regs, uintptr_t now, const void *state);
 
 void hijack_setup(void)
@@ -66,9 +67,9 @@ static uintptr_t hex(const char **p)
 
 /* What find_stack learns from the mappings, one line at a time. */
 struct maps_walk {
-	uintptr_t sp;        /* an address on the thread's stack */
-	uintptr_t prev_end;  /* the end of the mapping before this one */
-	uintptr_t lo, hi;    /* the answer; hi 0 until found */
+	uintptr_t sp;       /* an address on the thread's stack */
+	uintptr_t prev_end; /* the end of the mapping before this one */
+	uintptr_t lo, hi;   /* the answer; hi 0 until found */
 };
 
 static void maps_line(struct maps_walk *w, const char *line, size_t len)
@@ -127,7 +128,8 @@ static bool grow(struct hijack_stack *h)
 	struct hijack_rec *p;
 
 	if (!h->max_cap)
-		h->max_cap = options.max_stack > RECORDS_INITIAL ? options.max_stack : RECORDS_INITIAL;
+		h->max_cap =
+			options.max_stack > RECORDS_INITIAL ? options.max_stack : RECORDS_INITIAL;
 	if (cap > h->max_cap)
 		cap = h->max_cap;
 	if (cap <= h->cap)
@@ -135,7 +137,8 @@ static bool grow(struct hijack_stack *h)
 	/* Before the first hijack: the hot half reaches the cold one through these. */
 	hijack_exit_slow = exit_slow;
 	hijack_personality_fn = (void *)personality;
-	p = mmap(NULL, (size_t)cap * sizeof(*p), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p = mmap(NULL, (size_t)cap * sizeof(*p), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return false;
 	if (h->base) {
@@ -252,8 +255,8 @@ uintptr_t hijack_return_address(const uintptr_t *slot)
 	return v;
 }
 
-bool hijack_enter_held(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uintptr_t word,
-		       uintptr_t aux)
+bool hijack_enter_held(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_kind kind,
+		       uintptr_t word, uintptr_t aux)
 {
 	struct hijack_stack *h = &t->ret;
 	bool hijack;
@@ -261,8 +264,8 @@ bool hijack_enter_held(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum pro
 	hijack = may_hijack(h, slot);
 	if (hijack)
 		hijack_push(h, slot, fn, aux); /* before the core reads the entry time */
-	if (probe_open_marked_held(t, fn, real_return(h, slot), HIJACK_SP(slot), kind, word, hijack) !=
-	    PROBE_FRAMED) {
+	if (probe_open_marked_held(t, fn, real_return(h, slot), HIJACK_SP(slot), kind, word,
+				   hijack) != PROBE_FRAMED) {
 		if (hijack)
 			*slot = h->base[--h->depth].orig; /* dropped for want of memory: undone */
 		hijack = false;
@@ -270,7 +273,8 @@ bool hijack_enter_held(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum pro
 	return hijack;
 }
 
-bool hijack_enter_slow(uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uintptr_t word, uintptr_t aux)
+bool hijack_enter_slow(uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uintptr_t word,
+		       uintptr_t aux)
 {
 	struct tstate *t = probe_hold_enter();
 	bool hijacked;
@@ -287,8 +291,9 @@ bool hijack_enter_slow(uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uint
 /* A hijacked return with no record of its slot: nowhere to go. */
 static __attribute__((noreturn)) void lost_return(const uintptr_t *slot)
 {
-	static const char msg[] = "callprof: a hijacked return has no record of its return address; "
-				  "cannot continue\n";
+	static const char msg[] =
+		"callprof: a hijacked return has no record of its return address; "
+		"cannot continue\n";
 
 	(void)slot;
 	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
@@ -387,8 +392,9 @@ void hijack_unwind_alt(uintptr_t lo, uintptr_t hi, uintptr_t target)
  * the trampoline) once the frames are gone.  Only frames the unwinder really
  * leaves are restored: it stops at the frame that catches.
  */
-static _Unwind_Reason_Code personality(int version, _Unwind_Action actions, _Unwind_Exception_Class cls,
-				       struct _Unwind_Exception *exc, struct _Unwind_Context *ctx)
+static _Unwind_Reason_Code personality(int version, _Unwind_Action actions,
+				       _Unwind_Exception_Class cls, struct _Unwind_Exception *exc,
+				       struct _Unwind_Context *ctx)
 {
 	uintptr_t *slot = (uintptr_t *)(_Unwind_GetCFA(ctx) - 8);
 	struct tstate *t = tstate_self;
@@ -427,7 +433,8 @@ static struct tstate *unhook(void)
 		probe_release(t);
 		return NULL;
 	}
-	for (uint32_t i = h->depth; i > 0; i--) { /* innermost first: a live record hides a dead one */
+	for (uint32_t i = h->depth; i > 0;
+	     i--) { /* innermost first: a live record hides a dead one */
 		struct hijack_rec *r = &h->base[i - 1];
 		if (*r->slot == HIJACK_TRAMPOLINE && r->orig != HIJACK_TRAMPOLINE) {
 			*r->slot = r->orig;

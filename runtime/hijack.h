@@ -72,7 +72,7 @@ extern const char hijack_trampoline[] __attribute__((visibility("hidden")));
 #define HIJACK_TRAMPOLINE ((uintptr_t)hijack_trampoline)
 
 /* The core's sp (probe.h) of a call whose return address is at `slot`. */
-#define HIJACK_SP(slot) ((uintptr_t)(slot) - 16)
+#define HIJACK_SP(slot) ((uintptr_t)(slot)-16)
 
 /*
  * Calls fn(a, b, c, state) with every vector, mask and x87 register saved
@@ -80,7 +80,8 @@ extern const char hijack_trampoline[] __attribute__((visibility("hidden")));
  * returns what it returns.  `state` is the save area: the fxsave layout's
  * xmm registers are at byte 160 + 16 * i (hijack_saved_xmm).
  */
-uintptr_t hijack_call_saved(uintptr_t (*fn)(uintptr_t a, uintptr_t b, uintptr_t c, const void *state),
+uintptr_t hijack_call_saved(uintptr_t (*fn)(uintptr_t a, uintptr_t b, uintptr_t c,
+					    const void *state),
 			    uintptr_t a, uintptr_t b, uintptr_t c);
 
 /* The value xmm register `i` had when hijack_call_saved saved `state`. */
@@ -92,12 +93,13 @@ static inline CP_NOINSTR const void *hijack_saved_xmm(const void *state, unsigne
 /* True when a call returning through `slot` can be hijacked on the fast
  * path: room in the records, the slot on the thread's stack, and the
  * innermost record a live caller's (above, or the same slot: a tail call). */
-static inline __attribute__((always_inline)) CP_NOINSTR bool hijack_fits(const struct hijack_stack *h,
-									 uintptr_t *slot)
+static inline __attribute__((always_inline)) CP_NOINSTR bool
+hijack_fits(const struct hijack_stack *h, uintptr_t *slot)
 {
 	const struct hijack_rec *r;
 
-	if (unlikely(h->depth == h->cap || (uintptr_t)slot - h->stack_lo >= h->stack_hi - h->stack_lo))
+	if (unlikely(h->depth == h->cap ||
+		     (uintptr_t)slot - h->stack_lo >= h->stack_hi - h->stack_lo))
 		return false;
 	if (unlikely(!h->depth))
 		return true;
@@ -130,15 +132,16 @@ hijack_push(struct hijack_stack *h, uintptr_t *slot, uintptr_t fn, uintptr_t aux
  * hijack_call_saved.
  */
 static inline __attribute__((always_inline)) CP_NOINSTR bool
-hijack_enter_fast(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uintptr_t word)
+hijack_enter_fast(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_kind kind,
+		  uintptr_t word)
 {
 	uintptr_t sp = HIJACK_SP(slot);
 	struct cct_node *node;
 
 	if (unlikely(!probe_hold(t)))
 		return false;
-	if (unlikely(!hijack_fits(&t->ret, slot)) || unlikely(!(node = probe_find_held(t, fn, sp))) ||
-	    unlikely(node->fe_word != word)) {
+	if (unlikely(!hijack_fits(&t->ret, slot)) ||
+	    unlikely(!(node = probe_find_held(t, fn, sp))) || unlikely(node->fe_word != word)) {
 		probe_release(t);
 		return false;
 	}
@@ -156,8 +159,8 @@ hijack_enter_fast(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_ki
  * again (from the fast path's C: nothing saved).  The probe free, the call's
  * frame on top.
  */
-static inline __attribute__((always_inline)) CP_NOINSTR void hijack_restamp(struct tstate *t, uintptr_t fn,
-									     uintptr_t *slot)
+static inline __attribute__((always_inline)) CP_NOINSTR void
+hijack_restamp(struct tstate *t, uintptr_t fn, uintptr_t *slot)
 {
 	struct frame *top;
 
@@ -178,9 +181,10 @@ static inline __attribute__((always_inline)) CP_NOINSTR void hijack_restamp(stru
  * with the probe held already (probe_hold_enter: a front-end that records more
  * of the call in the same probe), which it leaves held.
  */
-bool hijack_enter_slow(uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uintptr_t word, uintptr_t aux);
-bool hijack_enter_held(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uintptr_t word,
+bool hijack_enter_slow(uintptr_t fn, uintptr_t *slot, enum probe_kind kind, uintptr_t word,
 		       uintptr_t aux);
+bool hijack_enter_held(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_kind kind,
+		       uintptr_t word, uintptr_t aux);
 
 /*
  * The exit hook: called, the probe held and the vector state saved, for a
@@ -189,8 +193,8 @@ bool hijack_enter_held(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum pro
  * `state` hijack_call_saved's area (xmm0, xmm1, st0), `now` the exit time.
  * One per process (the argument capture's); set before any such record.
  */
-typedef void (*hijack_exit_hook)(struct tstate *t, const struct hijack_rec *rec, const uintptr_t regs[2],
-				 const void *state, uint64_t now);
+typedef void (*hijack_exit_hook)(struct tstate *t, const struct hijack_rec *rec,
+				 const uintptr_t regs[2], const void *state, uint64_t now);
 void hijack_set_exit_hook(hijack_exit_hook hook);
 
 /* Called by the trampoline with the slot its call returned through and its
@@ -200,7 +204,8 @@ uintptr_t hijack_exit(uintptr_t *slot, const uintptr_t regs[2]);
 /* The slow exit and the personality routine (hijack.c), which hijack_fast.c
  * reaches through these pointers: hijack.c sets them before the first hijack,
  * so the hot half names nothing of the cold one. */
-typedef uintptr_t (*hijack_exit_slow_fn)(uintptr_t slot, uintptr_t regs, uintptr_t now, const void *state);
+typedef uintptr_t (*hijack_exit_slow_fn)(uintptr_t slot, uintptr_t regs, uintptr_t now,
+					 const void *state);
 extern hijack_exit_slow_fn hijack_exit_slow;
 extern void *hijack_personality_fn;
 

@@ -41,8 +41,7 @@ void hijack_save_init(void);
  * vector, mask and x87 state as it was before the call (xsave and xrstor, with
  * the header of the save area zeroed as xrstor wants it; fxsave without xsave).
  */
-__asm__(
-	"	.text\n"
+__asm__("	.text\n"
 	"	.globl	hijack_call_saved\n"
 	"	.hidden	hijack_call_saved\n"
 	"	.type	hijack_call_saved, @function\n"
@@ -110,8 +109,7 @@ __asm__(
 	"	.cfi_def_cfa %rsp, 8\n"
 	"	ret\n"
 	"	.cfi_endproc\n"
-	"	.size	hijack_call_saved, .-hijack_call_saved\n"
-);
+	"	.size	hijack_call_saved, .-hijack_call_saved\n");
 
 /*
  * The trampoline.  A hijacked function's `ret` lands on hijack_trampoline with
@@ -134,8 +132,7 @@ __asm__(
  * (43 50 52 43) no other code holds.  The personality is reached through a stub,
  * so this object names nothing of hijack.c.
  */
-__asm__(
-	"	.text\n"
+__asm__("	.text\n"
 	"	.p2align 4\n"
 	"hijack_personality_stub:\n"
 	"	jmp	*hijack_personality_fn(%rip)\n"
@@ -150,7 +147,8 @@ __asm__(
 	"	.cfi_startproc\n"
 	"	.cfi_personality 0x1b, hijack_personality_stub\n"
 	"	.cfi_def_cfa %rsp, 0\n"
-	"	.cfi_escape 0x16, 0x10, 0x17, 0x38, 0x1c, 0x06, 0x12, 0x06, 0x0e, 0x66, 0x0f, 0x1f, 0x84, 0x00, 0x43, 0x50, 0x52, 0x29, 0x28, 0x03, 0x00, 0x2f, 0x02, 0x00, 0x13, 0x30\n"
+	"	.cfi_escape 0x16, 0x10, 0x17, 0x38, 0x1c, 0x06, 0x12, 0x06, 0x0e, 0x66, 0x0f, "
+	"0x1f, 0x84, 0x00, 0x43, 0x50, 0x52, 0x29, 0x28, 0x03, 0x00, 0x2f, 0x02, 0x00, 0x13, 0x30\n"
 	"	nop\n"
 	"hijack_trampoline:\n"
 	"callprof_return_trampoline:\n"
@@ -182,8 +180,7 @@ __asm__(
 	"	jmp	*%r11\n"
 	"	.cfi_endproc\n"
 	"	.size	hijack_trampoline, .-hijack_trampoline\n"
-	"	.size	callprof_return_trampoline, .-callprof_return_trampoline\n"
-);
+	"	.size	callprof_return_trampoline, .-callprof_return_trampoline\n");
 
 static uint64_t read_xcr0(void)
 {

@@ -10,11 +10,11 @@
 
 /* One hijacked return: a call whose return address was swapped for the trampoline. */
 struct hijack_rec {
-	uintptr_t *slot;   /* where its return address is: the stack word its caller's call wrote */
-	uintptr_t orig;    /* the return address to go back to (the trampoline itself for a call
+	uintptr_t *slot; /* where its return address is: the stack word its caller's call wrote */
+	uintptr_t orig;  /* the return address to go back to (the trampoline itself for a call
 			    * reached by a tail jump from a hijacked one: its slot is shared) */
-	uintptr_t fn;      /* the call's key in the probe core (probe.h's fn) */
-	uintptr_t aux;     /* 0, or a word for the exit hook (hijack_set_exit_hook) */
+	uintptr_t fn;    /* the call's key in the probe core (probe.h's fn) */
+	uintptr_t aux;   /* 0, or a word for the exit hook (hijack_set_exit_hook) */
 };
 
 struct hijack_stack {

@@ -16,7 +16,8 @@ CP_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site);
 /* sp: this hook's frame address, 16 below the function's stack pointer at the call (probe.h). */
 void __cyg_profile_func_enter(void *fn, void *call_site)
 {
-	probe_enter(tstate_self, (uintptr_t)fn, (uintptr_t)call_site, (uintptr_t)__builtin_frame_address(0));
+	probe_enter(tstate_self, (uintptr_t)fn, (uintptr_t)call_site,
+		    (uintptr_t)__builtin_frame_address(0));
 }
 
 void __cyg_profile_func_exit(void *fn, void *call_site)

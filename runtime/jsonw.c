@@ -45,10 +45,22 @@ static void close_level(struct jsonw *w, int c)
 	putc_unlocked(c, w->f);
 }
 
-void jsonw_object_begin(struct jsonw *w) { open_level(w, '{'); }
-void jsonw_object_end(struct jsonw *w) { close_level(w, '}'); }
-void jsonw_array_begin(struct jsonw *w) { open_level(w, '['); }
-void jsonw_array_end(struct jsonw *w) { close_level(w, ']'); }
+void jsonw_object_begin(struct jsonw *w)
+{
+	open_level(w, '{');
+}
+void jsonw_object_end(struct jsonw *w)
+{
+	close_level(w, '}');
+}
+void jsonw_array_begin(struct jsonw *w)
+{
+	open_level(w, '[');
+}
+void jsonw_array_end(struct jsonw *w)
+{
+	close_level(w, ']');
+}
 
 /* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
 static int utf8_len(const unsigned char *s)

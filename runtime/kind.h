@@ -26,7 +26,10 @@ enum probe_kind {
 };
 
 /* The dump's name of each kind, in enum order. */
-#define PROBE_KIND_NAMES { "plain", "fenced", "fentry", "library", "counted" }
+#define PROBE_KIND_NAMES                                          \
+	{                                                         \
+		"plain", "fenced", "fentry", "library", "counted" \
+	}
 
 /* A set of kinds, as bits (1u << kind). */
 typedef unsigned probe_kind_set;

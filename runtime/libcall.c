@@ -17,8 +17,8 @@ uintptr_t libcall_enter(const struct libstub_entry *e, uintptr_t *slot);
 
 /* A call counted without a frame (LIBSTUB_COUNT_ONLY) on the fast path: false,
  * having changed nothing, when it needs the slow one. */
-static inline __attribute__((always_inline)) CP_NOINSTR bool count_fast(struct tstate *t, uintptr_t fn,
-									uintptr_t *slot)
+static inline __attribute__((always_inline)) CP_NOINSTR bool
+count_fast(struct tstate *t, uintptr_t fn, uintptr_t *slot)
 {
 	bool done;
 
@@ -40,6 +40,7 @@ uintptr_t libcall_enter(const struct libstub_entry *e, uintptr_t *slot)
 		return e->target;
 	}
 	if (hijack_call_saved(libcall_enter_cold, (uintptr_t)e, (uintptr_t)slot, 0))
-		hijack_restamp(t, e->key, slot); /* the entry time, after the vector state's restoring */
+		hijack_restamp(t, e->key,
+			       slot); /* the entry time, after the vector state's restoring */
 	return e->target;
 }

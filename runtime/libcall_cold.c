@@ -11,7 +11,8 @@
 
 bool libcall_on;
 
-uintptr_t libcall_enter_cold(uintptr_t entry, uintptr_t slot_addr, uintptr_t unused, const void *state)
+uintptr_t libcall_enter_cold(uintptr_t entry, uintptr_t slot_addr, uintptr_t unused,
+			     const void *state)
 {
 	const struct libstub_entry *e = (const struct libstub_entry *)entry;
 	uintptr_t *slot = (uintptr_t *)slot_addr;

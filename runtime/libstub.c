@@ -26,7 +26,8 @@ static uint32_t pending_used;
 
 static void *map_zeroed(size_t bytes)
 {
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	return p == MAP_FAILED ? NULL : p;
 }
 
@@ -67,7 +68,8 @@ static unsigned char *stub_place(void)
 	if (pending && pending_used == STUBS_PER_PAGE)
 		libstub_publish();
 	if (!pending) {
-		void *p = mmap(NULL, STUB_PAGE_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		void *p = mmap(NULL, STUB_PAGE_BYTES, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
 			return NULL;
 		pending = p;
@@ -81,8 +83,9 @@ static unsigned char *stub_place(void)
 static void stub_write(unsigned char *s, const struct libstub_entry *e)
 {
 	uintptr_t entry = (uintptr_t)e;
-	unsigned char *common = (unsigned char *)((uintptr_t)s & ~(uintptr_t)(STUB_PAGE_BYTES - 1)) +
-				STUB_PAGE_BYTES - 8;
+	unsigned char *common =
+		(unsigned char *)((uintptr_t)s & ~(uintptr_t)(STUB_PAGE_BYTES - 1)) +
+		STUB_PAGE_BYTES - 8;
 	int32_t rel = (int32_t)(common - (s + LIBSTUB_BYTES));
 
 	s[0] = 0x49;

@@ -32,17 +32,17 @@
 
 struct libstub_entry {
 	/* What the probes read. */
-	uintptr_t target;          /* the function the calls go on to */
-	uintptr_t key;             /* its tree key: target (a retired key once unloaded) */
-	uint32_t flags;            /* LIBSTUB_* */
+	uintptr_t target; /* the function the calls go on to */
+	uintptr_t key;    /* its tree key: target (a retired key once unloaded) */
+	uint32_t flags;   /* LIBSTUB_* */
 	/* Cold. */
-	const char *name;          /* the relocation's symbol name, copied; never an IFUNC's choice */
-	uintptr_t label;           /* where its module and offset are named from: the target, or
+	const char *name;      /* the relocation's symbol name, copied; never an IFUNC's choice */
+	uintptr_t label;       /* where its module and offset are named from: the target, or
 				    * for a function the runtime interposes, the definition it wraps */
-	uintptr_t stub;            /* its stub's address */
-	const char *module;        /* the path of the module holding `label`, copied, for naming
+	uintptr_t stub;        /* its stub's address */
+	const char *module;    /* the path of the module holding `label`, copied, for naming
 				    * it once unloaded */
-	uintptr_t module_base;     /* that module's load address */
+	uintptr_t module_base; /* that module's load address */
 };
 
 /* Where every stub jumps: the front-end's common entry (libcall.h).  Once,

@@ -190,7 +190,8 @@ static void dump_info_now(struct dump_info *info, int pid, int cut_short)
 	info->start_realtime_ns = process.start_realtime_ns;
 	info->clock_name = clock_source_name();
 	info->ticks_per_second = clock_ticks_per_second();
-	info->kinds = stamp_kinds() | libcall_kinds() | __atomic_load_n(&probe_kinds_seen, __ATOMIC_RELAXED);
+	info->kinds = stamp_kinds() | libcall_kinds() |
+		      __atomic_load_n(&probe_kinds_seen, __ATOMIC_RELAXED);
 	info->calib = &calib;
 	info->compensate = options.compensate;
 	info->threads_lost = __atomic_load_n(&process.threads_lost, __ATOMIC_RELAXED);
@@ -259,7 +260,8 @@ static int dump_locked(struct dumpfile *df, bool only_if_data, bool again, int p
 		tstate_unlock_all();
 		return rc;
 	}
-	if (!calib.ran && !clock_stopped) /* start-up never ran it: a dump asked for from a constructor */
+	if (!calib.ran &&
+	    !clock_stopped) /* start-up never ran it: a dump asked for from a constructor */
 		calib_run();
 	else if (again && !clock_stopped)
 		calib_again();
@@ -317,15 +319,19 @@ static void dump_from_child(int cut_short)
 	if (child == 0) /* no calibration here: it would map memory and read the clock */
 		_exit(dump_locked(&df, true, false, pid, cut_short) == 0 ? 0 : 1);
 	if (child < 0) {
-		fprintf(stderr, "callprof: no profile written: cannot fork to write it (%s)\n", strerror(errno));
+		fprintf(stderr, "callprof: no profile written: cannot fork to write it (%s)\n",
+			strerror(errno));
 		return;
 	}
 	while (waitpid(child, &status, 0) < 0)
 		if (errno != EINTR)
 			return;
 	if (WIFSIGNALED(status))
-		fprintf(stderr, "callprof: no profile written: writing '%s' was killed by SIG%s (a seccomp filter "
-				"of the program's?)\n", df.final, sigabbrev_np(WTERMSIG(status)) ?: "?");
+		fprintf(stderr,
+			"callprof: no profile written: writing '%s' was killed by SIG%s (a seccomp "
+			"filter "
+			"of the program's?)\n",
+			df.final, sigabbrev_np(WTERMSIG(status)) ?: "?");
 }
 
 /*
@@ -462,7 +468,9 @@ CP_EXPORT int callprof_dump(const char *path)
 		return -1;
 	}
 	if (__atomic_load_n(&final_dump_done, __ATOMIC_ACQUIRE)) {
-		fputs("callprof: callprof_dump() after the last profile was written: nothing written\n", stderr);
+		fputs("callprof: callprof_dump() after the last profile was written: nothing "
+		      "written\n",
+		      stderr);
 		return -1;
 	}
 	return lifecycle_dump(path, false, false, 0);

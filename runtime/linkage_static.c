@@ -7,9 +7,7 @@
  */
 #include "linkage.h"
 
-void linkage_setup(void)
-{
-}
+void linkage_setup(void) {}
 
 jump_fn linkage_longjmp(void)
 {

@@ -11,9 +11,9 @@ static const char *const probe_names[] = { "__cyg_profile_func_enter", "__fentry
 
 /* The dynamic section's tables of one module. */
 struct dyn_tables {
-	const ElfW(Sym) *symtab;
+	const ElfW(Sym) * symtab;
 	const char *strtab;
-	const ElfW(Rela) *rel[2];   /* the relocations, and those of the PLT */
+	const ElfW(Rela) * rel[2]; /* the relocations, and those of the PLT */
 	size_t rel_bytes[2];
 };
 
@@ -33,11 +33,15 @@ static bool read_tables(const struct dl_phdr_info *info, struct dyn_tables *t)
 			dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
 	for (; dyn && dyn->d_tag != DT_NULL; dyn++) {
 		switch (dyn->d_tag) {
-		case DT_SYMTAB: t->symtab = (const ElfW(Sym) *)dyn_ptr(info, dyn->d_un.d_ptr); break;
+		case DT_SYMTAB:
+			t->symtab = (const ElfW(Sym) *)dyn_ptr(info, dyn->d_un.d_ptr);
+			break;
 		case DT_STRTAB: t->strtab = (const char *)dyn_ptr(info, dyn->d_un.d_ptr); break;
 		case DT_RELA: t->rel[0] = (const ElfW(Rela) *)dyn_ptr(info, dyn->d_un.d_ptr); break;
 		case DT_RELASZ: t->rel_bytes[0] = dyn->d_un.d_val; break;
-		case DT_JMPREL: t->rel[1] = (const ElfW(Rela) *)dyn_ptr(info, dyn->d_un.d_ptr); break;
+		case DT_JMPREL:
+			t->rel[1] = (const ElfW(Rela) *)dyn_ptr(info, dyn->d_un.d_ptr);
+			break;
 		case DT_PLTRELSZ: t->rel_bytes[1] = dyn->d_un.d_val; break;
 		default: break;
 		}

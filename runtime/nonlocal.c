@@ -74,8 +74,8 @@ static jump_fn real_jump(jump_fn *real, const char *name)
 	return *real;
 }
 
-__attribute__((noreturn)) void nonlocal_jump(jump_fn *real, const char *name, struct __jmp_buf_tag *env,
-					     int val)
+__attribute__((noreturn)) void nonlocal_jump(jump_fn *real, const char *name,
+					     struct __jmp_buf_tag *env, int val)
 {
 	uintptr_t target = arch_jmpbuf_sp(env);
 	jump_fn to = real_jump(real, name);

@@ -18,7 +18,7 @@ void nonlocal_setup(jump_fn fallback);
 
 /* An interposed jump: closes the frames it abandons, then jumps with the real
  * function `*real` (looked up by `name` if not yet). */
-__attribute__((noreturn)) void nonlocal_jump(jump_fn *real, const char *name, struct __jmp_buf_tag *env,
-					     int val);
+__attribute__((noreturn)) void nonlocal_jump(jump_fn *real, const char *name,
+					     struct __jmp_buf_tag *env, int val);
 
 #endif

@@ -60,8 +60,8 @@ static void read_number(const char *name, uint64_t lo, uint64_t hi, uint64_t *ou
 	v = strtoull(s, &end, 10);
 	if (errno || *end || s[0] == '-' || v < lo || v > hi) {
 		char why[96];
-		snprintf(why, sizeof(why), "expected a number from %llu to %llu", (unsigned long long)lo,
-			 (unsigned long long)hi);
+		snprintf(why, sizeof(why), "expected a number from %llu to %llu",
+			 (unsigned long long)lo, (unsigned long long)hi);
 		ignoring(name, s, why);
 		return;
 	}
@@ -138,7 +138,8 @@ static void read_dump_signal(void)
 		return;
 	sig = signal_number(s);
 	if (!sig || sig == SIGKILL || sig == SIGSTOP || (sig > SIGSYS && sig < SIGRTMIN)) {
-		ignoring("CALLPROF_DUMP_SIGNAL", s, "expected a signal a handler can take, such as USR2");
+		ignoring("CALLPROF_DUMP_SIGNAL", s,
+			 "expected a signal a handler can take, such as USR2");
 		return;
 	}
 	options.dump_signal = sig;
@@ -158,7 +159,8 @@ static void read_clock(void)
 			return;
 		}
 	}
-	ignoring("CALLPROF_CLOCK", s, "expected auto, tsc, tsc-ordered, tsc-adaptive, monotonic or none");
+	ignoring("CALLPROF_CLOCK", s,
+		 "expected auto, tsc, tsc-ordered, tsc-adaptive, monotonic or none");
 }
 
 /* One line on stderr: "callprof: output 'PATH' stays relative to the directory at exit: WHY". */
@@ -214,7 +216,8 @@ static void read_output(void)
 		strcpy(options.output, "callprof.json");
 	if (out && strlen(out) >= sizeof(options.output)) {
 		char line[96];
-		snprintf(line, sizeof(line), "callprof: ignoring CALLPROF_OUTPUT: longer than %zu bytes\n",
+		snprintf(line, sizeof(line),
+			 "callprof: ignoring CALLPROF_OUTPUT: longer than %zu bytes\n",
 			 sizeof(options.output) - 1);
 		put(line, false);
 	}
@@ -236,7 +239,8 @@ static bool read_secure(void)
 	for (char **e = environ; e && *e; e++) {
 		if (!strncmp(*e, "CALLPROF_", 9)) {
 			put("callprof: not profiling a setuid, setgid or file-capability program; "
-			    "CALLPROF_* settings ignored\n", false);
+			    "CALLPROF_* settings ignored\n",
+			    false);
 			break;
 		}
 	}

@@ -56,9 +56,10 @@ static void settle(struct cct_node *n)
 		n->fence = CCT_FENCE_PLAIN;
 		return;
 	}
-	own = (double)(n->incl_ticks - n->max_ticks) / (double)(sampled - 1) - costs[PROBE_FENCED].o_in;
+	own = (double)(n->incl_ticks - n->max_ticks) / (double)(sampled - 1) -
+	      costs[PROBE_FENCED].o_in;
 	n->fence = own >= costs[PROBE_PLAIN].o_in + costs[PROBE_PLAIN].o_out ? CCT_FENCE_FENCED
-									       : CCT_FENCE_PLAIN;
+									     : CCT_FENCE_PLAIN;
 }
 
 static void close_late(struct tstate *t, struct frame *top, uint64_t now)
@@ -101,7 +102,8 @@ static bool new_path_at_end(struct tstate *t, struct cct_node *parent, uintptr_t
 static bool enter_no_room(struct tstate *t, uintptr_t sp)
 {
 	if (t->dropped_depth && sp >= t->dropped_sp)
-		t->dropped_depth = 0; /* control came back above the dropped frames without their exits */
+		t->dropped_depth =
+			0; /* control came back above the dropped frames without their exits */
 	if (!t->dropped_depth && (t->stack.depth < t->stack.cap || shadow_grow(&t->stack) == 0))
 		return false;
 	drop_enter(t, sp, &t->dropped_no_room);
@@ -129,9 +131,11 @@ static int enter_folded(struct tstate *t, uintptr_t fn)
 {
 	struct shadow *s = &t->stack;
 	uint32_t top = s->depth - 1;
-	struct cct_node *real_top = s->fold.depth ? NULL : s->base[shadow_recorded_below(s, top)].node;
+	struct cct_node *real_top =
+		s->fold.depth ? NULL : s->base[shadow_recorded_below(s, top)].node;
 
-	return fold_enter(&s->fold, s->depth, fn, real_top, shadow_charge_node(s, top)) < 0 ? -1 : 0;
+	return fold_enter(&s->fold, s->depth, fn, real_top, shadow_charge_node(s, top)) < 0 ? -1
+											    : 0;
 }
 
 /*
@@ -299,7 +303,8 @@ void probe_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, ui
 	}
 	if (t) {
 		if (!t->off)
-			enter_busy(t, fn, call_site, sp); /* a signal handler's probe inside another probe */
+			enter_busy(t, fn, call_site,
+				   sp); /* a signal handler's probe inside another probe */
 		return;
 	}
 	saved_errno = errno;
@@ -392,8 +397,8 @@ static void count_frameless(struct tstate *t, uintptr_t fn, uintptr_t call_site,
 }
 
 /* The body of probe_open_held. */
-static enum probe_opened open_held(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
-				   enum probe_kind kind, uintptr_t word, bool framed)
+static enum probe_opened open_held(struct tstate *t, uintptr_t fn, uintptr_t call_site,
+				   uintptr_t sp, enum probe_kind kind, uintptr_t word, bool framed)
 {
 	struct shadow *s = &t->stack;
 	struct frame *top;
@@ -403,7 +408,8 @@ static enum probe_opened open_held(struct tstate *t, uintptr_t fn, uintptr_t cal
 	if (s->base[s->depth - 1].sp < sp)
 		t->resyncs += shadow_pop_dead(s, sp);
 	if (t->dropped_depth && sp >= t->dropped_sp)
-		t->dropped_depth = 0; /* control came back above the dropped frames without their exits */
+		t->dropped_depth =
+			0; /* control came back above the dropped frames without their exits */
 	if (framed && (t->dropped_depth || (s->depth == s->cap && shadow_grow(s) < 0)))
 		framed = false;
 	if (!framed) {
@@ -452,8 +458,9 @@ enum probe_opened probe_open_held(struct tstate *t, uintptr_t fn, uintptr_t call
 	return probe_open_marked_held(t, fn, call_site, sp, kind, 0, framed);
 }
 
-enum probe_opened probe_open_marked_held(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
-					 enum probe_kind kind, uintptr_t word, bool framed)
+enum probe_opened probe_open_marked_held(struct tstate *t, uintptr_t fn, uintptr_t call_site,
+					 uintptr_t sp, enum probe_kind kind, uintptr_t word,
+					 bool framed)
 {
 	int saved_errno = errno;
 	enum probe_opened opened = open_held(t, fn, call_site, sp, kind, word, framed);

@@ -121,8 +121,8 @@ found:
 }
 
 /* Closes the call of `fn` on this thread, whose state is `t`, at `now`. */
-static inline __attribute__((always_inline)) CP_NOINSTR void probe_exit(struct tstate *t, uintptr_t fn,
-									 uint64_t now)
+static inline __attribute__((always_inline)) CP_NOINSTR void probe_exit(struct tstate *t,
+									uintptr_t fn, uint64_t now)
 {
 	struct shadow *s;
 	struct frame *top;
@@ -201,7 +201,8 @@ probe_find_held(struct tstate *t, uintptr_t fn, uintptr_t sp)
  * fences; a front-end passes PROBE_PLAIN for the kind of its word, which the
  * node's fe_word already says (cct_word_kind). */
 static inline __attribute__((always_inline)) CP_NOINSTR void
-probe_push_held(struct tstate *t, struct cct_node *node, uintptr_t fn, uintptr_t sp, enum probe_kind kind)
+probe_push_held(struct tstate *t, struct cct_node *node, uintptr_t fn, uintptr_t sp,
+		enum probe_kind kind)
 {
 	struct shadow *s = &t->stack;
 	struct frame *f = &s->base[s->depth];
@@ -222,8 +223,8 @@ probe_push_held(struct tstate *t, struct cct_node *node, uintptr_t fn, uintptr_t
  * the call, of kind PROBE_COUNTED.  False, having changed nothing, when
  * anything rare stands in the way (as probe_find_held).
  */
-static inline __attribute__((always_inline)) CP_NOINSTR bool probe_count_fast_held(struct tstate *t, uintptr_t fn,
-										   uintptr_t sp)
+static inline __attribute__((always_inline)) CP_NOINSTR bool
+probe_count_fast_held(struct tstate *t, uintptr_t fn, uintptr_t sp)
 {
 	struct cct_node *node = probe_find_held(t, fn, sp);
 
@@ -236,8 +237,8 @@ static inline __attribute__((always_inline)) CP_NOINSTR bool probe_count_fast_he
 
 /* What probe_open_held did with a call. */
 enum probe_opened {
-	PROBE_FRAMED,    /* a frame was pushed: its exit must come (probe_close_held) */
-	PROBE_FRAMELESS  /* counted without a frame, or dropped: no exit must come */
+	PROBE_FRAMED,   /* a frame was pushed: its exit must come (probe_close_held) */
+	PROBE_FRAMELESS /* counted without a frame, or dropped: no exit must come */
 };
 
 /*
@@ -255,8 +256,9 @@ enum probe_opened {
  */
 enum probe_opened probe_open_held(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
 				  enum probe_kind kind, bool framed);
-enum probe_opened probe_open_marked_held(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp,
-					 enum probe_kind kind, uintptr_t word, bool framed);
+enum probe_opened probe_open_marked_held(struct tstate *t, uintptr_t fn, uintptr_t call_site,
+					 uintptr_t sp, enum probe_kind kind, uintptr_t word,
+					 bool framed);
 
 /*
  * Closes the call of `fn` whose enter gave `sp`, at `now` (stamp_exit_first's),
@@ -275,8 +277,8 @@ probe_close_fast_held(struct tstate *t, uintptr_t fn, uintptr_t sp, uint64_t now
 	struct shadow *s = &t->stack;
 	struct frame *top = &s->base[s->depth - 1];
 
-	if (unlikely(top->fn != fn || (top->sp ^ sp) > (FRAME_FENCED | FRAME_MARKS) || t->dropped_depth ||
-		     (top->sp & FRAME_FENCED)))
+	if (unlikely(top->fn != fn || (top->sp ^ sp) > (FRAME_FENCED | FRAME_MARKS) ||
+		     t->dropped_depth || (top->sp & FRAME_FENCED)))
 		return false;
 	if (!stamp_close(top, now)) /* tsc-ordered, monotonic: `now` is the read they want */
 		frame_close(top, top - 1, now);

@@ -45,8 +45,8 @@ int process_start(void)
 	if (state == START_DONE)
 		return process.ready;
 	me = (int)gettid();
-	if (__atomic_compare_exchange_n(&start_state, &state, START_RUNNING, false, __ATOMIC_ACQ_REL,
-					__ATOMIC_ACQUIRE)) {
+	if (__atomic_compare_exchange_n(&start_state, &state, START_RUNNING, false,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 		__atomic_store_n(&starter, me, __ATOMIC_RELAXED);
 		start();
 		__atomic_store_n(&start_state, START_DONE, __ATOMIC_RELEASE);

@@ -14,16 +14,16 @@
 #include <stdint.h>
 
 struct process_info {
-	bool ready;                  /* start-up finished and profiling is on */
-	bool forked;                 /* this process is a fork child of a profiled one */
-	bool probed;                 /* an instrumented function ran: there is a profile to write */
-	bool ending;                 /* the last dump has begun (exit, or a signal ending the
+	bool ready;  /* start-up finished and profiling is on */
+	bool forked; /* this process is a fork child of a profiled one */
+	bool probed; /* an instrumented function ran: there is a profile to write */
+	bool ending; /* the last dump has begun (exit, or a signal ending the
 				      * process): the threads still running make no new call paths */
 	int pid;
-	uint64_t start_ticks;        /* profile start: start-up, fork or reset */
-	uint64_t start_realtime_ns;  /* the same moment on the wall clock, for the report's date */
-	uint64_t threads_lost;       /* threads whose state could not be made (no memory): not profiled */
-	uint64_t lost_calls;         /* the calls those threads made */
+	uint64_t start_ticks;       /* profile start: start-up, fork or reset */
+	uint64_t start_realtime_ns; /* the same moment on the wall clock, for the report's date */
+	uint64_t threads_lost; /* threads whose state could not be made (no memory): not profiled */
+	uint64_t lost_calls;   /* the calls those threads made */
 };
 
 extern struct process_info process;

@@ -123,7 +123,8 @@ bool safecopy_setup(void)
 	sa.sa_sigaction = on_fault;
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	if (real_sigaction(SIGSEGV, &sa, &program_segv) != 0 || real_sigaction(SIGBUS, &sa, &program_bus) != 0)
+	if (real_sigaction(SIGSEGV, &sa, &program_segv) != 0 ||
+	    real_sigaction(SIGBUS, &sa, &program_bus) != 0)
 		return false;
 	__atomic_store_n(&installed, true, __ATOMIC_RELEASE);
 	return true;

@@ -18,8 +18,8 @@
 
 /* What safecopy_string did. */
 struct safecopy_result {
-	size_t n;      /* bytes copied, the terminating NUL included if one was met */
-	size_t fault;  /* 1 if reading stopped at a byte that cannot be read */
+	size_t n;     /* bytes copied, the terminating NUL included if one was met */
+	size_t fault; /* 1 if reading stopped at a byte that cannot be read */
 };
 
 /* Copies at most `max` bytes of the string at `src` into `dst`, up to and

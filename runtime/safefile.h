@@ -26,14 +26,14 @@
  */
 struct safefile {
 	char final[PATH_MAX];
-	char tmp[PATH_MAX + 32];    /* the temporary name, beside the final one */
-	FILE *f;                    /* open on tmp while writing, else NULL */
-	int fd;                     /* f's file descriptor (fileno() may not know it) */
-	bool replacing;             /* the final path held a regular file at open */
-	mode_t mode;                /* that file's permission bits */
-	uid_t uid;                  /* and its owner */
+	char tmp[PATH_MAX + 32]; /* the temporary name, beside the final one */
+	FILE *f;                 /* open on tmp while writing, else NULL */
+	int fd;                  /* f's file descriptor (fileno() may not know it) */
+	bool replacing;          /* the final path held a regular file at open */
+	mode_t mode;             /* that file's permission bits */
+	uid_t uid;               /* and its owner */
 	gid_t gid;
-	const char *why;            /* after a failure: what went wrong, one short phrase */
+	const char *why; /* after a failure: what went wrong, one short phrase */
 };
 
 /*

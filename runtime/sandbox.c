@@ -37,7 +37,7 @@ static void before(int option, unsigned long mode)
 	if (option == PR_SET_TSC && mode == PR_TSC_SIGSEGV) {
 		clock_stop();
 	} else if (option == PR_SET_SECCOMP && mode == SECCOMP_MODE_STRICT) {
-		clock_stop(); /* strict mode forbids the TSC too */
+		clock_stop();    /* strict mode forbids the TSC too */
 		probe_silence(); /* no probe may map memory there again */
 		strict = true;
 		shut_in();

@@ -25,18 +25,18 @@
 #include "fold.h"
 
 struct frame {
-	uintptr_t fn;            /* function address, as given to the enter probe */
-	struct cct_node *node;   /* this activation's node in the thread's tree */
-	uint64_t t_enter_ticks;  /* when it entered */
-	uintptr_t sp;            /* the enter probe's stack address (probe.h): liveness test */
+	uintptr_t fn;           /* function address, as given to the enter probe */
+	struct cct_node *node;  /* this activation's node in the thread's tree */
+	uint64_t t_enter_ticks; /* when it entered */
+	uintptr_t sp;           /* the enter probe's stack address (probe.h): liveness test */
 };
 
 struct shadow {
-	struct frame *base;      /* mmap'ed; base[0] is the root sentinel */
-	uint32_t depth;          /* frames in use, sentinel included (>= 1) */
-	uint32_t cap;            /* frames mapped */
-	uint32_t max_cap;        /* growth limit; past it calls are dropped and counted */
-	struct fold fold;        /* its folded calls (fold.h) */
+	struct frame *base; /* mmap'ed; base[0] is the root sentinel */
+	uint32_t depth;     /* frames in use, sentinel included (>= 1) */
+	uint32_t cap;       /* frames mapped */
+	uint32_t max_cap;   /* growth limit; past it calls are dropped and counted */
+	struct fold fold;   /* its folded calls (fold.h) */
 };
 
 /*

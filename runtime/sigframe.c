@@ -83,7 +83,8 @@ static bool frame_at(const uintptr_t *p, uint64_t now)
  * sits above its stack; the main thread's stack ends at __libc_stack_end. */
 static uintptr_t stack_top(uintptr_t sp)
 {
-	uintptr_t top = getpid() == gettid() ? (uintptr_t)__libc_stack_end : (uintptr_t)pthread_self();
+	uintptr_t top =
+		getpid() == gettid() ? (uintptr_t)__libc_stack_end : (uintptr_t)pthread_self();
 
 	return top > sp && top - sp < SEARCH_BYTES ? top : 0;
 }

@@ -154,8 +154,8 @@ static int64_t row_fn(struct snapshot *s, uintptr_t key, bool listing)
  * node of a function it has not listed is left out with its subtree.  Each
  * node's dump_id is set to its row.  0, or -1 without memory.
  */
-static int tree_rows(struct snapshot *s, struct row_buf *r, const struct cct *tree, uint32_t root_row,
-		     bool listing)
+static int tree_rows(struct snapshot *s, struct row_buf *r, const struct cct *tree,
+		     uint32_t root_row, bool listing)
 {
 	const struct cct_node *c = cct_first(tree);
 
@@ -212,23 +212,31 @@ static void add_open(struct snap_row *rows, size_t n, const struct shadow *stack
 
 	for (uint32_t i = base ? stack->depth : 1; i-- > 1;) {
 		const struct frame *f = &base[i];
-		const struct fold_frame *e = frame_is_folded(f) ? fold_frame_at(&stack->fold, i) : NULL;
+		const struct fold_frame *e =
+			frame_is_folded(f) ? fold_frame_at(&stack->fold, i) : NULL;
 		double d = now > f->t_enter_ticks ? (double)(now - f->t_enter_ticks) : 0, own = d;
 		int64_t row = row_of(rows, n, f->node), caller;
 
 		if (frame_is_transparent(f) || (frame_is_folded(f) && !e))
 			continue;
 		if (e && e->nested)
-			own = d > (double)e->child_ticks + above ? d - (double)e->child_ticks - above : 0;
+			own = d > (double)e->child_ticks + above
+				      ? d - (double)e->child_ticks - above
+				      : 0;
 		caller = row_of(rows, n, e ? e->charge : f[-1].node);
-		if (e && caller >= 0) { /* itself, the folded frames open above it, those closed in it */
+		if (e &&
+		    caller >= 0) { /* itself, the folded frames open above it, those closed in it */
 			/* (frames moved since, as a running thread's may: as if the innermost) */
 			uintptr_t off = (uintptr_t)e - (uintptr_t)frames;
-			uint32_t pos = off < (uintptr_t)fold_depth * sizeof(*e) ? (uint32_t)(off / sizeof(*e))
-				: fold_depth - 1;
-			rows[caller].incl += e->nested ? 1
-				: (double)(fold_depth > pos ? fold_depth - pos : 1) +
-				  (double)(closed > e->closed_before ? closed - e->closed_before : 0);
+			uint32_t pos = off < (uintptr_t)fold_depth * sizeof(*e)
+					       ? (uint32_t)(off / sizeof(*e))
+					       : fold_depth - 1;
+			rows[caller].incl +=
+				e->nested ? 1
+					  : (double)(fold_depth > pos ? fold_depth - pos : 1) +
+						    (double)(closed > e->closed_before
+								     ? closed - e->closed_before
+								     : 0);
 		}
 		if (row >= 0) {
 			rows[row].raw_incl += own;
@@ -254,7 +262,8 @@ static const struct tstate *signal_levels(const struct tstate *t)
 
 /* Adds the `<signal>` row (no node, no calls: its time is its children's),
  * then the rows of the signal levels of `t` from `from` on, below it. */
-static int signal_rows(struct snapshot *s, struct row_buf *r, const struct tstate *from, bool listing)
+static int signal_rows(struct snapshot *s, struct row_buf *r, const struct tstate *from,
+		       bool listing)
 {
 	int64_t fn = row_fn(s, SNAP_SIGNAL_KEY, listing);
 	uint32_t row = (uint32_t)r->n;
@@ -286,7 +295,8 @@ static size_t thread_nodes(const struct tstate *t)
 /* Reads the rows of thread `t` (see tree_rows), and below a `<signal>` row
  * those of its signal levels, in an array of the size its trees say (a
  * running thread's may grow meanwhile).  NULL without memory. */
-static struct snap_row *thread_rows(struct snapshot *s, const struct tstate *t, bool listing, size_t *count)
+static struct snap_row *thread_rows(struct snapshot *s, const struct tstate *t, bool listing,
+				    size_t *count)
 {
 	size_t nodes = thread_nodes(t);
 	struct row_buf r = { malloc((nodes + 64) * sizeof(*r.rows)), 0, nodes + 64 };
@@ -415,11 +425,13 @@ void snapshot_release(struct snapshot *s)
  * (children after parents): a row's `incl` and `self` first gather its
  * children's probe costs and o_out (compensate.h), then hold its figures.
  */
-static uint64_t compensate(struct snap_row *rows, size_t n, const struct comp_cost cost[PROBE_KINDS])
+static uint64_t compensate(struct snap_row *rows, size_t n,
+			   const struct comp_cost cost[PROBE_KINDS])
 {
 	uint64_t clamped = 0;
 
-	for (size_t i = 0; i < n; i++) { /* incl: the count of open folded calls' probes (add_open) */
+	for (size_t i = 0; i < n;
+	     i++) { /* incl: the count of open folded calls' probes (add_open) */
 		rows[i].incl = comp_folded((uint64_t)rows[i].incl, 0, cost);
 		rows[i].self = 0;
 	}
@@ -435,8 +447,8 @@ static uint64_t compensate(struct snap_row *rows, size_t n, const struct comp_co
 		hidden = c ? comp_hidden(c->fold_child_calls, cost) : 0;
 		if (c)
 			below += comp_folded(c->fold_inner_calls, c->fold_nested_out, cost);
-		clamped += comp_figures(x->raw_incl, snap_raw_self(x), own_in, below, child_out, hidden, &x->incl,
-					&x->self);
+		clamped += comp_figures(x->raw_incl, snap_raw_self(x), own_in, below, child_out,
+					hidden, &x->incl, &x->self);
 		if (x->parent != SNAP_NO_FN && !x->comp_root) {
 			rows[x->parent].incl += below + own_in + own_out;
 			rows[x->parent].self += own_out;
@@ -482,8 +494,8 @@ static void total_add(struct snap_total *a, const struct snap_row *x, bool outer
 }
 
 /* The edge `caller` -> `callee` in `out`, added when new; -1 without memory. */
-static int64_t edge_of(struct snap_idmap *ids, struct snap_totals *out, size_t *cap, uint32_t caller,
-		       uint32_t callee)
+static int64_t edge_of(struct snap_idmap *ids, struct snap_totals *out, size_t *cap,
+		       uint32_t caller, uint32_t callee)
 {
 	bool added;
 	int64_t e = idmap_get(ids, (uint64_t)caller << 32 | callee, (uint32_t)out->nedges, &added);
@@ -516,7 +528,9 @@ static int thread_totals(struct snap_totals *out)
 	struct snap_idmap ids = { 0 };
 	size_t cap = 0, depth = 0, path_cap = 1024;
 	const struct snap_row *rows = out->rows;
-	struct { uint32_t row, edge; } *path = malloc(path_cap * sizeof(*path));
+	struct {
+		uint32_t row, edge;
+	} *path = malloc(path_cap * sizeof(*path));
 	int rc = path ? 0 : -1;
 
 	for (size_t i = 0; path && i < out->n; i++) {

@@ -25,16 +25,17 @@
 
 /* One tree node as read, 64 bytes: the dump holds one per node of one thread. */
 struct snap_row {
-	const struct cct_node *node; /* for the rest: kinds of calls (at most `calls`), min, max, call
+	const struct cct_node
+		*node;          /* for the rest: kinds of calls (at most `calls`), min, max, call
 				      * site, fold counts */
-	uint32_t parent;             /* its parent's row, or SNAP_NO_FN for a root */
-	uint32_t fn : 31;            /* function id: index into snapshot.fn_key */
-	uint32_t comp_root : 1;      /* compensated as a root: a folded row (fold.h) */
+	uint32_t parent;        /* its parent's row, or SNAP_NO_FN for a root */
+	uint32_t fn : 31;       /* function id: index into snapshot.fn_key */
+	uint32_t comp_root : 1; /* compensated as a root: a folded row (fold.h) */
 	uint64_t calls;
-	double raw_incl, raw_self;   /* ticks; raw_self is raw_incl less its children's (may dip
+	double raw_incl, raw_self; /* ticks; raw_self is raw_incl less its children's (may dip
 				      * below 0 while open calls are added: read it with snap_raw_self) */
-	double nested;               /* of raw_incl, the ticks of nested folded calls (fold.h) */
-	double incl, self;           /* compensated ticks (before: incl counts the probes of open
+	double nested;             /* of raw_incl, the ticks of nested folded calls (fold.h) */
+	double incl, self;         /* compensated ticks (before: incl counts the probes of open
 				      * folded calls in its time, self is scratch) */
 };
 
@@ -55,15 +56,15 @@ static inline uint64_t snap_kind_calls(const struct snap_row *x, unsigned k)
 /* One thread of a snapshot: its state, and its rows when taken up front. */
 struct snap_thread {
 	const struct tstate *t;
-	struct snap_row *rows;       /* NULL: read when written (snapshot_thread) */
+	struct snap_row *rows; /* NULL: read when written (snapshot_thread) */
 	size_t n;
-	uint64_t wait_ns;          /* how long it waited for a CPU up to the snapshot (schedstat.h) */
-	bool has_wait;             /* ... where the kernel says, for a thread still running */
+	uint64_t wait_ns; /* how long it waited for a CPU up to the snapshot (schedstat.h) */
+	bool has_wait;    /* ... where the kernel says, for a thread still running */
 };
 
 /* A growable open-addressing map from a 64-bit key to a dense index. */
 struct snap_idmap {
-	uint64_t *keys;            /* key + 1; 0 marks an empty slot */
+	uint64_t *keys; /* key + 1; 0 marks an empty slot */
 	uint32_t *vals;
 	size_t mask, used;
 };
@@ -71,11 +72,11 @@ struct snap_idmap {
 struct snapshot {
 	struct snap_thread *threads; /* oldest first */
 	size_t nthreads;
-	uint64_t now_ticks;          /* when it was taken: open calls count up to here */
-	uintptr_t *fn_key;           /* function id -> its nodes' key (an address, a
+	uint64_t now_ticks; /* when it was taken: open calls count up to here */
+	uintptr_t *fn_key;  /* function id -> its nodes' key (an address, a
 				      * retired key: cct.h, or SNAP_SIGNAL_KEY) */
 	size_t nfns, fn_cap;
-	struct snap_idmap fn_ids;    /* key -> function id */
+	struct snap_idmap fn_ids; /* key -> function id */
 };
 
 /* The key of the `<signal>` row under which a thread's tree of signal
@@ -88,21 +89,22 @@ struct snap_total {
 	uint64_t kind_calls[PROBE_KINDS - 1]; /* of those, the calls of each kind but PROBE_PLAIN */
 	double incl, self, raw_incl, raw_self;
 	uint64_t min_ticks, max_ticks;
-	const struct cct_node *site; /* edges only: its first row's node with a call site (its first call's
+	const struct cct_node
+		*site;   /* edges only: its first row's node with a call site (its first call's
 				      * return address) */
-	uint32_t active;             /* activations open on the current path, while summing */
-	uint32_t caller, callee;     /* edges only: function ids (caller SNAP_NO_FN for roots) */
+	uint32_t active; /* activations open on the current path, while summing */
+	uint32_t caller, callee; /* edges only: function ids (caller SNAP_NO_FN for roots) */
 };
 
 /* One thread as the dump writes it. */
 struct snap_totals {
-	struct snap_row *rows;       /* preorder: a parent before its children */
+	struct snap_row *rows; /* preorder: a parent before its children */
 	size_t n;
-	struct snap_total *fns;      /* by function id (snapshot.nfns of them) */
+	struct snap_total *fns; /* by function id (snapshot.nfns of them) */
 	struct snap_total *edges;
 	size_t nedges;
-	uint64_t clamped;            /* rows with a compensated figure clamped at zero */
-	bool has_nested;             /* a row has time of nested folded calls */
+	uint64_t clamped; /* rows with a compensated figure clamped at zero */
+	bool has_nested;  /* a row has time of nested folded calls */
 };
 
 /* Reads the threads of the list `newest` (newest first, linked by `next`,

@@ -22,8 +22,8 @@
 
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
 typedef int (*fexecve_fn)(int, char *const[], char *const[]);
-typedef int (*spawn_fn)(pid_t *, const char *, const posix_spawn_file_actions_t *, const posix_spawnattr_t *,
-			char *const[], char *const[]);
+typedef int (*spawn_fn)(pid_t *, const char *, const posix_spawn_file_actions_t *,
+			const posix_spawnattr_t *, char *const[], char *const[]);
 
 extern char **environ;
 
@@ -61,7 +61,8 @@ static void keep_settings(void)
 			strcpy(stpcpy(preload_entry, "LD_PRELOAD="), self.dli_fname);
 	}
 	for (char **e = environ; e && *e && nsettings < SPAWN_MAX_SETTINGS; e++)
-		if (!strncmp(*e, "CALLPROF_", 9) && strchr(*e, '=') && (settings[nsettings] = strdup(*e)))
+		if (!strncmp(*e, "CALLPROF_", 9) && strchr(*e, '=') &&
+		    (settings[nsettings] = strdup(*e)))
 			nsettings++;
 }
 
@@ -94,11 +95,13 @@ static char *const *find_entry(char *const env[], const char *entry)
 /* True if the LD_PRELOAD entry `e` lists this runtime (separated by ':' or ' '). */
 static bool preloads_us(const char *e)
 {
-	const char *path = preload_entry + sizeof("LD_PRELOAD=") - 1, *v = e + sizeof("LD_PRELOAD=") - 1;
+	const char *path = preload_entry + sizeof("LD_PRELOAD=") - 1,
+		   *v = e + sizeof("LD_PRELOAD=") - 1;
 	size_t n = strlen(path);
 
 	for (const char *p = strstr(v, path); p; p = strstr(p + 1, path))
-		if ((p == v || p[-1] == ':' || p[-1] == ' ') && (!p[n] || p[n] == ':' || p[n] == ' '))
+		if ((p == v || p[-1] == ':' || p[-1] == ' ') &&
+		    (!p[n] || p[n] == ':' || p[n] == ' '))
 			return true;
 	return false;
 }
@@ -237,7 +240,8 @@ static char **collect(const char *first, va_list ap, char *stack[SPAWN_STACK_ARG
 	*mapped = 0;
 	if (n + 1 > SPAWN_STACK_ARGS) {
 		*mapped = (n + 1) * sizeof(char *);
-		argv = mmap(NULL, *mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		argv = mmap(NULL, *mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+			    0);
 		if (argv == MAP_FAILED)
 			return NULL;
 	}
@@ -253,7 +257,8 @@ static char **collect(const char *first, va_list ap, char *stack[SPAWN_STACK_ARG
 enum exec_find { EXEC_PATH, EXEC_SEARCH };
 
 /* The exec of collected arguments; gives back their mapping when it fails. */
-static int exec_list(enum exec_find find, const char *name, char **argv, size_t mapped, char *const envp[])
+static int exec_list(enum exec_find find, const char *name, char **argv, size_t mapped,
+		     char *const envp[])
 {
 	int rc, saved_errno;
 

@@ -111,7 +111,8 @@ static inline CP_NOINSTR bool stamp_close(const struct frame *top, uint64_t now)
 	else if (src == CLOCK_SRC_NONE)
 		; /* without a clock only the counts matter */
 	else if (src == CLOCK_SRC_TSC_ADAPTIVE && !(top->sp & FRAME_FENCED))
-		frame_close(top, top - 1, clock_tsc_read()); /* a plain node's: read now, see above */
+		frame_close(top, top - 1,
+			    clock_tsc_read()); /* a plain node's: read now, see above */
 	else
 		return false;
 	return true;
@@ -156,7 +157,8 @@ static inline CP_NOINSTR void stamp_force_kind(struct cct_node *n, enum probe_ki
 /* The kinds of call this clock makes. */
 static inline CP_NOINSTR probe_kind_set stamp_kinds(void)
 {
-	return 1u << PROBE_PLAIN | (clock_source == CLOCK_SRC_TSC_ADAPTIVE ? 1u << PROBE_FENCED : 0);
+	return 1u << PROBE_PLAIN |
+	       (clock_source == CLOCK_SRC_TSC_ADAPTIVE ? 1u << PROBE_FENCED : 0);
 }
 
 #endif

@@ -25,9 +25,9 @@ struct cu_range {
 
 /* A function symbol with code. */
 struct sym_entry {
-	uintptr_t addr;       /* process address */
+	uintptr_t addr; /* process address */
 	uintptr_t size;
-	const char *name;     /* in libdw's string table: lives as long as the Dwfl */
+	const char *name; /* in libdw's string table: lives as long as the Dwfl */
 };
 
 /* A subprogram's code range and declaration, from one pass over the DWARF. */
@@ -43,11 +43,11 @@ struct sub_entry {
 struct cu_index {
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
-	struct cu_range *ranges;   /* compile units (for modules without .debug_aranges) */
+	struct cu_range *ranges; /* compile units (for modules without .debug_aranges) */
 	size_t n;
-	struct sym_entry *syms;    /* sorted by address */
+	struct sym_entry *syms; /* sorted by address */
 	size_t nsyms;
-	struct sub_entry *subs;    /* sorted by low */
+	struct sub_entry *subs; /* sorted by low */
 	size_t nsubs;
 };
 
@@ -57,7 +57,7 @@ struct symbols {
 	size_t n_cu_indexes;
 	struct sym_module *mods;
 	size_t nmods, cap;
-	char **warnings;         /* why names are missing, one line each (symbols_warnings) */
+	char **warnings; /* why names are missing, one line each (symbols_warnings) */
 	size_t nwarnings;
 };
 
@@ -81,12 +81,12 @@ static const Dwfl_Callbacks offline_callbacks = {
 /* A name kept for a function of a library unloaded before the dump. */
 struct remembered_fn {
 	uintptr_t addr;
-	struct sym_function fn;  /* fn.module unused: the module is its unload's */
+	struct sym_function fn; /* fn.module unused: the module is its unload's */
 };
 
 /* The names kept at one unload (symbols_remember), sorted by address. */
 struct remembered {
-	uint64_t tag;            /* the unload's tag, as symbols_remember got it */
+	uint64_t tag; /* the unload's tag, as symbols_remember got it */
 	char *path;
 	char *build_id;
 	uintptr_t base;
@@ -94,7 +94,8 @@ struct remembered {
 	size_t n;
 };
 
-#define REMEMBERED_TAGS 65536 /* tags index by_tag modulo this (cct.h keeps 16 bits of a generation) */
+#define REMEMBERED_TAGS \
+	65536 /* tags index by_tag modulo this (cct.h keeps 16 bits of a generation) */
 
 /* Guards the remembered names: dlclose may run on any thread. */
 static pthread_mutex_t remembered_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -224,8 +225,11 @@ static int report_module(struct dl_phdr_info *info, size_t size, void *arg)
 	if (!path || !path[0]) { /* the main program */
 		ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 		if (len <= 0) {
-			warn(r->s, "names are missing for the program: its file is unknown (/proc/self/exe: %s), "
-				   "so its functions are named by module and offset", strerror(errno));
+			warn(r->s,
+			     "names are missing for the program: its file is unknown "
+			     "(/proc/self/exe: %s), "
+			     "so its functions are named by module and offset",
+			     strerror(errno));
 			return 0;
 		}
 		exe[len] = '\0';
@@ -234,8 +238,10 @@ static int report_module(struct dl_phdr_info *info, size_t size, void *arg)
 	errno = 0;
 	if (!dwfl_report_elf(r->s->dwfl, path, path, -1, info->dlpi_addr, false)) {
 		err = errno;
-		warn(r->s, "names are missing for %s: its file could not be read (%s), so its functions "
-			   "are named by module and offset", path, err ? strerror(err) : dwfl_errmsg(-1));
+		warn(r->s,
+		     "names are missing for %s: its file could not be read (%s), so its functions "
+		     "are named by module and offset",
+		     path, err ? strerror(err) : dwfl_errmsg(-1));
 	}
 	return 0;
 }
@@ -258,16 +264,22 @@ struct symbols *symbols_open_for(const uintptr_t *addrs, size_t n)
 	qsort(sorted, n, sizeof(*sorted), cmp_uintptr);
 	s->dwfl = dwfl_begin(&offline_callbacks);
 	if (!s->dwfl) {
-		warn(s, "names are missing: libdw could not start (%s), so functions are named by module and "
-			"offset", dwfl_errmsg(-1));
+		warn(s,
+		     "names are missing: libdw could not start (%s), so functions are named by "
+		     "module and "
+		     "offset",
+		     dwfl_errmsg(-1));
 		goto out_sorted;
 	}
 	r = (struct report_ctx){ s, sorted, n };
 	dwfl_report_begin(s->dwfl);
 	dl_iterate_phdr(report_module, &r);
 	if (dwfl_report_end(s->dwfl, NULL, NULL) != 0) {
-		warn(s, "names are missing: libdw could not read the modules (%s), so functions are named by "
-			"module and offset", dwfl_errmsg(-1));
+		warn(s,
+		     "names are missing: libdw could not read the modules (%s), so functions are "
+		     "named by "
+		     "module and offset",
+		     dwfl_errmsg(-1));
 		dwfl_end(s->dwfl);
 		s->dwfl = NULL;
 	}
@@ -360,7 +372,8 @@ static void index_symbols(struct cu_index *ix, Dwfl_Module *mod)
 	for (int i = 1; i < n; i++) {
 		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, NULL, NULL);
 		if (name && GELF_ST_TYPE(sym.st_info) == STT_FUNC && shndx != SHN_UNDEF)
-			ix->syms[ix->nsyms++] = (struct sym_entry){ (uintptr_t)addr, sym.st_size, name };
+			ix->syms[ix->nsyms++] =
+				(struct sym_entry){ (uintptr_t)addr, sym.st_size, name };
 	}
 	qsort(ix->syms, ix->nsyms, sizeof(*ix->syms), cmp_sym_entry);
 }
@@ -377,7 +390,8 @@ static void index_subprogram(struct cu_index *ix, Dwarf_Die *die, size_t *cap)
 		line = 0;
 	while ((off = dwarf_ranges(die, off, &base, &low, &high)) > 0) {
 		if (ix->nsubs == *cap) {
-			struct sub_entry *more = realloc(ix->subs, (*cap = *cap ? *cap * 2 : 256) * sizeof(*more));
+			struct sub_entry *more =
+				realloc(ix->subs, (*cap = *cap ? *cap * 2 : 256) * sizeof(*more));
 			if (!more)
 				return;
 			ix->subs = more;
@@ -423,7 +437,8 @@ static struct cu_index *cu_index_build(struct cu_index *ix, Dwfl_Module *mod)
 		ptrdiff_t off = 0;
 		while ((off = dwarf_ranges(cu, off, &base, &low, &high)) > 0) {
 			if (ix->n == cap) {
-				struct cu_range *more = realloc(ix->ranges, (cap = cap ? cap * 2 : 64) * sizeof(*more));
+				struct cu_range *more = realloc(
+					ix->ranges, (cap = cap ? cap * 2 : 64) * sizeof(*more));
 				if (!more)
 					return ix;
 				ix->ranges = more;
@@ -456,17 +471,17 @@ static struct cu_index *module_index_of(struct symbols *s, Dwfl_Module *mod)
 }
 
 /* The last entry of a sorted array whose key is at or below `key`: binary search. */
-#define LAST_AT_OR_BELOW(array, n, field, key)                                          \
-	({                                                                              \
-		size_t lo_ = 0, hi_ = (n);                                              \
-		while (lo_ < hi_) {                                                     \
-			size_t mid_ = (lo_ + hi_) / 2;                                  \
-			if ((array)[mid_].field <= (key))                               \
-				lo_ = mid_ + 1;                                         \
-			else                                                            \
-				hi_ = mid_;                                             \
-		}                                                                       \
-		lo_;                                                                    \
+#define LAST_AT_OR_BELOW(array, n, field, key)            \
+	({                                                \
+		size_t lo_ = 0, hi_ = (n);                \
+		while (lo_ < hi_) {                       \
+			size_t mid_ = (lo_ + hi_) / 2;    \
+			if ((array)[mid_].field <= (key)) \
+				lo_ = mid_ + 1;           \
+			else                              \
+				hi_ = mid_;               \
+		}                                         \
+		lo_;                                      \
 	})
 
 /* The name of the function symbol covering `addr`, or NULL. */
@@ -478,13 +493,15 @@ static const char *indexed_name(struct symbols *s, Dwfl_Module *mod, uintptr_t a
 	if (!ix || !ix->nsyms)
 		return NULL;
 	i = LAST_AT_OR_BELOW(ix->syms, ix->nsyms, addr, addr);
-	if (i && (addr < ix->syms[i - 1].addr + ix->syms[i - 1].size || addr == ix->syms[i - 1].addr))
+	if (i &&
+	    (addr < ix->syms[i - 1].addr + ix->syms[i - 1].size || addr == ix->syms[i - 1].addr))
 		return ix->syms[i - 1].name;
 	return NULL;
 }
 
 /* The declaration of the subprogram whose code holds `addr`; false if none is indexed. */
-static bool indexed_source(struct symbols *s, Dwfl_Module *mod, uintptr_t addr, struct sym_function *out)
+static bool indexed_source(struct symbols *s, Dwfl_Module *mod, uintptr_t addr,
+			   struct sym_function *out)
 {
 	struct cu_index *ix = s ? module_index_of(s, mod) : NULL;
 	Dwarf_Addr rel;
@@ -530,7 +547,8 @@ static Dwarf_Die *cu_lookup(struct symbols *s, Dwfl_Module *mod, uintptr_t addr,
 }
 
 /* The declaration file and line of the function whose code holds `addr`. */
-static void find_source(struct symbols *s, Dwfl_Module *mod, uintptr_t addr, struct sym_function *out)
+static void find_source(struct symbols *s, Dwfl_Module *mod, uintptr_t addr,
+			struct sym_function *out)
 {
 	Dwarf_Addr bias;
 	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
@@ -619,7 +637,8 @@ static void resolve_loaded(struct symbols *s, uintptr_t addr, struct sym_functio
 		return;
 	out->offset = addr - (uintptr_t)info.dli_fbase;
 	if (s)
-		out->module = module_index(s, info.dli_fname, (uintptr_t)info.dli_fbase, NULL, NULL);
+		out->module =
+			module_index(s, info.dli_fname, (uintptr_t)info.dli_fbase, NULL, NULL);
 	if (info.dli_sname && (uintptr_t)info.dli_saddr == addr)
 		out->name = symbols_demangle(info.dli_sname);
 	else
@@ -637,7 +656,8 @@ void symbols_resolve(struct symbols *s, uintptr_t addr, struct sym_function *out
 		const char *path;
 		Dwarf_Addr start;
 		path = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
-		out->module = module_index(s, path ? path : "?", (uintptr_t)start, hex_build_id(mod), mod);
+		out->module = module_index(s, path ? path : "?", (uintptr_t)start,
+					   hex_build_id(mod), mod);
 		resolve_in_module(s, mod, addr, (uintptr_t)start, out);
 		if (!out->name)
 			name_by_offset(path, out->offset, out);
@@ -665,7 +685,8 @@ static const struct remembered_fn *remembered_find(const struct remembered *r, u
 	return NULL;
 }
 
-void symbols_resolve_unloaded(struct symbols *s, uint64_t tag, uintptr_t addr, struct sym_function *out)
+void symbols_resolve_unloaded(struct symbols *s, uint64_t tag, uintptr_t addr,
+			      struct sym_function *out)
 {
 	const struct remembered *r = NULL;
 	const struct remembered_fn *f = NULL;
@@ -689,7 +710,8 @@ void symbols_resolve_unloaded(struct symbols *s, uint64_t tag, uintptr_t addr, s
 		name_by_offset(r->path, out->offset, out);
 	}
 	if (r && s)
-		out->module = module_index(s, r->path, r->base, r->build_id ? strdup(r->build_id) : NULL, NULL);
+		out->module = module_index(s, r->path, r->base,
+					   r->build_id ? strdup(r->build_id) : NULL, NULL);
 	pthread_mutex_unlock(&remembered_lock);
 	if (!out->name)
 		name_unknown(addr, out);
@@ -721,7 +743,8 @@ static bool remembered_add(struct remembered *r)
 {
 	bool ok = true;
 
-	if (!remembered_by_tag && !(remembered_by_tag = calloc(REMEMBERED_TAGS, sizeof(*remembered_by_tag))))
+	if (!remembered_by_tag &&
+	    !(remembered_by_tag = calloc(REMEMBERED_TAGS, sizeof(*remembered_by_tag))))
 		ok = false;
 	if (ok && n_remembered == cap_remembered) {
 		size_t cap = cap_remembered ? cap_remembered * 2 : 16;
@@ -744,8 +767,8 @@ static bool remembered_add(struct remembered *r)
  * in its symbols and DWARF) instead of searching it per function. */
 #define REMEMBER_INDEXED 32
 
-void symbols_remember(const char *path, uintptr_t base, uint64_t tag, const uintptr_t *addrs, size_t n,
-		      int fd)
+void symbols_remember(const char *path, uintptr_t base, uint64_t tag, const uintptr_t *addrs,
+		      size_t n, int fd)
 {
 	struct symbols scratch = { 0 };
 	struct remembered r = { .tag = tag, .base = base, .n = n };
@@ -769,7 +792,8 @@ void symbols_remember(const char *path, uintptr_t base, uint64_t tag, const uint
 		f->addr = addrs[i];
 		f->fn.module = -1;
 		if (mod)
-			resolve_in_module(n > REMEMBER_INDEXED ? &scratch : NULL, mod, addrs[i], base, &f->fn);
+			resolve_in_module(n > REMEMBER_INDEXED ? &scratch : NULL, mod, addrs[i],
+					  base, &f->fn);
 		f->fn.offset = addrs[i] - base;
 		if (!f->fn.name)
 			name_by_offset(path, f->fn.offset, &f->fn);
@@ -805,13 +829,15 @@ static bool file_has_symbol(Dwfl_Module *mod, const char *const *names)
 	while (elf && (scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr shdr;
 		Elf_Data *data;
-		if (!gelf_getshdr(scn, &shdr) || (shdr.sh_type != SHT_SYMTAB && shdr.sh_type != SHT_DYNSYM) ||
+		if (!gelf_getshdr(scn, &shdr) ||
+		    (shdr.sh_type != SHT_SYMTAB && shdr.sh_type != SHT_DYNSYM) ||
 		    !shdr.sh_entsize || !(data = elf_getdata(scn, NULL)))
 			continue;
 		for (size_t i = 1; i < shdr.sh_size / shdr.sh_entsize; i++) {
 			GElf_Sym sym;
 			const char *s;
-			if (!gelf_getsym(data, (int)i, &sym) || !(s = elf_strptr(elf, shdr.sh_link, sym.st_name)))
+			if (!gelf_getsym(data, (int)i, &sym) ||
+			    !(s = elf_strptr(elf, shdr.sh_link, sym.st_name)))
 				continue;
 			for (const char *const *n = names; *n; n++)
 				if (is_symbol(s, *n, strlen(*n)))
@@ -870,7 +896,8 @@ static bool own_code(const char *at, const char *fn)
 	return !strncmp(at, fn, n) && (at[n] == '\0' || at[n] == '.');
 }
 
-bool symbols_call_line(struct symbols *s, uintptr_t ret_addr, uintptr_t caller, char **file, int *line)
+bool symbols_call_line(struct symbols *s, uintptr_t ret_addr, uintptr_t caller, char **file,
+		       int *line)
 {
 	/* The call instruction ends just before the return address. */
 	Dwfl_Module *mod = s && s->dwfl && ret_addr ? dwfl_addrmodule(s->dwfl, ret_addr - 1) : NULL;
@@ -921,8 +948,8 @@ static int cmp_fn_sym(const void *a, const void *b)
 void symbols_each_function(struct symbols *s, long module,
 			   void (*visit)(uintptr_t addr, const char *name, void *arg), void *arg)
 {
-	Dwfl_Module *mod = s && module >= 0 && (size_t)module < s->nmods ?
-				   s->mods[module].dwfl_module : NULL;
+	Dwfl_Module *mod =
+		s && module >= 0 && (size_t)module < s->nmods ? s->mods[module].dwfl_module : NULL;
 	int n = mod ? dwfl_module_getsymtab(mod) : -1;
 	struct fn_sym *fns = n > 0 ? calloc((size_t)n, sizeof(*fns)) : NULL;
 	size_t count = 0;
@@ -932,7 +959,8 @@ void symbols_each_function(struct symbols *s, long module,
 
 	for (int i = 1; fns && i < n; i++) {
 		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, NULL, NULL);
-		if (name && GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_size && shndx != SHN_UNDEF)
+		if (name && GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_size &&
+		    shndx != SHN_UNDEF)
 			fns[count++] = (struct fn_sym){ (uintptr_t)addr, i };
 	}
 	if (count)
@@ -940,7 +968,8 @@ void symbols_each_function(struct symbols *s, long module,
 	for (size_t i = 0; i < count; i++) {
 		if (i && fns[i].addr == fns[i - 1].addr)
 			continue; /* an alias: the first name only */
-		visit(fns[i].addr, dwfl_module_getsym_info(mod, fns[i].index, &sym, &addr, &shndx, NULL, NULL),
+		visit(fns[i].addr,
+		      dwfl_module_getsym_info(mod, fns[i].index, &sym, &addr, &shndx, NULL, NULL),
 		      arg);
 	}
 	free(fns);

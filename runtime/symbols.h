@@ -15,19 +15,19 @@ struct symbols;
 
 struct sym_module {
 	void *dwfl_module; /* libdw's module while mapped; NULL for an unloaded library */
-	char *path;      /* as mapped, absolute */
-	char *build_id;  /* lowercase hex, or NULL when the module has none */
-	uintptr_t base;  /* load address (bias) */
+	char *path;        /* as mapped, absolute */
+	char *build_id;    /* lowercase hex, or NULL when the module has none */
+	uintptr_t base;    /* load address (bias) */
 };
 
 struct sym_function {
-	char *name;      /* demangled; `module+0xoffset` when no symbol covers the address,
+	char *name;       /* demangled; `module+0xoffset` when no symbol covers the address,
 			  * "0x..." when no module maps it */
-	char *file;      /* source file of the function's declaration, or NULL */
-	int line;        /* its line, or 0 */
-	long module;     /* index into symbols_modules(), or -1 if no module maps it */
-	uintptr_t offset;/* the function's start relative to the module's load address */
-	uintptr_t start; /* the first byte of the function holding the address (the
+	char *file;       /* source file of the function's declaration, or NULL */
+	int line;         /* its line, or 0 */
+	long module;      /* index into symbols_modules(), or -1 if no module maps it */
+	uintptr_t offset; /* the function's start relative to the module's load address */
+	uintptr_t start;  /* the first byte of the function holding the address (the
 			  * address itself when no symbol covers it) */
 };
 
@@ -61,7 +61,8 @@ void sym_function_release(struct sym_function *f);
  * what a call from uninstrumented code does (a comparator called back by
  * libc's qsort).  The function's parts split off by the compiler (fn.cold,
  * fn.constprop.0) are its own code. */
-bool symbols_call_line(struct symbols *s, uintptr_t ret_addr, uintptr_t caller, char **file, int *line);
+bool symbols_call_line(struct symbols *s, uintptr_t ret_addr, uintptr_t caller, char **file,
+		       int *line);
 
 /* Calls `visit` for each function symbol with code (defined, non-zero size)
  * of module `module` (an index from symbols_modules), once per address. */

@@ -39,13 +39,14 @@ static void tree_init(struct tstate *t, uint32_t node_state)
 /* A state whose stack starts with room for `frames` frames. */
 static struct tstate *state_create(uint32_t node_state, uint32_t frames)
 {
-	struct tstate *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-				-1, 0);
+	struct tstate *t =
+		mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (t == MAP_FAILED)
 		return NULL;
 	tree_init(t, node_state);
-	if (shadow_init(&t->stack, &t->tree.root, frames < options.max_stack ? frames : options.max_stack,
+	if (shadow_init(&t->stack, &t->tree.root,
+			frames < options.max_stack ? frames : options.max_stack,
 			options.max_stack) < 0) {
 		munmap(t, sizeof(*t));
 		return NULL;
@@ -101,8 +102,8 @@ static void registry_replace(struct tstate *old, struct tstate *copy)
 	struct tstate *head = __atomic_load_n(&registry, __ATOMIC_ACQUIRE);
 
 	copy->next = old->next;
-	if (head == old &&
-	    __atomic_compare_exchange_n(&registry, &head, copy, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+	if (head == old && __atomic_compare_exchange_n(&registry, &head, copy, false,
+						       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return;
 	for (struct tstate *p = head; p; p = p->next)
 		if (p->next == old) {
@@ -140,12 +141,14 @@ static void thread_ended(void *arg)
 	struct tstate *t = arg;
 	uint64_t now = clock_now();
 
-	if (++t->exit_rounds < PTHREAD_DESTRUCTOR_ITERATIONS && pthread_setspecific(exit_key, t) == 0)
+	if (++t->exit_rounds < PTHREAD_DESTRUCTOR_ITERATIONS &&
+	    pthread_setspecific(exit_key, t) == 0)
 		return;
 	for (struct tstate *l = t; l; l = l->sig)
 		t->closed_at_exit += shadow_close_above(&l->stack, 0, now);
 	t->t_end_ticks = now;
-	syscall(SYS_prctl, PR_GET_NAME, t->name, 0, 0, 0); /* not prctl(): the runtime's (sandbox.c) */
+	syscall(SYS_prctl, PR_GET_NAME, t->name, 0, 0,
+		0); /* not prctl(): the runtime's (sandbox.c) */
 	t->finished = true;
 	altstack_release();
 	hand_off(t);
@@ -162,7 +165,8 @@ void tstate_register(struct tstate *t)
 
 	do
 		t->next = head;
-	while (!__atomic_compare_exchange_n(&registry, &head, t, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	while (!__atomic_compare_exchange_n(&registry, &head, t, true, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED));
 	if (exit_key_ok)
 		pthread_setspecific(exit_key, t);
 }
@@ -240,7 +244,8 @@ static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 
 void tstate_fork_child(struct tstate *self, uint32_t node_state, uint64_t now_ticks)
 {
-	__atomic_store_n(&registry, NULL, __ATOMIC_RELAXED); /* the other threads do not exist here */
+	__atomic_store_n(&registry, NULL,
+			 __ATOMIC_RELAXED); /* the other threads do not exist here */
 	handoff_forget_all();
 	if (self && !self->off) {
 		restart(self, node_state, now_ticks);

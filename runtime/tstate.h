@@ -29,40 +29,44 @@ struct tstate {
 	struct shadow stack;
 	volatile sig_atomic_t busy; /* a probe is running: see probe.h for who sets and clears it */
 	bool off;                   /* profiling is off: every probe returns at once */
-	bool unfiltered;            /* CALLPROF_INCLUDE/EXCLUDE do not apply (calibration's state) */
-	uint32_t dropped_depth;     /* dropped enters whose exits are still to come */
-	uintptr_t dropped_sp;       /* frame address of the outermost such enter */
-	uint64_t dropped_calls;     /* enters dropped: a signal handler's probe inside a probe or thread attach */
-	uint64_t dropped_no_room;   /* enters dropped: stack limit reached or no memory for a node */
-	uint64_t resyncs;           /* frames closed without their exit probe */
-	uint64_t unmatched_exits;   /* exits with no open frame of their function */
-	uint64_t closed_at_exit;    /* frames still open when the thread ended */
-	uint64_t undecided_calls;   /* calls not recorded: their module's filter verdicts were not made yet */
-	uint64_t dropped_at_end;    /* enters dropped: a new call path after the last dump began */
+	bool unfiltered;        /* CALLPROF_INCLUDE/EXCLUDE do not apply (calibration's state) */
+	uint32_t dropped_depth; /* dropped enters whose exits are still to come */
+	uintptr_t dropped_sp;   /* frame address of the outermost such enter */
+	uint64_t
+		dropped_calls; /* enters dropped: a signal handler's probe inside a probe or thread attach */
+	uint64_t dropped_no_room; /* enters dropped: stack limit reached or no memory for a node */
+	uint64_t resyncs;         /* frames closed without their exit probe */
+	uint64_t unmatched_exits; /* exits with no open frame of their function */
+	uint64_t closed_at_exit;  /* frames still open when the thread ended */
+	uint64_t
+		undecided_calls; /* calls not recorded: their module's filter verdicts were not made yet */
+	uint64_t dropped_at_end; /* enters dropped: a new call path after the last dump began */
 	struct cct tree;
-	struct hijack_stack ret;    /* hijacked return addresses (hijack.h) */
-	struct args_thread *args;   /* value profiles of the functions CALLPROF_ARGS selects (args.h) */
-	uint64_t t_start_ticks;     /* first probe on the thread */
-	uint64_t t_end_ticks;       /* thread end, when finished */
+	struct hijack_stack ret; /* hijacked return addresses (hijack.h) */
+	struct args_thread
+		*args;          /* value profiles of the functions CALLPROF_ARGS selects (args.h) */
+	uint64_t t_start_ticks; /* first probe on the thread */
+	uint64_t t_end_ticks;   /* thread end, when finished */
 	int tid;
-	int exit_rounds;            /* thread-exit destructor rounds seen */
-	bool finished;              /* the thread has ended */
-	bool is_main;               /* the process's initial thread */
-	bool runtime_own;           /* the runtime's own thread (dumper.c): in no profile, though
+	int exit_rounds;     /* thread-exit destructor rounds seen */
+	bool finished;       /* the thread has ended */
+	bool is_main;        /* the process's initial thread */
+	bool runtime_own;    /* the runtime's own thread (dumper.c): in no profile, though
 				     * library probes may have seen it start (AddressSanitizer's
 				     * thread start calls libraries) */
-	char name[16];              /* the thread's name when it ended */
-	struct tstate *next;        /* registry link, newest first */
+	char name[16];       /* the thread's name when it ended */
+	struct tstate *next; /* registry link, newest first */
 	/* Signal handlers that interrupt a probe (busy) keep their calls in a state
 	 * of their own, one per level of nesting, made on first need (probe.c) and
 	 * reached from here only; the dump shows their trees under `<signal>`. */
-	struct tstate *sig;         /* the next level's state, or NULL */
-	struct tstate *thread;      /* the thread's own state (level 0): where drops are counted */
-	uint32_t level;             /* 0: the thread's own state; n: handlers n levels into probes */
-	volatile sig_atomic_t sig_making; /* the next level's state is being made (or could not be) */
+	struct tstate *sig;    /* the next level's state, or NULL */
+	struct tstate *thread; /* the thread's own state (level 0): where drops are counted */
+	uint32_t level;        /* 0: the thread's own state; n: handlers n levels into probes */
+	volatile sig_atomic_t
+		sig_making; /* the next level's state is being made (or could not be) */
 	/* Execution contexts (context.c): the stack of each that does not run. */
-	struct ctxmap *contexts;    /* NULL until the first makecontext or swapcontext */
-	const void *ctx_current;    /* the ucontext_t of the running context; NULL: the thread's own */
+	struct ctxmap *contexts; /* NULL until the first makecontext or swapcontext */
+	const void *ctx_current; /* the ucontext_t of the running context; NULL: the thread's own */
 };
 
 /* This thread's state; NULL until its first probe. */

@@ -4,28 +4,28 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#define MAX_MODULES 1024      /* decided modules loaded at once */
-#define MAX_RANGES 16         /* loaded segments of one module */
+#define MAX_MODULES 1024 /* decided modules loaded at once */
+#define MAX_RANGES 16    /* loaded segments of one module */
 #define MIN_SLOTS ((size_t)4096)
 
 /* A decided module. */
 struct vmodule {
 	uintptr_t lo[MAX_RANGES], hi[MAX_RANGES]; /* its segments, [lo, hi) */
 	uint32_t n;
-	bool admit;     /* the verdict on its functions without one of their own */
-	bool live;      /* published (release): its verdicts are all written */
+	bool admit; /* the verdict on its functions without one of their own */
+	bool live;  /* published (release): its verdicts are all written */
 };
 
 /* A function's verdict: (module id + 1) << 1 | admitted; 0 for none (its
  * module was dropped).  The key is written last (release). */
 struct ventry {
-	uintptr_t fn;   /* 0: empty */
+	uintptr_t fn; /* 0: empty */
 	uint32_t val;
 };
 
 struct vtable {
-	size_t mask;    /* slots - 1 */
-	size_t used;    /* keys set, dropped ones included */
+	size_t mask; /* slots - 1 */
+	size_t used; /* keys set, dropped ones included */
 	struct ventry e[];
 };
 

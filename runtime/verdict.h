@@ -20,9 +20,9 @@
 #include <stdint.h>
 
 enum verdict {
-	VERDICT_ADMIT,     /* recorded */
-	VERDICT_EXCLUDE,   /* not recorded: transparent (shadow.h) */
-	VERDICT_UNDECIDED  /* its module was not decided yet: not recorded, and counted */
+	VERDICT_ADMIT,    /* recorded */
+	VERDICT_EXCLUDE,  /* not recorded: transparent (shadow.h) */
+	VERDICT_UNDECIDED /* its module was not decided yet: not recorded, and counted */
 };
 
 /* True when calls are filtered at all; set once at start-up (process.c). */

@@ -218,8 +218,8 @@ struct edge_fig {
 };
 
 struct row {
-	int64_t parent;  /* row index, -1 for a root */
-	int64_t fn;      /* function index, -1 if invalid */
+	int64_t parent; /* row index, -1 for a root */
+	int64_t fn;     /* function index, -1 if invalid */
 	uint64_t calls;
 	struct times t;
 	int64_t nested_ns; /* of the raw inclusive time, nested folded calls' (0 without the column) */
@@ -228,8 +228,8 @@ struct row {
 
 struct thread {
 	int64_t wall_ns;
-	bool folded;            /* the runtime says paths were folded (folded_calls > 0) */
-	struct fn_fig *fns;     /* by function index */
+	bool folded;        /* the runtime says paths were folded (folded_calls > 0) */
+	struct fn_fig *fns; /* by function index */
 	struct edge_fig *edges;
 	size_t nedges;
 	struct imap edge_index; /* edge_key(caller, callee) -> edges[] index */
@@ -239,9 +239,9 @@ struct thread {
 
 /* A module, as far as the library checks need it. */
 struct mod_rec {
-	const char *base;       /* basename of its path */
-	bool has_uncalled;      /* it lists "uncalled" (coverage) */
-	json_object *libcalls;  /* its "library_calls", or NULL */
+	const char *base;      /* basename of its path */
+	bool has_uncalled;     /* it lists "uncalled" (coverage) */
+	json_object *libcalls; /* its "library_calls", or NULL */
 };
 
 struct dump {
@@ -252,7 +252,7 @@ struct dump {
 	size_t nmods;
 	struct fn_rec *fns;
 	size_t nfns;
-	struct imap fn_index;   /* function id -> index */
+	struct imap fn_index; /* function id -> index */
 	struct thread *threads;
 	size_t nthreads;
 	bool watch_times;               /* noting non-zero times (inside the threads' records) */
@@ -269,9 +269,9 @@ static int64_t edge_key(int64_t caller, size_t callee)
 
 enum want { W_INT, W_NUM, W_STR, W_ARR, W_OBJ, W_STR_NULL, W_INT_NULL, W_BOOL };
 
-static const char *const want_name[] = { "an integer", "a number", "a string", "an array",
-					 "an object", "a string or null", "an integer or null",
-					 "a boolean" };
+static const char *const want_name[] = { "an integer",         "a number",  "a string",
+					 "an array",           "an object", "a string or null",
+					 "an integer or null", "a boolean" };
 
 static bool type_ok(json_object *v, enum want w)
 {
@@ -411,8 +411,8 @@ static void check_clock(json_object *root)
 	if (ok && strcmp(json_object_get_string(v), "tsc") &&
 	    strcmp(json_object_get_string(v), "tsc-ordered") &&
 	    strcmp(json_object_get_string(v), "tsc-adaptive") &&
-	    strcmp(json_object_get_string(v), "monotonic") && strcmp(json_object_get_string(v), "none") &&
-	    strcmp(json_object_get_string(v), "mixed"))
+	    strcmp(json_object_get_string(v), "monotonic") &&
+	    strcmp(json_object_get_string(v), "none") && strcmp(json_object_get_string(v), "mixed"))
 		problem("clock.source: unknown source '%s'", json_object_get_string(v));
 	v = member(clock, "clock", "ticks_per_second", W_NUM, &ok);
 	if (ok && json_object_get_double(v) < 0)
@@ -535,7 +535,8 @@ static uint64_t count_member(json_object *obj, const char *where, const char *ke
 }
 
 /* One value-profile entry of functions[].args: its figures agree. */
-static uint64_t check_arg_entry(struct dump *d, json_object *e, const char *where, size_t nvalues, bool tuple)
+static uint64_t check_arg_entry(struct dump *d, json_object *e, const char *where, size_t nvalues,
+				bool tuple)
 {
 	bool ok;
 	json_object *v;
@@ -551,7 +552,8 @@ static uint64_t check_arg_entry(struct dump *d, json_object *e, const char *wher
 	}
 	v = member(e, where, "values", W_ARR, &ok);
 	if (ok && json_object_array_length(v) != nvalues)
-		problem("%s.values: %zu values for %zu parameters", where, json_object_array_length(v), nvalues);
+		problem("%s.values: %zu values for %zu parameters", where,
+			json_object_array_length(v), nvalues);
 	for (size_t i = 0; ok && i < json_object_array_length(v); i++)
 		if (!type_ok(json_object_array_get_idx(v, i), W_STR))
 			problem("%s.values[%zu]: expected a string", where, i);
@@ -575,14 +577,16 @@ static void check_arg_list(struct dump *d, json_object *args, const char *where,
 	if (!ok)
 		return;
 	if (json_object_array_length(list) > entries)
-		problem("%s.%s: %zu entries, above the bound %" PRIu64, where, key, json_object_array_length(list),
-			entries);
+		problem("%s.%s: %zu entries, above the bound %" PRIu64, where, key,
+			json_object_array_length(list), entries);
 	for (size_t i = 0; i < json_object_array_length(list); i++) {
 		snprintf(sub, sizeof(sub), "%s.%s[%zu]", where, key, i);
-		sum += check_arg_entry(d, json_object_array_get_idx(list, i), sub, nvalues, !strcmp(key, "tuples"));
+		sum += check_arg_entry(d, json_object_array_get_idx(list, i), sub, nvalues,
+				       !strcmp(key, "tuples"));
 	}
 	if (sum > calls)
-		problem("%s.%s: counts add up to %" PRIu64 ", above the %" PRIu64 " calls", where, key, sum, calls);
+		problem("%s.%s: counts add up to %" PRIu64 ", above the %" PRIu64 " calls", where,
+			key, sum, calls);
 }
 
 /* functions[].args, the value profile of a function CALLPROF_ARGS selected. */
@@ -609,7 +613,8 @@ static void check_args(struct dump *d, json_object *args, const char *where)
 	calls = count_member(args, sub, "calls");
 	if (!entries)
 		problem("%s.entries: missing or 0", sub);
-	check_arg_list(d, args, sub, "tuples", entries, calls, params ? json_object_array_length(params) : 0);
+	check_arg_list(d, args, sub, "tuples", entries, calls,
+		       params ? json_object_array_length(params) : 0);
 	if (ok && json_object_get_type(v) == json_type_string) {
 		uint64_t returned = count_member(args, sub, "returned_calls");
 		if (returned > calls)
@@ -618,8 +623,8 @@ static void check_args(struct dump *d, json_object *args, const char *where)
 	}
 }
 
-static void check_function(struct dump *d, json_object *f, const char *where, const struct imap *modules,
-			   struct fn_rec *rec)
+static void check_function(struct dump *d, json_object *f, const char *where,
+			   const struct imap *modules, struct fn_rec *rec)
 {
 	bool ok;
 	json_object *v = member(f, where, "name", W_STR, &ok);
@@ -628,7 +633,9 @@ static void check_function(struct dump *d, json_object *f, const char *where, co
 	if (ok && !*rec->name)
 		problem("%s.name: empty", where);
 	v = member(f, where, "module", W_INT_NULL, &ok);
-	rec->module = ok && json_object_get_type(v) == json_type_int ? imap_get(modules, json_object_get_int64(v)) : -1;
+	rec->module = ok && json_object_get_type(v) == json_type_int
+			      ? imap_get(modules, json_object_get_int64(v))
+			      : -1;
 	if (ok && json_object_get_type(v) == json_type_int && rec->module < 0)
 		problem("%s.module: no module with id %" PRId64, where, json_object_get_int64(v));
 	if (json_object_object_get_ex(f, "library", &v)) {
@@ -650,7 +657,8 @@ static void check_function(struct dump *d, json_object *f, const char *where, co
 	    (!type_ok(v, W_STR) || (strcmp(json_object_get_string(v), "finstrument") &&
 				    strcmp(json_object_get_string(v), "mfentry") &&
 				    strcmp(json_object_get_string(v), "library"))))
-		problem("%s.front_end: expected \"finstrument\", \"mfentry\" or \"library\"", where);
+		problem("%s.front_end: expected \"finstrument\", \"mfentry\" or \"library\"",
+			where);
 	if (json_object_object_get_ex(f, "args", &v))
 		check_args(d, v, where);
 }
@@ -696,7 +704,8 @@ static int64_t fn_ref(const struct dump *d, json_object *v, const char *where, c
 	}
 	idx = imap_get(&d->fn_index, json_object_get_int64(v));
 	if (idx < 0)
-		problem("%s.%s: no function with id %" PRId64, where, key, json_object_get_int64(v));
+		problem("%s.%s: no function with id %" PRId64, where, key,
+			json_object_get_int64(v));
 	return idx;
 }
 
@@ -718,8 +727,9 @@ static void read_kinds(json_object *obj, const char *where, uint64_t calls, stru
 		sum += k->kinds[i];
 	}
 	if (sum > calls)
-		problem("%s: its calls of kinds other than plain sum to %" PRIu64 ", more than its %" PRIu64
-			" calls", where, sum, calls);
+		problem("%s: its calls of kinds other than plain sum to %" PRIu64
+			", more than its %" PRIu64 " calls",
+			where, sum, calls);
 }
 
 /* self <= inclusive, compensated <= raw, inclusive within the thread's wall time. */
@@ -732,8 +742,8 @@ static void check_times(const struct times *t, const char *where, int64_t wall_n
 		problem("%s: raw_self_ns %" PRId64 " > raw_inclusive_ns %" PRId64, where,
 			t->raw_self_ns, t->raw_incl_ns);
 	if (t->raw_incl_ns >= 0 && t->incl_ns > t->raw_incl_ns)
-		problem("%s: inclusive_ns %" PRId64 " > raw_inclusive_ns %" PRId64, where, t->incl_ns,
-			t->raw_incl_ns);
+		problem("%s: inclusive_ns %" PRId64 " > raw_inclusive_ns %" PRId64, where,
+			t->incl_ns, t->raw_incl_ns);
 	if (t->raw_self_ns >= 0 && t->self_ns > t->raw_self_ns)
 		problem("%s: self_ns %" PRId64 " > raw_self_ns %" PRId64, where, t->self_ns,
 			t->raw_self_ns);
@@ -798,7 +808,8 @@ static void check_edge(struct dump *d, struct thread *t, json_object *e, const c
 	fig->caller = -1;
 	if (!json_object_object_get_ex(e, "caller", &v))
 		problem("%s: missing key 'caller'", where);
-	else if (json_object_get_type(v) != json_type_null && (fig->caller = fn_ref(d, v, where, "caller")) < 0)
+	else if (json_object_get_type(v) != json_type_null &&
+		 (fig->caller = fn_ref(d, v, where, "caller")) < 0)
 		return;
 	if (!json_object_object_get_ex(e, "callee", &v)) {
 		problem("%s: missing key 'callee'", where);
@@ -818,7 +829,8 @@ static void check_edge(struct dump *d, struct thread *t, json_object *e, const c
 	check_times(&fig->t, where, t->wall_ns, true);
 	if (!imap_put(&t->edge_index, edge_key(fig->caller, fig->callee), t->nedges)) {
 		problem("%s: edge %s -> %s listed twice", where,
-			fig->caller < 0 ? "(root)" : d->fns[fig->caller].name, d->fns[fig->callee].name);
+			fig->caller < 0 ? "(root)" : d->fns[fig->caller].name,
+			d->fns[fig->callee].name);
 		return;
 	}
 	t->nedges++;
@@ -845,8 +857,8 @@ static int column_index(json_object *cols, const char *name)
 
 static bool read_columns(json_object *cols, const char *where, struct columns *c)
 {
-	static const char *const required[] = { "id", "parent", "fn", "calls", "inclusive_ns",
-						"self_ns" };
+	static const char *const required[] = { "id",    "parent",       "fn",
+						"calls", "inclusive_ns", "self_ns" };
 	int *slot[] = { &c->id, &c->parent, &c->fn, &c->calls, &c->incl, &c->self };
 	bool ok = true;
 
@@ -924,18 +936,19 @@ static void check_row(struct dump *d, struct thread *t, json_object *r, const st
 		uint64_t sum = 0;
 		if (c->kinds[i] < 0)
 			continue;
-		row->k.kinds[i] = count_value(json_object_array_get_idx(r, (size_t)c->kinds[i]), where,
-					      kind_names[i]);
+		row->k.kinds[i] = count_value(json_object_array_get_idx(r, (size_t)c->kinds[i]),
+					      where, kind_names[i]);
 		row->k.has |= 1u << i;
 		for (size_t j = 0; j <= i; j++)
 			sum += row->k.kinds[j];
 		if (sum > row->calls)
-			problem("%s: its calls of kinds other than plain are more than its calls", where);
+			problem("%s: its calls of kinds other than plain are more than its calls",
+				where);
 	}
 	check_times(&row->t, where, t->wall_ns, false);
 	if (row->t.raw_incl_ns >= 0 && row->nested_ns > row->t.raw_incl_ns)
-		problem("%s: nested_ns %" PRId64 " > raw_inclusive_ns %" PRId64, where, row->nested_ns,
-			row->t.raw_incl_ns);
+		problem("%s: nested_ns %" PRId64 " > raw_inclusive_ns %" PRId64, where,
+			row->nested_ns, row->t.raw_incl_ns);
 	v = json_object_array_get_idx(r, (size_t)c->id);
 	if (!type_ok(v, W_INT)) {
 		problem("%s: id: expected an integer", where);
@@ -998,10 +1011,12 @@ static void check_call_sums(const struct dump *d, const struct thread *t, const 
 	for (size_t f = 0; f < d->nfns; f++) {
 		uint64_t calls = listed_calls(t, f);
 		if (by_edges[f] != calls)
-			problem("%s: %s: edges into it sum to %" PRIu64 " calls, the function has %" PRIu64,
+			problem("%s: %s: edges into it sum to %" PRIu64
+				" calls, the function has %" PRIu64,
 				where, d->fns[f].name, by_edges[f], calls);
 		if (by_rows[f] != calls)
-			problem("%s: %s: tree rows sum to %" PRIu64 " calls, the function has %" PRIu64,
+			problem("%s: %s: tree rows sum to %" PRIu64
+				" calls, the function has %" PRIu64,
 				where, d->fns[f].name, by_rows[f], calls);
 	}
 	free(by_edges);
@@ -1031,11 +1046,15 @@ static void check_kind_sums(const struct dump *d, const struct thread *t, const 
 			if (!(x->k.has & 1u << k))
 				continue;
 			if ((edges_have & 1u << k) && by_edges[f * NKINDS + k] != x->k.kinds[k])
-				problem("%s: %s: edges into it sum to %" PRIu64 " %s_calls, the function has %" PRIu64,
-					where, d->fns[f].name, by_edges[f * NKINDS + k], kind_names[k], x->k.kinds[k]);
+				problem("%s: %s: edges into it sum to %" PRIu64
+					" %s_calls, the function has %" PRIu64,
+					where, d->fns[f].name, by_edges[f * NKINDS + k],
+					kind_names[k], x->k.kinds[k]);
 			if ((rows_have & 1u << k) && by_rows[f * NKINDS + k] != x->k.kinds[k])
-				problem("%s: %s: tree rows sum to %" PRIu64 " %s_calls, the function has %" PRIu64,
-					where, d->fns[f].name, by_rows[f * NKINDS + k], kind_names[k], x->k.kinds[k]);
+				problem("%s: %s: tree rows sum to %" PRIu64
+					" %s_calls, the function has %" PRIu64,
+					where, d->fns[f].name, by_rows[f * NKINDS + k],
+					kind_names[k], x->k.kinds[k]);
 		}
 	}
 	free(by_edges);
@@ -1056,8 +1075,8 @@ static void check_library_kinds(const struct dump *d, const struct thread *t, co
 		if (!x->listed || !(x->k.has & lib))
 			continue;
 		if (!d->fns[f].library && x->k.kinds[KIND_LIBRARY])
-			problem("%s: %s is no library function but has %" PRIu64 " library_calls", where,
-				d->fns[f].name, x->k.kinds[KIND_LIBRARY]);
+			problem("%s: %s is no library function but has %" PRIu64 " library_calls",
+				where, d->fns[f].name, x->k.kinds[KIND_LIBRARY]);
 	}
 }
 
@@ -1065,8 +1084,8 @@ static void check_library_kinds(const struct dump *d, const struct thread *t, co
 struct derived {
 	uint64_t calls;
 	int64_t incl_ns, self_ns, raw_incl_ns, raw_self_ns; /* sums over the rows */
-	size_t rows;         /* rows summed: each may be off by rounding */
-	uint32_t active;     /* rows of it open on the current path of the walk */
+	size_t rows;     /* rows summed: each may be off by rounding */
+	uint32_t active; /* rows of it open on the current path of the walk */
 };
 
 /* a - b, at least 0; a missing time (negative) stays missing */
@@ -1102,17 +1121,19 @@ static bool near(int64_t a, int64_t b, size_t rows)
 static void compare_times(const struct times *rec, const struct derived *x, const char *what)
 {
 	if (rec->incl_ns >= 0 && !near(rec->incl_ns, x->incl_ns, x->rows))
-		problem("%s: inclusive_ns %" PRId64 ", its outermost tree rows sum to %" PRId64, what,
-			rec->incl_ns, x->incl_ns);
+		problem("%s: inclusive_ns %" PRId64 ", its outermost tree rows sum to %" PRId64,
+			what, rec->incl_ns, x->incl_ns);
 	/* Not equal: a runtime may clamp a recursive function's self time to its
 	 * inclusive time where rows were clamped at zero one by one. */
 	if (rec->self_ns >= 0 && rec->self_ns > x->self_ns + (int64_t)x->rows + 1)
 		problem("%s: self_ns %" PRId64 " exceeds its tree rows' sum %" PRId64, what,
 			rec->self_ns, x->self_ns);
-	if (rec->raw_incl_ns >= 0 && x->raw_incl_ns >= 0 && !near(rec->raw_incl_ns, x->raw_incl_ns, x->rows))
+	if (rec->raw_incl_ns >= 0 && x->raw_incl_ns >= 0 &&
+	    !near(rec->raw_incl_ns, x->raw_incl_ns, x->rows))
 		problem("%s: raw_inclusive_ns %" PRId64 ", its outermost tree rows sum to %" PRId64,
 			what, rec->raw_incl_ns, x->raw_incl_ns);
-	if (rec->raw_self_ns >= 0 && x->raw_self_ns >= 0 && !near(rec->raw_self_ns, x->raw_self_ns, x->rows))
+	if (rec->raw_self_ns >= 0 && x->raw_self_ns >= 0 &&
+	    !near(rec->raw_self_ns, x->raw_self_ns, x->rows))
 		problem("%s: raw_self_ns %" PRId64 ", its tree rows sum to %" PRId64, what,
 			rec->raw_self_ns, x->raw_self_ns);
 }
@@ -1245,9 +1266,11 @@ static void check_nesting(const struct thread *t, const char *where)
 		}
 	}
 	for (size_t i = 0; i < t->nrows; i++)
-		if (t->rows[i].t.raw_incl_ns >= 0 && kids_ns[i] > t->rows[i].t.raw_incl_ns + (int64_t)kids[i] + 1)
+		if (t->rows[i].t.raw_incl_ns >= 0 &&
+		    kids_ns[i] > t->rows[i].t.raw_incl_ns + (int64_t)kids[i] + 1)
 			problem("%s: tree row %zu: children's raw_inclusive_ns sum to %" PRId64
-				", more than the row's %" PRId64, where, i, kids_ns[i], t->rows[i].t.raw_incl_ns);
+				", more than the row's %" PRId64,
+				where, i, kids_ns[i], t->rows[i].t.raw_incl_ns);
 	free(kids_ns);
 	free(kids);
 }
@@ -1275,7 +1298,8 @@ static void check_self_sum(const struct dump *d, const struct thread *t, const c
 		n++;
 	}
 	if (t->wall_ns >= 0 && sum > t->wall_ns + (int64_t)n + 1)
-		problem("%s: the functions' raw self times add up to %" PRId64 ", more than the thread's wall_ns %" PRId64,
+		problem("%s: the functions' raw self times add up to %" PRId64
+			", more than the thread's wall_ns %" PRId64,
 			where, sum, t->wall_ns);
 }
 
@@ -1291,8 +1315,8 @@ static void check_derived(const struct dump *d, const struct thread *t, const ch
 		snprintf(what, sizeof(what), "%s: edge %s -> %s", where,
 			 g->caller < 0 ? "(root)" : d->fns[g->caller].name, d->fns[g->callee].name);
 		if (ex[e].calls != g->calls)
-			problem("%s: %" PRIu64 " calls, its tree rows sum to %" PRIu64, what, g->calls,
-				ex[e].calls);
+			problem("%s: %" PRIu64 " calls, its tree rows sum to %" PRIu64, what,
+				g->calls, ex[e].calls);
 		compare_times(&g->t, &ex[e], what);
 	}
 	for (size_t f = 0; f < d->nfns; f++) {
@@ -1346,8 +1370,8 @@ static void check_thread(struct dump *d, struct thread *t, json_object *thr, con
 	if (ok)
 		t->wall_ns = time_value(d, v, where, "wall_ns");
 	if (t->wall_ns >= 0 && d->wall_ns >= 0 && t->wall_ns > d->wall_ns + WALL_SLACK_NS)
-		problem("%s: wall_ns %" PRId64 " > the process's wall_ns %" PRId64, where, t->wall_ns,
-			d->wall_ns);
+		problem("%s: wall_ns %" PRId64 " > the process's wall_ns %" PRId64, where,
+			t->wall_ns, d->wall_ns);
 	/* Not in the contract, so optional: how many calls lost their context. */
 	if (json_object_object_get_ex(thr, "folded_calls", &v) && type_ok(v, W_INT))
 		t->folded = json_object_get_int64(v) > 0;
@@ -1425,16 +1449,19 @@ static void check_library(struct dump *d)
 	for (size_t f = 0; f < d->nfns; f++) {
 		const struct fn_rec *r = &d->fns[f];
 		if (r->library && strcmp(probes, "on"))
-			problem("functions[%zu]: library function %s, but library_probes is %s", f, r->name, probes);
+			problem("functions[%zu]: library function %s, but library_probes is %s", f,
+				r->name, probes);
 		if (r->library && (!strncmp(r->name, "0x", 2) || !strcmp(r->name, "?")))
-			problem("functions[%zu]: a library function without a name: %s", f, r->name);
+			problem("functions[%zu]: a library function without a name: %s", f,
+				r->name);
 		if (r->module >= 0)
 			(r->library ? lib : own)[r->module] = true;
 	}
 	for (size_t m = 0; m < d->nmods; m++)
 		if (lib[m] && !own[m] && d->mods[m].has_uncalled)
-			problem("modules[%zu]: %s holds only library functions, yet lists uncalled ones", m,
-				d->mods[m].base);
+			problem("modules[%zu]: %s holds only library functions, yet lists uncalled "
+				"ones",
+				m, d->mods[m].base);
 	free(own);
 	free(lib);
 	check_library_calibration(d);
@@ -1561,7 +1588,8 @@ static void expect_threads_with(const struct dump *d, const char *spec, uint64_t
 	for (size_t t = 0; t < d->nthreads; t++)
 		with += fn_calls(d, spec, t) > 0;
 	if (with != want)
-		unmet("threads-with %s: expected %" PRIu64 " threads, got %" PRIu64, spec, want, with);
+		unmet("threads-with %s: expected %" PRIu64 " threads, got %" PRIu64, spec, want,
+		      with);
 }
 
 static void expect_edge(const struct dump *d, const char *caller, const char *callee, uint64_t want)
@@ -1578,18 +1606,20 @@ static void expect_edge(const struct dump *d, const char *caller, const char *ca
 		const struct thread *th = &d->threads[t];
 		for (size_t e = 0; e < th->nedges; e++) {
 			const struct edge_fig *g = &th->edges[e];
-			bool from = root ? g->caller < 0 : g->caller >= 0 && fn_matches(&d->fns[g->caller], caller);
+			bool from = root ? g->caller < 0
+					 : g->caller >= 0 && fn_matches(&d->fns[g->caller], caller);
 			if (from && fn_matches(&d->fns[g->callee], callee))
 				got += g->calls;
 		}
 	}
 	if (got != want)
-		unmet("edge %s %s: expected %" PRIu64 " calls, got %" PRIu64, caller, callee, want, got);
+		unmet("edge %s %s: expected %" PRIu64 " calls, got %" PRIu64, caller, callee, want,
+		      got);
 }
 
 /* Does row `r` sit at the end of the path names[0] > ... > names[n-1] from a root? */
-static bool row_on_path(const struct dump *d, const struct thread *t, int64_t r,
-			char *const *names, size_t n)
+static bool row_on_path(const struct dump *d, const struct thread *t, int64_t r, char *const *names,
+			size_t n)
 {
 	while (n > 0) {
 		if (r < 0 || t->rows[r].fn < 0 || !fn_matches(&d->fns[t->rows[r].fn], names[n - 1]))
@@ -1612,8 +1642,8 @@ static void expect_path_calls(const struct dump *d, char *const *names, size_t n
 		char path[512] = "";
 		size_t len = 0;
 		for (size_t i = 0; i < n && len < sizeof(path); i++)
-			len += (size_t)snprintf(path + len, sizeof(path) - len, "%s%s", i ? " > " : "",
-						names[i]);
+			len += (size_t)snprintf(path + len, sizeof(path) - len, "%s%s",
+						i ? " > " : "", names[i]);
 		unmet("path %s: expected %" PRIu64 " calls, got %" PRIu64, path, want, got);
 	}
 }
@@ -1682,10 +1712,12 @@ static void expect_kind(const struct dump *d, const char *spec, const char *kind
 			if (d->threads[t].fns[f].listed && fn_matches(&d->fns[f], spec))
 				got += d->threads[t].fns[f].k.kinds[k];
 	if (got != want)
-		unmet("kind %s %s: expected %" PRIu64 " calls, got %" PRIu64, spec, kind, want, got);
+		unmet("kind %s %s: expected %" PRIu64 " calls, got %" PRIu64, spec, kind, want,
+		      got);
 }
 
-static void expect_unprobed(const struct dump *d, const char *module, const char *list, const char *name)
+static void expect_unprobed(const struct dump *d, const char *module, const char *list,
+			    const char *name)
 {
 	bool seen = false, listed = false;
 	json_object *arr;
@@ -1696,10 +1728,12 @@ static void expect_unprobed(const struct dump *d, const char *module, const char
 		if (strcmp(d->mods[m].base, module) || !d->mods[m].libcalls)
 			continue;
 		seen = true;
-		if (!json_object_object_get_ex(d->mods[m].libcalls, list, &arr) || !type_ok(arr, W_ARR))
+		if (!json_object_object_get_ex(d->mods[m].libcalls, list, &arr) ||
+		    !type_ok(arr, W_ARR))
 			continue;
 		for (size_t i = 0; i < json_object_array_length(arr); i++)
-			listed |= !strcmp(json_object_get_string(json_object_array_get_idx(arr, i)), name);
+			listed |= !strcmp(json_object_get_string(json_object_array_get_idx(arr, i)),
+					  name);
 	}
 	if (!seen)
 		unmet("unprobed %s: no module %s with library_calls", module, module);

@@ -49,7 +49,9 @@ static void render(const struct dump *dumps, size_t n)
 {
 	struct profile prof;
 	struct site site;
-	struct render_ctx ctx = { .prof = &prof, .site = &site, .notes_md = "*notes*", .notes_len = 7 };
+	struct render_ctx ctx = {
+		.prof = &prof, .site = &site, .notes_md = "*notes*", .notes_len = 7
+	};
 
 	if (profile_build(&prof, dumps, n) < 0)
 		return;

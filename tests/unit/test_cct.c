@@ -203,10 +203,11 @@ void test_cct_budget_folds_to_edges(void)
 	CHECK_NOT_NULL(d);
 	CHECK_EQ_U64(d->fn, TEXT_BASE + 48);
 	CHECK_NOT_NULL(d->parent);
-	CHECK_EQ_U64(d->parent->fn, c->fn); /* the caller is still C ... */
+	CHECK_EQ_U64(d->parent->fn, c->fn);               /* the caller is still C ... */
 	CHECK_EQ_PTR(d->parent->parent, &tree.fold_root); /* ... one level below the folded root */
 	CHECK(cct_node_is_folded(&tree, d));
-	CHECK_EQ_PTR(cct_child_find(&tree, c, TEXT_BASE + 48), NULL); /* the fast path never finds it */
+	CHECK_EQ_PTR(cct_child_find(&tree, c, TEXT_BASE + 48),
+		     NULL); /* the fast path never finds it */
 	again = cct_child_get(&tree, c, TEXT_BASE + 48, 0);
 	CHECK_EQ_PTR(again, d); /* the same folded node every time */
 	CHECK_GE_U64(tree.folded_calls, 1);
@@ -273,7 +274,10 @@ void test_cct_clear_counts_keeps_shape(void)
 	a = cct_child_get(&tree, &tree.root, TEXT_BASE, 0);
 	b = cct_child_get(&tree, a, TEXT_BASE + 16, 0);
 	c = cct_child_get(&tree, a, TEXT_BASE + 32, 0);
-	for (struct cct_node *n = &tree.root; n; n = n == &tree.root ? a : n == a ? b : n == b ? c : NULL) {
+	for (struct cct_node *n = &tree.root; n; n = n == &tree.root ? a
+						     : n == a        ? b
+						     : n == b        ? c
+								     : NULL) {
 		n->calls = 7;
 		n->incl_ticks = 1000;
 		n->child_ticks = 400;
@@ -282,7 +286,10 @@ void test_cct_clear_counts_keeps_shape(void)
 	}
 	tree.folded_calls = 3;
 	cct_clear_counts(&tree);
-	for (struct cct_node *n = &tree.root; n; n = n == &tree.root ? a : n == a ? b : n == b ? c : NULL) {
+	for (struct cct_node *n = &tree.root; n; n = n == &tree.root ? a
+						     : n == a        ? b
+						     : n == b        ? c
+								     : NULL) {
 		CHECK_EQ_U64(n->calls, 0);
 		CHECK_EQ_U64(n->incl_ticks, 0);
 		CHECK_EQ_U64(n->child_ticks, 0);
@@ -320,7 +327,7 @@ static void check_spread(uintptr_t base, uintptr_t step)
 void test_cct_slot_hash_spreads_16(void)
 {
 	check_spread(TEXT_BASE, 16);
-	check_spread(0x401000, 16); /* a non-PIE executable */
+	check_spread(0x401000, 16);        /* a non-PIE executable */
 	check_spread(0x7f3a9c2e4a60u, 16); /* a shared library */
 }
 
@@ -333,6 +340,7 @@ void test_cct_slot_hash_spreads_pages(void)
 void test_cct_slot_hash_spreads_high(void)
 {
 	check_spread(TEXT_BASE, (uintptr_t)1 << 32);
-	check_spread(0x1130, (uintptr_t)1 << 40); /* the same offset in differently placed modules */
+	check_spread(0x1130,
+		     (uintptr_t)1 << 40); /* the same offset in differently placed modules */
 	check_spread(0x1130, (uintptr_t)1 << 28);
 }

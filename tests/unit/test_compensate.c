@@ -6,7 +6,13 @@
 
 #define NONE COMP_NO_PARENT
 /* Plain reads only, at o_in and o_out ticks per call. */
-#define PLAIN(o_in, o_out) (const struct comp_cost[PROBE_KINDS]){ { o_in, o_out } }
+#define PLAIN(o_in, o_out)                    \
+	(const struct comp_cost[PROBE_KINDS]) \
+	{                                     \
+		{                             \
+			o_in, o_out           \
+		}                             \
+	}
 
 /* The example of compensate.h: one call with 10 calls under it, 4 of them its children's. */
 void test_compensate_worked_example(void)
@@ -47,7 +53,8 @@ void test_compensate_chain(void)
 		/* Raw time of level i: its work, its own o_in, and under it the
 		 * next level's raw time plus that call's o_out. */
 		double child = i == DEPTH - 1 ? 0 : raw_below + o_out;
-		rows[i] = (struct comp_row){ .parent = i ? (uint32_t)(i - 1) : NONE, .calls = 1,
+		rows[i] = (struct comp_row){ .parent = i ? (uint32_t)(i - 1) : NONE,
+					     .calls = 1,
 					     .raw_incl = own + o_in + child,
 					     .raw_child = i == DEPTH - 1 ? 0 : raw_below };
 		raw_below = rows[i].raw_incl;
@@ -81,7 +88,10 @@ void test_compensate_off(void)
 	struct comp_row rows[] = {
 		{ .parent = NONE, .calls = 2, .raw_incl = 80, .raw_child = 30 },
 		{ .parent = 0, .calls = 3, .raw_incl = 30, .raw_child = 0 },
-		{ .parent = NONE, .calls = 1, .raw_incl = 5, .raw_child = 9 }, /* child above parent: raw self 0 */
+		{ .parent = NONE,
+		  .calls = 1,
+		  .raw_incl = 5,
+		  .raw_child = 9 }, /* child above parent: raw self 0 */
 	};
 
 	CHECK_EQ_U64(compensate_rows(rows, 3, PLAIN(0, 0)), 0);
@@ -101,12 +111,17 @@ void test_compensate_off(void)
 void test_compensate_mixed_reads(void)
 {
 	const struct comp_cost plain = { 3, 2 }, fenced = { 10, 7 };
-	const struct comp_cost cost[PROBE_KINDS] = { [PROBE_PLAIN] = plain, [PROBE_FENCED] = fenced };
+	const struct comp_cost cost[PROBE_KINDS] = {
+		[PROBE_PLAIN] = plain, [PROBE_FENCED] = fenced
+	};
 	double leaf_raw = 6 * (5 + 3) + 4 * (5 + 10);
 	double loop_raw = 20 + plain.o_in + leaf_raw + 6 * 2 + 4 * 7;
 	struct comp_row rows[] = {
 		{ .parent = NONE, .calls = 1, .raw_incl = loop_raw, .raw_child = leaf_raw },
-		{ .parent = 0, .calls = 10, .kind_calls[PROBE_FENCED - 1] = 4, .raw_incl = leaf_raw },
+		{ .parent = 0,
+		  .calls = 10,
+		  .kind_calls[PROBE_FENCED - 1] = 4,
+		  .raw_incl = leaf_raw },
 	};
 
 	CHECK_EQ_U64(compensate_rows(rows, 2, cost), 0);

@@ -100,7 +100,8 @@ static struct frame *push(struct shadow *s, struct cct_node *node, uintptr_t fn,
 	f->t_enter_ticks = t_enter;
 	if (folded)
 		CHECK_GE_U64((uint64_t)fold_enter(&s->fold, s->depth, fn, real_top,
-						  shadow_charge_node(s, s->depth - 1)), 0);
+						  shadow_charge_node(s, s->depth - 1)),
+			     0);
 	s->depth++;
 	return f;
 }

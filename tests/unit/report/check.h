@@ -55,12 +55,12 @@ static inline const char *slurp(const char *path, char *out, size_t size)
 }
 
 /* Two strings equal (NULL counts as "(null)" in the message, and differs from any string). */
-#define CHECK_STR(a, b)                                                                             \
-	do {                                                                                        \
-		const char *unit_a_ = (a), *unit_b_ = (b);                                          \
-		if (!unit_a_ || !unit_b_ ? unit_a_ != unit_b_ : strcmp(unit_a_, unit_b_) != 0)      \
-			unit_fail(__FILE__, __LINE__, "%s == %s: \"%s\" vs \"%s\"", #a, #b,        \
-				  unit_a_ ? unit_a_ : "(null)", unit_b_ ? unit_b_ : "(null)");      \
+#define CHECK_STR(a, b)                                                                        \
+	do {                                                                                   \
+		const char *unit_a_ = (a), *unit_b_ = (b);                                     \
+		if (!unit_a_ || !unit_b_ ? unit_a_ != unit_b_ : strcmp(unit_a_, unit_b_) != 0) \
+			unit_fail(__FILE__, __LINE__, "%s == %s: \"%s\" vs \"%s\"", #a, #b,    \
+				  unit_a_ ? unit_a_ : "(null)", unit_b_ ? unit_b_ : "(null)"); \
 	} while (0)
 
 #endif

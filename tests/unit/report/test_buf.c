@@ -101,10 +101,12 @@ void test_buf_put_printable(void)
 	CHECK_STR(b.data, "a?b?[31m?\xc3\xa9"); /* control characters only: UTF-8 stays */
 	buf_reset(&b);
 	/* Bidirectional overrides, isolates and marks, and C1 controls (CSI), shown escaped. */
-	buf_put_printable(&b, "x\xe2\x80\xaey\xe2\x81\xa6z\xe2\x81\xa9\xe2\x80\x8f\xc2\x9b" "1m\xd8\x9c\xe2\x80\x94");
+	buf_put_printable(&b, "x\xe2\x80\xaey\xe2\x81\xa6z\xe2\x81\xa9\xe2\x80\x8f\xc2\x9b"
+			      "1m\xd8\x9c\xe2\x80\x94");
 	CHECK_STR(b.data, "x<U+202E>y<U+2066>z<U+2069><U+200F><U+009B>1m<U+061C>\xe2\x80\x94");
 	buf_reset(&b);
-	buf_put_printable(&b, "\xe2\x80\xaa\xe2\x80\xad\xe2\x81\xa7\xe2"); /* and a sequence cut short */
+	buf_put_printable(
+		&b, "\xe2\x80\xaa\xe2\x80\xad\xe2\x81\xa7\xe2"); /* and a sequence cut short */
 	CHECK_STR(b.data, "<U+202A><U+202D><U+2067>\xe2");
 	buf_release(&b);
 }
@@ -114,7 +116,8 @@ void test_str_number_repeats(void)
 	char *s[4] = { xstrdup("f"), xstrdup("g"), xstrdup("f"), xstrdup("f") };
 	uint32_t *idx = str_order(s, 4);
 
-	CHECK(idx[0] == 0 && idx[1] == 2 && idx[2] == 3 && idx[3] == 1); /* by string, equal ones in index order */
+	CHECK(idx[0] == 0 && idx[1] == 2 && idx[2] == 3 &&
+	      idx[3] == 1); /* by string, equal ones in index order */
 	free(idx);
 	str_number_repeats(s, 4, " #", 1, 1); /* the labels of callprof export */
 	CHECK_STR(s[0], "f");
@@ -125,7 +128,8 @@ void test_str_number_repeats(void)
 	CHECK_STR(s[2], "f #2");
 	free(s[1]);
 	s[1] = xstrdup("f");
-	str_number_repeats(s, 2, "\x1f#", 0, 0); /* fnid.c's keys: every one of equal keys numbered */
+	str_number_repeats(s, 2, "\x1f#", 0,
+			   0); /* fnid.c's keys: every one of equal keys numbered */
 	CHECK_STR(s[0], "f\x1f#0");
 	CHECK_STR(s[1], "f\x1f#1");
 	for (int i = 0; i < 4; i++)

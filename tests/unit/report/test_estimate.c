@@ -13,7 +13,7 @@ void test_estimate_median_and_error(void)
 	/* s = 17.254 (sample), times sqrt(pi/2) / sqrt(5) */
 	CHECK_NEAR(e.se, sqrt(297.7) * 1.2533141373155003 / sqrt(5), 1e-9);
 	e = estimate_of(two, 2, NULL);
-	CHECK_NEAR(e.value, 6, 1e-12); /* the median of two is their mean, */
+	CHECK_NEAR(e.value, 6, 1e-12);                /* the median of two is their mean, */
 	CHECK_NEAR(e.se, sqrt(8.0) / sqrt(2), 1e-12); /* with the mean's error */
 	e = estimate_of(one, 1, NULL);
 	CHECK_NEAR(e.value, 7, 1e-12);
@@ -28,7 +28,8 @@ void test_estimate_own_errors_plug_in(void)
 	CHECK_NEAR(e.se, 0.5, 1e-12); /* a sampled run has a noise of its own */
 	e = estimate_of(x, 3, se);
 	CHECK_NEAR(e.value, 10, 1e-12);
-	CHECK_NEAR(e.se, 3 * 1.2533141373155003 / sqrt(3), 1e-9); /* larger than the runs' spread (0) */
+	CHECK_NEAR(e.se, 3 * 1.2533141373155003 / sqrt(3),
+		   1e-9); /* larger than the runs' spread (0) */
 }
 
 void test_estimate_add_and_noise(void)
@@ -40,6 +41,7 @@ void test_estimate_add_and_noise(void)
 	CHECK_NEAR(estimate_noise(a, b), 5, 1e-12);
 	CHECK(!estimate_beyond_noise(a, (struct estimate){ 26, 4 }, 3)); /* +14 against 3 x 5 */
 	CHECK(estimate_beyond_noise(a, (struct estimate){ 28, 4 }, 3));  /* +16 */
-	CHECK(estimate_beyond_noise(zero, (struct estimate){ 10.5, 0 }, 3)); /* no noise known: any growth */
+	CHECK(estimate_beyond_noise(zero, (struct estimate){ 10.5, 0 },
+				    3)); /* no noise known: any growth */
 	CHECK(!estimate_beyond_noise(zero, zero, 3));
 }

@@ -21,8 +21,13 @@ void test_flame_diff_follows_paths(void)
 	 * main -> lex (lex elsewhere: another path).  Functions: base 0 main, 1 parse, 2 lex, 3 gone;
 	 * new 0 lex, 1 main, 2 parse, 3 added (the diff numbers them main 0, parse 1, lex 2, gone 3,
 	 * added 4). */
-	struct pnode b[] = { { -1, 0, 1, 100, 0 }, { 0, 1, 1, 60, 0 }, { 1, 2, 1, 30, 0 }, { 0, 3, 1, 20, 0 } };
-	struct pnode n[] = { { -1, 1, 1, 150, 0 }, { 0, 2, 1, 90, 0 }, { 1, 0, 1, 45, 0 }, { 1, 3, 1, 10, 0 },
+	struct pnode b[] = {
+		{ -1, 0, 1, 100, 0 }, { 0, 1, 1, 60, 0 }, { 1, 2, 1, 30, 0 }, { 0, 3, 1, 20, 0 }
+	};
+	struct pnode n[] = { { -1, 1, 1, 150, 0 },
+			     { 0, 2, 1, 90, 0 },
+			     { 1, 0, 1, 45, 0 },
+			     { 1, 3, 1, 10, 0 },
 			     { 0, 0, 1, 5, 0 } };
 	uint32_t base_map[] = { 0, 1, 2, 3 }, new_map[] = { 2, 0, 1, 4 };
 	uint32_t *const fmap[2] = { base_map, new_map };
@@ -30,12 +35,12 @@ void test_flame_diff_follows_paths(void)
 	struct flame_gone gone;
 	uint64_t *w = flame_diff_base(&bt, &nt, fmap, &gone);
 
-	CHECK_EQ_U64(w[0], 100);            /* main */
-	CHECK_EQ_U64(w[1], 60);             /* main -> parse */
-	CHECK_EQ_U64(w[2], 30);             /* main -> parse -> lex */
-	CHECK_EQ_U64(w[3], FLAME_NO_BASE);  /* main -> parse -> added: new */
-	CHECK_EQ_U64(w[4], FLAME_NO_BASE);  /* main -> lex: a path the base never took */
-	CHECK_EQ_U64(gone.paths, 1);        /* main -> gone */
+	CHECK_EQ_U64(w[0], 100);           /* main */
+	CHECK_EQ_U64(w[1], 60);            /* main -> parse */
+	CHECK_EQ_U64(w[2], 30);            /* main -> parse -> lex */
+	CHECK_EQ_U64(w[3], FLAME_NO_BASE); /* main -> parse -> added: new */
+	CHECK_EQ_U64(w[4], FLAME_NO_BASE); /* main -> lex: a path the base never took */
+	CHECK_EQ_U64(gone.paths, 1);       /* main -> gone */
 	CHECK_EQ_U64(gone.weight, 20);
 	free(w);
 }

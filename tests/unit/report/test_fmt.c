@@ -118,7 +118,8 @@ void test_fmt_parse_ns_units(void)
 
 void test_fmt_parse_ns_refuses(void)
 {
-	static const char *const bad[] = { "", "ms", "-1", "+1", "5parsecs", "1 m", "1e30s", "1ms ", " 1ms" };
+	static const char *const bad[] = { "",    "ms",    "-1",   "+1",  "5parsecs",
+					   "1 m", "1e30s", "1ms ", " 1ms" };
 	uint64_t ns = 42;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)

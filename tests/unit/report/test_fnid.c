@@ -18,10 +18,12 @@ static void twin_dump(struct dump *d, const uint64_t offsets[3], int with_offset
 	d->run.modules[0].build_id = id;
 	d->nfunctions = 4;
 	d->functions = calloc(4, sizeof(*d->functions));
-	d->functions[0] = (struct dump_function){ .name = main_name, .module = 0, .file = mainc, .line = 5 };
+	d->functions[0] =
+		(struct dump_function){ .name = main_name, .module = 0, .file = mainc, .line = 5 };
 	for (int i = 0; i < 3; i++) {
-		d->functions[1 + i] = (struct dump_function){ .name = helper, .module = 0, .file = duph, .line = 4,
-							      .offset = offsets[i] };
+		d->functions[1 + i] = (struct dump_function){
+			.name = helper, .module = 0, .file = duph, .line = 4, .offset = offsets[i]
+		};
 		if (with_offsets)
 			d->functions[1 + i].has_offset = 1;
 	}
@@ -44,7 +46,8 @@ void test_fnid_twins_by_code(void)
 	ka = fnid_keys(&a);
 	kb = fnid_keys(&b);
 	CHECK_STR(ka[0], "prog\x1fmain\x1fmain.c"); /* a name of its own: its source is enough */
-	CHECK_STR(ka[1], "prog\x1fhelper\x1f" "dup.h\x1fL4\x1f@ab12+0x1220");
+	CHECK_STR(ka[1], "prog\x1fhelper\x1f"
+			 "dup.h\x1fL4\x1f@ab12+0x1220");
 	/* Whatever order the copies were first called in, a copy has one key in every run. */
 	CHECK_STR(ka[1], kb[3]);
 	CHECK_STR(ka[2], kb[2]);
@@ -59,8 +62,10 @@ void test_fnid_merged_dump(void)
 {
 	const uint64_t abc[3] = { 0x1220, 0x12d0, 0x1380 };
 	static char helper[] = "helper", duph[] = "dup.h", at1220[] = "0x1220", at12d0[] = "0x12d0";
-	struct run_uncalled uncalled[2] = { { .name = helper, .file = duph, .line = 4, .offset = at1220 },
-					    { .name = helper, .file = duph, .line = 4, .offset = at1220 } };
+	struct run_uncalled uncalled[2] = {
+		{ .name = helper, .file = duph, .line = 4, .offset = at1220 },
+		{ .name = helper, .file = duph, .line = 4, .offset = at1220 }
+	};
 	struct dump a;
 	char **k;
 
@@ -74,12 +79,14 @@ void test_fnid_merged_dump(void)
 	a.run.modules[0].nuncalled = 2;
 	a.run.modules[0].uncalled = uncalled;
 	k = fnid_keys(&a);
-	CHECK_STR(k[1], "prog\x1fhelper\x1f" "dup.h");
+	CHECK_STR(k[1], "prog\x1fhelper\x1f"
+			"dup.h");
 	fnid_keys_free(k, 2);
 	/* Another offset listed uncalled is another copy: then the called one says which it is. */
 	uncalled[1].offset = at12d0;
 	k = fnid_keys(&a);
-	CHECK_STR(k[1], "prog\x1fhelper\x1f" "dup.h\x1fL4\x1f@ab12+0x1220");
+	CHECK_STR(k[1], "prog\x1fhelper\x1f"
+			"dup.h\x1fL4\x1f@ab12+0x1220");
 	fnid_keys_free(k, 2);
 	twin_free(&a);
 }
@@ -98,8 +105,12 @@ void test_fnid_escaped_names(void)
 	a.functions[2].name = escaped;
 	a.nfunctions = 3;
 	k = fnid_keys(&a);
-	CHECK_STR(k[1], "prog\x1f" "dup\\0one\x1f" "dup.h\x1f\\01");
-	CHECK_STR(k[2], "prog\x1f" "dup\\0one\x1f" "dup.h");
+	CHECK_STR(k[1], "prog\x1f"
+			"dup\\0one\x1f"
+			"dup.h\x1f\\01");
+	CHECK_STR(k[2], "prog\x1f"
+			"dup\\0one\x1f"
+			"dup.h");
 	fnid_keys_free(k, 3);
 	twin_free(&a);
 }
@@ -113,9 +124,12 @@ void test_fnid_twins_without_offsets(void)
 	twin_dump(&a, none, 0);
 	k = fnid_keys(&a);
 	/* No code to tell them by: the order of first calls, the old rule, and every key still unique. */
-	CHECK_STR(k[1], "prog\x1fhelper\x1f" "dup.h\x1fL4\x1f#0");
-	CHECK_STR(k[2], "prog\x1fhelper\x1f" "dup.h\x1fL4\x1f#1");
-	CHECK_STR(k[3], "prog\x1fhelper\x1f" "dup.h\x1fL4\x1f#2");
+	CHECK_STR(k[1], "prog\x1fhelper\x1f"
+			"dup.h\x1fL4\x1f#0");
+	CHECK_STR(k[2], "prog\x1fhelper\x1f"
+			"dup.h\x1fL4\x1f#1");
+	CHECK_STR(k[3], "prog\x1fhelper\x1f"
+			"dup.h\x1fL4\x1f#2");
 	fnid_keys_free(k, 4);
 	twin_free(&a);
 }
@@ -123,14 +137,11 @@ void test_fnid_twins_without_offsets(void)
 void test_fnid_same_levels(void)
 {
 	const struct fnid_show v[] = {
-		{ "main", "main.c", 5 },        /* 0: its own name */
-		{ "helper", "/x/util.c", 3 },   /* 1, 2: same base name, other folders */
-		{ "helper", "/y/util.c", 3 },
-		{ "init", "a.c", 1 },           /* 3, 4: other files */
-		{ "init", "b.c", 1 },
-		{ "dup", "dup.h", 4 },          /* 5, 6: one file, two lines */
-		{ "dup", "dup.h", 9 },
-		{ "copy", "dup.h", 4 },         /* 7, 8: one line: copies */
+		{ "main", "main.c", 5 },      /* 0: its own name */
+		{ "helper", "/x/util.c", 3 }, /* 1, 2: same base name, other folders */
+		{ "helper", "/y/util.c", 3 }, { "init", "a.c", 1 },  /* 3, 4: other files */
+		{ "init", "b.c", 1 },         { "dup", "dup.h", 4 }, /* 5, 6: one file, two lines */
+		{ "dup", "dup.h", 9 },        { "copy", "dup.h", 4 }, /* 7, 8: one line: copies */
 		{ "copy", "dup.h", 4 },
 	};
 	int level[9];
@@ -155,7 +166,8 @@ void test_fnid_same_levels(void)
 	fnid_tell(&b, level[8], "prog", v[8].file, v[8].line, 1, 0x1380);
 	CHECK_STR(b.data, "dup.h:4 @0x1380");
 	buf_reset(&b);
-	fnid_tell(&b, FNID_SHOW_CODE, "libx.so", NULL, 0, 1, 0x1380); /* no source: module and offset */
+	fnid_tell(&b, FNID_SHOW_CODE, "libx.so", NULL, 0, 1,
+		  0x1380); /* no source: module and offset */
 	CHECK_STR(b.data, "libx.so @0x1380");
 	buf_release(&b);
 }

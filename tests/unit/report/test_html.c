@@ -17,7 +17,8 @@ static const char *escaped(const char *s, size_t n)
 
 void test_html_escapes_markup(void)
 {
-	CHECK_STR(ESC("<script>alert('x')</script>"), "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
+	CHECK_STR(ESC("<script>alert('x')</script>"),
+		  "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
 	CHECK_STR(ESC("operator<<(std::ostream&, Point const&)"),
 		  "operator&lt;&lt;(std::ostream&amp;, Point const&amp;)");
 	CHECK_STR(ESC("a=\"b\""), "a=&quot;b&quot;");
@@ -27,19 +28,22 @@ void test_html_escapes_markup(void)
 
 void test_html_keeps_valid_utf8(void)
 {
-	CHECK_STR(ESC("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	CHECK_STR(ESC("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"),
+		  "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
 	CHECK_STR(ESC("\xf4\x8f\xbf\xbf"), "\xf4\x8f\xbf\xbf"); /* U+10FFFF, the last code point */
 }
 
 void test_html_replaces_invalid_utf8(void)
 {
-	CHECK_STR(ESC("a\xff" "b"), "a" FFFD "b");
-	CHECK_STR(ESC("\xc0\xaf"), FFFD FFFD);                /* overlong '/' */
-	CHECK_STR(ESC("\xe0\x80\xaf"), FFFD FFFD FFFD);       /* overlong, three bytes */
-	CHECK_STR(ESC("\xed\xa0\x80"), FFFD FFFD FFFD);       /* a UTF-16 surrogate */
+	CHECK_STR(ESC("a\xff"
+		      "b"),
+		  "a" FFFD "b");
+	CHECK_STR(ESC("\xc0\xaf"), FFFD FFFD);                   /* overlong '/' */
+	CHECK_STR(ESC("\xe0\x80\xaf"), FFFD FFFD FFFD);          /* overlong, three bytes */
+	CHECK_STR(ESC("\xed\xa0\x80"), FFFD FFFD FFFD);          /* a UTF-16 surrogate */
 	CHECK_STR(ESC("\xf4\x90\x80\x80"), FFFD FFFD FFFD FFFD); /* past U+10FFFF */
-	CHECK_STR(ESC("x\xe2\x82"), "x" FFFD FFFD);           /* cut short at the end */
-	CHECK_STR(ESC("\x80<"), FFFD "&lt;");                 /* a lone continuation byte */
+	CHECK_STR(ESC("x\xe2\x82"), "x" FFFD FFFD);              /* cut short at the end */
+	CHECK_STR(ESC("\x80<"), FFFD "&lt;");                    /* a lone continuation byte */
 }
 
 void test_html_replaces_nul(void)

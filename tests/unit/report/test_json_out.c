@@ -33,14 +33,19 @@ void test_json_out_never_closes_a_script(void)
 
 void test_json_out_line_separators(void)
 {
-	CHECK_STR(JS("a\xe2\x80\xa8" "b\xe2\x80\xa9"), "\"a\\u2028b\\u2029\"");
-	CHECK_STR(JS("caf\xc3\xa9 \xf0\x9f\x98\x80"), "\"caf\xc3\xa9 \xf0\x9f\x98\x80\""); /* kept as they are */
+	CHECK_STR(JS("a\xe2\x80\xa8"
+		     "b\xe2\x80\xa9"),
+		  "\"a\\u2028b\\u2029\"");
+	CHECK_STR(JS("caf\xc3\xa9 \xf0\x9f\x98\x80"),
+		  "\"caf\xc3\xa9 \xf0\x9f\x98\x80\""); /* kept as they are */
 }
 
 void test_json_out_invalid_utf8(void)
 {
-	CHECK_STR(JS("a\xff" "b"), "\"a\\ufffdb\"");
-	CHECK_STR(JS("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");  /* a UTF-16 surrogate */
-	CHECK_STR(JS("x\xe2\x82"), "\"x\\ufffd\\ufffd\"");           /* cut short at the end */
-	CHECK_STR(JS("\xc0\xbc"), "\"\\ufffd\\ufffd\"");              /* an overlong '<' */
+	CHECK_STR(JS("a\xff"
+		     "b"),
+		  "\"a\\ufffdb\"");
+	CHECK_STR(JS("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\""); /* a UTF-16 surrogate */
+	CHECK_STR(JS("x\xe2\x82"), "\"x\\ufffd\\ufffd\"");          /* cut short at the end */
+	CHECK_STR(JS("\xc0\xbc"), "\"\\ufffd\\ufffd\"");            /* an overlong '<' */
 }

@@ -14,16 +14,23 @@ static struct buf simple(const char *full, int *changed)
 void test_name_folds_templates(void)
 {
 	int changed;
-	struct buf b = simple("std::vector<int, std::allocator<int> >::push_back(int const&)", &changed);
+	struct buf b =
+		simple("std::vector<int, std::allocator<int> >::push_back(int const&)", &changed);
 
 	CHECK_STR(b.data, "std::vector<\xe2\x80\xa6>::push_back(int const&)");
 	CHECK(changed);
 	buf_release(&b);
-	b = simple("std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >::append("
-		   "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&)", &changed);
-	CHECK_STR(b.data, "std::basic_string<\xe2\x80\xa6>::append(std::basic_string<\xe2\x80\xa6> const&)");
+	b = simple("std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> "
+		   ">::append("
+		   "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> "
+		   "> const&)",
+		   &changed);
+	CHECK_STR(
+		b.data,
+		"std::basic_string<\xe2\x80\xa6>::append(std::basic_string<\xe2\x80\xa6> const&)");
 	buf_release(&b);
-	b = simple("", &changed); /* an empty name (found by fuzzing: the buffer was never allocated) */
+	b = simple("",
+		   &changed); /* an empty name (found by fuzzing: the buffer was never allocated) */
 	CHECK_STR(b.data, "");
 	CHECK(!changed);
 	buf_release(&b);
@@ -45,7 +52,8 @@ void test_name_keeps_operators_and_c(void)
 	CHECK(!changed);
 	buf_release(&b);
 	b = simple("bool operator< <Foo<int> >(Foo<int> const&, Foo<int> const&)", &changed);
-	CHECK_STR(b.data, "bool operator< <\xe2\x80\xa6>(Foo<\xe2\x80\xa6> const&, Foo<\xe2\x80\xa6> const&)");
+	CHECK_STR(b.data, "bool operator< <\xe2\x80\xa6>(Foo<\xe2\x80\xa6> const&, "
+			  "Foo<\xe2\x80\xa6> const&)");
 	buf_release(&b);
 	b = simple("Iter::operator->() const", &changed);
 	CHECK_STR(b.data, "Iter::operator->() const");

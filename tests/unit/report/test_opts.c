@@ -23,8 +23,10 @@ static const struct opt options[] = {
 	{ 'q', "quiet", OPT_FLAG, &o_quiet, NULL, "say less" },
 };
 static const char *const synopses[] = { "DUMP...", NULL };
-static const struct opts_cmd cmd = { "test", synopses, "About it.\n", "Footer.\n", options,
-				     sizeof(options) / sizeof(options[0]), 0 };
+static const struct opts_cmd cmd = {
+	"test", synopses, "About it.\n", "Footer.\n", options, sizeof(options) / sizeof(options[0]),
+	0
+};
 
 /* A command whose first argument ends its options, as record's does. */
 static const char *const run_synopses[] = { "[--] PROGRAM [ARGS...]", "--other", NULL };
@@ -47,16 +49,16 @@ static int parse(const struct opts_cmd *c, struct opts_list *args, ...)
 }
 
 /* parse_err: parse, expecting a usage error; its message (one line) into said. */
-#define parse_err(said, c, ...)                                                          \
-	do {                                                                             \
-		struct opts_list args_;                                                  \
-		char path_[64];                                                          \
+#define parse_err(said, c, ...)                                                                  \
+	do {                                                                                     \
+		struct opts_list args_;                                                          \
+		char path_[64];                                                                  \
 		int saved_ = redirect(STDERR_FILENO, scratch_path(path_, sizeof(path_), "err")); \
-		int rc_ = parse(c, &args_, __VA_ARGS__, (char *)NULL);                    \
-		restore(STDERR_FILENO, saved_);                                          \
-		CHECK(rc_ == 1);                                                         \
-		slurp(path_, said, sizeof(said));                                        \
-		unlink(path_);                                                           \
+		int rc_ = parse(c, &args_, __VA_ARGS__, (char *)NULL);                           \
+		restore(STDERR_FILENO, saved_);                                                  \
+		CHECK(rc_ == 1);                                                                 \
+		slurp(path_, said, sizeof(said));                                                \
+		unlink(path_);                                                                   \
 	} while (0)
 
 void test_opts_forms(void)
@@ -71,7 +73,8 @@ void test_opts_forms(void)
 	CHECK_STR(o_dir, "c");
 	CHECK(parse(&cmd, &args, "--output=d=e", NULL) == 0);
 	CHECK_STR(o_dir, "d=e");
-	CHECK(parse(&cmd, &args, "--output=", "--title", "-x", NULL) == 0); /* a value may begin with '-' */
+	CHECK(parse(&cmd, &args, "--output=", "--title", "-x", NULL) ==
+	      0); /* a value may begin with '-' */
 	CHECK_STR(o_dir, "");
 	CHECK_STR(o_title, "-x");
 	CHECK(parse(&cmd, &args, "-o", "1", "-o", "2", NULL) == 0); /* the last one wins */
@@ -90,7 +93,8 @@ void test_opts_anywhere(void)
 {
 	struct opts_list args;
 
-	CHECK(parse(&cmd, &args, "a.json", "-o", "site", "b.json", "--title=T", "c.json", NULL) == 0);
+	CHECK(parse(&cmd, &args, "a.json", "-o", "site", "b.json", "--title=T", "c.json", NULL) ==
+	      0);
 	CHECK_STR(o_dir, "site");
 	CHECK_STR(o_title, "T");
 	CHECK_EQ_U64(args.n, 3);
@@ -119,7 +123,8 @@ void test_opts_in_order(void)
 {
 	struct opts_list args;
 
-	CHECK(parse(&run_cmd, &args, "-o", "out.json", "prog", "-o", "x", "--", "--help", NULL) == 0);
+	CHECK(parse(&run_cmd, &args, "-o", "out.json", "prog", "-o", "x", "--", "--help", NULL) ==
+	      0);
 	CHECK_STR(o_dir, "out.json");
 	CHECK_EQ_U64(args.n, 5);
 	CHECK_STR(args.v[0], "prog");
@@ -137,8 +142,8 @@ void test_opts_typed_values(void)
 {
 	struct opts_list args;
 
-	CHECK(parse(&cmd, &args, "-n", "12", "--fail-above", "2.5", "--min-time=3ms", "--base", "a", "--base=b",
-		    NULL) == 0);
+	CHECK(parse(&cmd, &args, "-n", "12", "--fail-above", "2.5", "--min-time=3ms", "--base", "a",
+		    "--base=b", NULL) == 0);
 	CHECK_EQ_U64(o_count, 12);
 	CHECK_NEAR(o_pct, 2.5, 0);
 	CHECK_EQ_U64(o_ns, 3000000);
@@ -164,24 +169,32 @@ void test_opts_errors(void)
 	parse_err(said, &cmd, "-ofile");
 	CHECK_STR(said, "callprof test: unknown option '-ofile' (see 'callprof test --help')\n");
 	parse_err(said, &cmd, "a.json", "--title");
-	CHECK_STR(said, "callprof test: option '--title' needs a value (T) (see 'callprof test --help')\n");
+	CHECK_STR(
+		said,
+		"callprof test: option '--title' needs a value (T) (see 'callprof test --help')\n");
 	parse_err(said, &cmd, "-n", "x");
 	CHECK_STR(said, "callprof test: -n wants a number, not 'x' (see 'callprof test --help')\n");
 	parse_err(said, &cmd, "-n=-3");
-	CHECK_STR(said, "callprof test: -n wants a number, not '-3' (see 'callprof test --help')\n");
+	CHECK_STR(said,
+		  "callprof test: -n wants a number, not '-3' (see 'callprof test --help')\n");
 	parse_err(said, &cmd, "--fail-above", "-5");
-	CHECK_STR(said, "callprof test: --fail-above wants a percentage (a number, 0 or more), not '-5' "
-			"(see 'callprof test --help')\n");
+	CHECK_STR(said,
+		  "callprof test: --fail-above wants a percentage (a number, 0 or more), not '-5' "
+		  "(see 'callprof test --help')\n");
 	parse_err(said, &cmd, "--fail-above=nan");
-	CHECK_STR(said, "callprof test: --fail-above wants a percentage (a number, 0 or more), not 'nan' "
-			"(see 'callprof test --help')\n");
+	CHECK_STR(said,
+		  "callprof test: --fail-above wants a percentage (a number, 0 or more), not 'nan' "
+		  "(see 'callprof test --help')\n");
 	parse_err(said, &cmd, "--min-time", "5parsecs");
-	CHECK_STR(said, "callprof test: --min-time wants a time such as 1ms, 250us or 1500 (ns), not '5parsecs' "
+	CHECK_STR(said, "callprof test: --min-time wants a time such as 1ms, 250us or 1500 (ns), "
+			"not '5parsecs' "
 			"(see 'callprof test --help')\n");
 	parse_err(said, &cmd, "--quiet=yes");
-	CHECK_STR(said, "callprof test: option '--quiet' takes no value (see 'callprof test --help')\n");
+	CHECK_STR(said,
+		  "callprof test: option '--quiet' takes no value (see 'callprof test --help')\n");
 	parse_err(said, &cmd, "-n", "1\n2");
-	CHECK_STR(said, "callprof test: -n wants a number, not '1?2' (see 'callprof test --help')\n");
+	CHECK_STR(said,
+		  "callprof test: -n wants a number, not '1?2' (see 'callprof test --help')\n");
 	CHECK_EQ_U64(opts_error(&cmd, "no %s given", "dump"), 1);
 }
 
@@ -202,21 +215,20 @@ void test_opts_help_text(void)
 {
 	char text[2048];
 
-	CHECK_STR(help_of(&cmd, text, sizeof(text)),
-		  "usage: callprof test [options] DUMP...\n"
-		  "\n"
-		  "About it.\n"
-		  "\n"
-		  "  -o, --output DIR   where it goes;\n"
-		  "                     second line\n"
-		  "  --title T          the title\n"
-		  "  --base DUMP        repeatable\n"
-		  "  -n N               rows\n"
-		  "  --fail-above PCT   gate\n"
-		  "  --min-time T       noise\n"
-		  "  -q, --quiet        say less\n"
-		  "\n"
-		  "Footer.\n");
+	CHECK_STR(help_of(&cmd, text, sizeof(text)), "usage: callprof test [options] DUMP...\n"
+						     "\n"
+						     "About it.\n"
+						     "\n"
+						     "  -o, --output DIR   where it goes;\n"
+						     "                     second line\n"
+						     "  --title T          the title\n"
+						     "  --base DUMP        repeatable\n"
+						     "  -n N               rows\n"
+						     "  --fail-above PCT   gate\n"
+						     "  --min-time T       noise\n"
+						     "  -q, --quiet        say less\n"
+						     "\n"
+						     "Footer.\n");
 	/* Few options are listed on the usage lines themselves. */
 	CHECK_STR(help_of(&run_cmd, text, sizeof(text)),
 		  "usage: callprof run [-o DIR] [--] PROGRAM [ARGS...]\n"

@@ -5,7 +5,9 @@
 void test_pstat_add_saturates(void)
 {
 	struct pstat to = { .calls = UINT64_MAX - 1, .incl_ns = 10, .self_ns = UINT64_MAX };
-	struct pstat from = { .calls = 5, .incl_ns = 20, .self_ns = 1, .raw_incl_ns = 3, .fenced_calls = 2 };
+	struct pstat from = {
+		.calls = 5, .incl_ns = 20, .self_ns = 1, .raw_incl_ns = 3, .fenced_calls = 2
+	};
 
 	pstat_add(&to, &from);
 	CHECK_EQ_U64(to.calls, UINT64_MAX); /* stops at the largest value instead of wrapping */

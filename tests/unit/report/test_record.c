@@ -33,7 +33,8 @@ static int refusing_cell(struct load_ctx *c, const void *src, const struct load_
 }
 
 /* set: the cell of field key of kind holds n (s for a string field). */
-static void set(struct fake *r, const struct load_record_kind *kind, const char *key, int64_t n, const char *s)
+static void set(struct fake *r, const struct load_record_kind *kind, const char *key, int64_t n,
+		const char *s)
 {
 	for (size_t k = 0; k < kind->nfields; k++) {
 		if (!strcmp(kind->fields[k].key, key)) {
@@ -136,15 +137,19 @@ void test_record_messages(void)
 	r = a_function();
 	set(&r, &load_fstat_kind, "self_ns", -5, NULL);
 	CHECK(check(&load_fstat_kind, &r, &s) == -1);
-	CHECK_STR(err.data, "expected a non-negative integer, not -5, at threads[3].functions[12].self_ns in 'x.json'");
+	CHECK_STR(err.data, "expected a non-negative integer, not -5, at "
+			    "threads[3].functions[12].self_ns in 'x.json'");
 	r = a_function();
 	set(&r, &load_fstat_kind, "fn", 99, NULL);
 	CHECK(check(&load_fstat_kind, &r, &s) == -1);
-	CHECK_STR(err.data, "function id 99 is not in functions[] at threads[3].functions[12].fn in 'x.json'");
+	CHECK_STR(
+		err.data,
+		"function id 99 is not in functions[] at threads[3].functions[12].fn in 'x.json'");
 	r = a_function();
 	set(&r, &load_fstat_kind, "fenced_calls", 6, NULL);
 	CHECK(check(&load_fstat_kind, &r, &s) == -1);
-	CHECK_STR(err.data, "fenced_calls 6 is more than calls 5 at threads[3].functions[12].fenced_calls in 'x.json'");
+	CHECK_STR(err.data, "fenced_calls 6 is more than calls 5 at "
+			    "threads[3].functions[12].fenced_calls in 'x.json'");
 	buf_reset(&err);
 	CHECK(load_record(&ctx, &load_fstat_kind, &refusing, &where, &fns, &s) == -1);
 	CHECK_STR(err.data, "refused fn in 'x.json'");
@@ -192,7 +197,8 @@ void test_record_keys_for_rowscan(void)
 	}
 	CHECK_LT_U64(file, keys.n);
 	CHECK_LT_U64(site, keys.n);
-	CHECK_EQ_U64(keys.strings, (UINT64_C(1) << file) | (UINT64_C(1) << site)); /* the string fields */
+	CHECK_EQ_U64(keys.strings,
+		     (UINT64_C(1) << file) | (UINT64_C(1) << site)); /* the string fields */
 	load_record_keys(&load_fstat_kind, names, &keys);
 	CHECK_EQ_U64(keys.strings, 0);
 	CHECK_STR(keys.names[0], "fn");

@@ -48,7 +48,8 @@ void test_rowscan_reads_tables(void)
 	CHECK_EQ_U64(t->nrows, 0);
 	t = rowscan_find(&rs, RS_EDGES, 1);
 	CHECK_NOT_NULL(t);
-	CHECK(t->nrows == 1 && t->cells[0] == ROWSCAN_NULL && t->cells[1] == 1 && t->cells[2] == ROWSCAN_NULL);
+	CHECK(t->nrows == 1 && t->cells[0] == ROWSCAN_NULL && t->cells[1] == 1 &&
+	      t->cells[2] == ROWSCAN_NULL);
 	rowscan_release(&rs);
 	free(text);
 }
@@ -107,7 +108,8 @@ void test_rowscan_leaves_odd_arrays(void)
 	static const char *const odd[] = {
 		"{\"threads\":[{\"functions\":[{\"fn\":0.5}],\"edges\":[{\"callee\":1}]}]}",
 		"{\"threads\":[{\"functions\":[{\"fn\":\"0\"}],\"edges\":[{\"callee\":1}]}]}",
-		"{\"threads\":[{\"functions\":[{\"fn\":9223372036854775808}],\"edges\":[{\"callee\":1}]}]}",
+		"{\"threads\":[{\"functions\":[{\"fn\":9223372036854775808}],\"edges\":[{"
+		"\"callee\":1}]}]}",
 		"{\"threads\":[{\"functions\":[{\"fn\":0,\"fn\":1}],\"edges\":[{\"callee\":1}]}]}",
 		"{\"threads\":[{\"functions\":[{\"fn\":true}],\"edges\":[{\"callee\":1}]}]}",
 		"{\"threads\":[{\"functions\":[{\"fn\":01}],\"edges\":[{\"callee\":1}]}]}",
@@ -144,7 +146,8 @@ void test_rowscan_leaves_odd_arrays(void)
 void test_rowscan_gives_up_on_dup_keys(void)
 {
 	/* json-c keeps the last of two equal keys: which array that is, is its business. */
-	static const char twice[] = "{\"threads\":[{\"functions\":[{\"fn\":0}],\"functions\":[{\"fn\":1}]}]}";
+	static const char twice[] =
+		"{\"threads\":[{\"functions\":[{\"fn\":0}],\"functions\":[{\"fn\":1}]}]}";
 	struct rowscan rs;
 	char *text;
 
@@ -157,7 +160,8 @@ void test_rowscan_gives_up_on_dup_keys(void)
 
 void test_rowscan_gives_up_on_escaped_key(void)
 {
-	static const char escaped[] = "{\"threads\":[{\"tr\\u0065e\":{\"rows\":[[0]]},\"functions\":[{\"fn\":0}]}]}";
+	static const char escaped[] =
+		"{\"threads\":[{\"tr\\u0065e\":{\"rows\":[[0]]},\"functions\":[{\"fn\":0}]}]}";
 	struct rowscan rs;
 	char *text;
 

@@ -19,7 +19,9 @@ static const char *expand(const char *text, const struct tmpl_var *vars, size_t 
 
 void test_tmpl_expands(void)
 {
-	const struct tmpl_var vars[] = { { "title", "T" }, { "body", "<p>x</p>" }, { "t", "short" } };
+	const struct tmpl_var vars[] = { { "title", "T" },
+					 { "body", "<p>x</p>" },
+					 { "t", "short" } };
 
 	CHECK_STR(expand("<h1>{{title}}</h1>{{body}}", vars, 3), "<h1>T</h1><p>x</p>");
 	CHECK_STR(expand("{{title}}{{title}}", vars, 3), "TT");
@@ -47,14 +49,17 @@ void test_tmpl_values_not_expanded(void)
 {
 	const struct tmpl_var vars[] = { { "a", "{{b}}" }, { "b", "B" } };
 
-	CHECK_STR(expand("{{a}}", vars, 2), "{{b}}"); /* a value is inserted as it is, never read again */
+	CHECK_STR(expand("{{a}}", vars, 2),
+		  "{{b}}"); /* a value is inserted as it is, never read again */
 }
 
 void test_tmpl_render_builtin(void)
 {
 	struct buf out = BUF_INIT;
-	const struct tmpl_var vars[] = { { "heading", "H" }, { "flat", "<table></table>" },
-					 { "back", "../index.html" }, { "back_label", "Overview" } };
+	const struct tmpl_var vars[] = { { "heading", "H" },
+					 { "flat", "<table></table>" },
+					 { "back", "../index.html" },
+					 { "back_label", "Overview" } };
 
 	CHECK(tmpl_render(&out, "flat.html", vars, 4) == 0);
 	CHECK(strstr(out.data, "<a href=\"../index.html\">Overview</a>") != NULL);
@@ -101,7 +106,8 @@ void test_tmpl_render_unknown(void)
 	restore(STDERR_FILENO, saved);
 	CHECK(rc == -1);
 	CHECK_EQ_U64(out.len, 0);
-	CHECK_STR(slurp(path, said, sizeof(said)), "callprof: no built-in asset 'templates/no-such-template.html'\n");
+	CHECK_STR(slurp(path, said, sizeof(said)),
+		  "callprof: no built-in asset 'templates/no-such-template.html'\n");
 	unlink(path);
 	buf_release(&out);
 }
