@@ -209,8 +209,7 @@ static void retire_library_functions(void)
 		goto out;
 	generation = __atomic_add_fetch(&unload_generation, 1, __ATOMIC_RELAXED);
 	for (struct tstate *t = tstate_lock_all(); t; t = t->next)
-		for (struct cct_node *c = cct_next_preorder(&t->tree.root, &t->tree.root); c;
-		     c = cct_next_preorder(c, &t->tree.root))
+		for (struct cct_node *c = cct_first(&t->tree); c; c = cct_next(&t->tree, c))
 			for (size_t i = 0; i < n; i++)
 				if (c->fn == keys[i])
 					cct_node_rekey(&t->tree, c,
