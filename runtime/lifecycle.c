@@ -35,6 +35,7 @@
 #include "options.h"
 #include "probe.h"
 #include "process.h"
+#include "schedstat.h"
 #include "sandbox.h"
 #include "sigframe.h"
 #include "snapshot.h"
@@ -146,6 +147,8 @@ static void start(void)
 	}
 	silenced_got_setup();
 	calib_run();
+	if (schedstat_wait_ns((int)gettid(), &process.start_wait_ns) == 0)
+		process.start_wait_tid = (int)gettid();
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	/* Registered now, before the C library registers the dynamic linker's
 	 * destructor run (a preloaded or linked runtime starts before it): it runs
@@ -484,6 +487,8 @@ CP_EXPORT void callprof_reset(void)
 		return;
 	for (struct tstate *t = tstate_lock_all(); t; t = t->next) {
 		tstate_clear(t, now);
+		if (schedstat_wait_ns(t->tid, &t->wait_base_ns) < 0)
+			t->wait_base_ns = 0;
 		args_thread_clear(t);
 	}
 	tstate_unlock_all();

@@ -235,6 +235,8 @@ static struct tstate *attach(void)
 	cp_barrier();
 	tstate_self = t;
 	cp_barrier();
+	if (t->tid == process.start_wait_tid) /* its profile begins after start-up's wait */
+		t->wait_base_ns = process.start_wait_ns;
 	t->dropped_calls += attach_dropped;
 	attach_dropped = 0;
 	tstate_register(t);

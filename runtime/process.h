@@ -24,6 +24,11 @@ struct process_info {
 	uint64_t start_realtime_ns; /* the same moment on the wall clock, for the report's date */
 	uint64_t threads_lost; /* threads whose state could not be made (no memory): not profiled */
 	uint64_t lost_calls;   /* the calls those threads made */
+	/* The CPU wait (schedstat.h) of the thread that ran start-up, read as
+	 * start-up ended: that thread's profile begins after it, so the wait of
+	 * exec, the dynamic linker and calibration is not the profile's. */
+	int start_wait_tid;
+	uint64_t start_wait_ns;
 };
 
 extern struct process_info process;

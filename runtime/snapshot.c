@@ -396,14 +396,22 @@ int snapshot_take(struct snapshot *s, const struct tstate *newest)
 		if (!st->rows)
 			goto out_release;
 	}
-	s->now_ticks = clock_now();
+	/* The waits are read before the clock: reading one is a system call, whose
+	 * return is where a loaded machine preempts this thread, and that wait
+	 * must fall inside the wall time it is taken out of. */
 	for (size_t i = 0; i < s->nthreads; i++) {
 		struct snap_thread *st = &s->threads[i];
 
-		if (st->rows)
-			thread_open(st->t, st->rows, st->n, s->now_ticks);
 		st->has_wait = !st->t->finished && schedstat_wait_ns(st->t->tid, &st->wait_ns) == 0;
+		/* Only the wait since the thread's profile began is in its wall time. */
+		st->wait_ns -=
+			st->wait_ns < st->t->wait_base_ns ? st->wait_ns : st->t->wait_base_ns;
 	}
+	s->now_ticks = clock_now();
+	for (size_t i = 0; i < s->nthreads; i++)
+		if (s->threads[i].rows)
+			thread_open(s->threads[i].t, s->threads[i].rows, s->threads[i].n,
+				    s->now_ticks);
 	return 0;
 out_release:
 	snapshot_release(s);

@@ -239,6 +239,7 @@ static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 	t->tid = (int)gettid();
 	t->is_main = true;
 	t->t_start_ticks = now;
+	t->wait_base_ns = 0; /* a new task: the kernel's count starts at the fork */
 	t->next = NULL;
 }
 

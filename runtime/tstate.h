@@ -46,6 +46,7 @@ struct tstate {
 	struct args_thread
 		*args;          /* value profiles of the functions CALLPROF_ARGS selects (args.h) */
 	uint64_t t_start_ticks; /* first probe on the thread */
+	uint64_t wait_base_ns;  /* its CPU wait (schedstat.h) at t_start_ticks, where known */
 	uint64_t t_end_ticks;   /* thread end, when finished */
 	int tid;
 	int exit_rounds;     /* thread-exit destructor rounds seen */

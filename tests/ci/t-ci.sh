@@ -4,7 +4,7 @@
 # the project, against examples/demo, with its default gate: first as on the main branch (no
 # baseline: a report, the job summary), then as on a merge request with the first run's profiles
 # as the baseline: unchanged code passes the gate while a CPU hog per core loads the machine (as
-# a shared CI runner is); twice the calls trip the calls gate; thirty times the work trips the
+# a shared CI runner is), and when one side ran loaded and the other not; twice the calls trip the calls gate; thirty times the work trips the
 # time gate (exit 3, the functions named).
 set -u
 . "$TOP/tests/lib.sh"
@@ -48,7 +48,8 @@ export CALLPROF="$B/callprof"
 export CALLPROF_COMPENSATE=0
 unset GITLAB_CI BASELINE OUT RUNS FAIL_ABOVE MIN_TIME CALLS_ABOVE DEMO_WORDS
 
-# A CPU hog per core (and the other jobs of `make check`): the unchanged runs must pass anyway.
+# CPU hogs, one or two per core (and the other jobs of `make check`): the unchanged runs must
+# pass anyway.
 HOGS=""
 hog_start() {
 	for _c in $(seq "$(nproc)"); do
@@ -72,6 +73,7 @@ ci() {
 	rc=$?
 }
 
+hog_start
 hog_start
 ci main
 if [ $rc -eq 0 ]; then ok "main branch run, machine loaded: exit 0"; else fail "main branch run, machine loaded: exit 0" "status $rc: $(tail -n 3 "$W/main.err")"; fi
@@ -100,11 +102,25 @@ has "the job summary has the diff's summary" "$W/mr.summary" '^# callprof diff: 
 has "the job summary says the gate passed" "$W/mr.summary" \
 	'^- Gate \(inclusive time up by more than 25% and 5.00 ms, or calls up by more than 10%, beyond 3× the noise\): passed$'
 
-# GitLab: no job summary file, the summaries go to the job log (unchanged code again, loaded).
+# The two sides under different loads: the baseline's runs waited for a CPU (two hogs a core),
+# the merge request's did not, and then the other way round.  The waits are taken out
+# of each side's times, so unchanged code passes either way.
+hog_stop
+# GitLab: no job summary file, the summaries go to the job log (unchanged code, now unloaded).
 ci gitlab GITLAB_CI=true GITHUB_STEP_SUMMARY=
 if [ $rc -eq 0 ] && grep -q '^# callprof diff: demo$' "$W/gitlab.out"; then ok "GitLab: the summaries go to the job log"; else
 	fail "GitLab: the summaries go to the job log" "status $rc: $(tail -n 3 "$W/gitlab.err")"; fi
+ok_or_fail() {
+	if [ $rc -eq 0 ]; then ok "$1"; else fail "$1" "status $rc: $(tail -n 3 "$W/$2.err")"; fi
+}
+ok_or_fail "unchanged code, baseline under two hogs a core and merge request unloaded, default gate: exit 0" gitlab
+rm -rf "$P/baseline"
+mv "$O/profiles" "$P/baseline"
+hog_start
+hog_start
+ci heavier
 hog_stop
+ok_or_fail "unchanged code, baseline unloaded and merge request under two hogs a core, default gate: exit 0" heavier
 
 # Twice the words: words_add, hash_word and others are called twice as often, an exact count
 # that no load can blur.  The calls gate trips.
