@@ -6,7 +6,9 @@
  * dead), and a stack that does not run keeps its calls open but its time
  * stopped.  A context made by makecontext starts with an empty stack (its
  * function is a root call); one it does not know (getcontext's) is a jump
- * within the running stack, as longjmp is.
+ * within the running stack, as longjmp is.  Under the front-ends that hijack
+ * returns (hijack.h), each context keeps its records of hijacked returns
+ * too, bounded by its own stack, and takes them along when it runs.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -60,20 +62,34 @@ static void stack_out(struct tstate *t, struct ctx_entry *e, uint64_t now)
 		if (e->saved.base) /* an older stack it kept, never resumed */
 			shadow_release(&e->saved);
 		e->saved = t->stack;
+		hijack_stack_release(&e->ret);
+		e->ret = t->ret;
 		e->paused_ticks = now;
 		e->fresh = false;
 	} else {
 		t->resyncs += shadow_close_above(&t->stack, 0, now);
 		shadow_release(&t->stack);
+		hijack_stack_release(&t->ret); /* its calls never return */
 	}
 	memset(&t->stack, 0, sizeof(t->stack));
+	memset(&t->ret, 0, sizeof(t->ret));
 }
 
-/* The stack kept by `e`, taken from it with its open calls' times moved on by
- * the time it stopped, into *s; or, for a context not run yet (or none), a
- * new empty one.  False without memory. */
-static bool stack_take(struct tstate *t, struct ctx_entry *e, uint64_t now, struct shadow *s)
+/* The stacks kept by `e` (of calls, and of hijacked returns), taken from it
+ * with its open calls' times moved on by the time it stopped, into *s and *r;
+ * or, for a context not run yet (or none), new empty ones, the hijacked
+ * returns' on the context's own stack `ucp` (one that runs is the only place
+ * its calls return through).  False without memory. */
+static bool stack_take(struct tstate *t, struct ctx_entry *e, const ucontext_t *ucp, uint64_t now,
+		       struct shadow *s, struct hijack_stack *r)
 {
+	*r = e ? e->ret : (struct hijack_stack){ 0 };
+	if (e)
+		memset(&e->ret, 0, sizeof(e->ret));
+	if (!r->stack_hi && e && e->fresh && ucp->uc_stack.ss_size) {
+		r->stack_lo = (uintptr_t)ucp->uc_stack.ss_sp;
+		r->stack_hi = r->stack_lo + ucp->uc_stack.ss_size;
+	}
 	*s = e ? e->saved : (struct shadow){ 0 };
 	if (s->base) {
 		uint64_t stopped = now > e->paused_ticks ? now - e->paused_ticks : 0;
@@ -82,6 +98,8 @@ static bool stack_take(struct tstate *t, struct ctx_entry *e, uint64_t now, stru
 				s->base[i].t_enter_ticks += stopped;
 		memset(&e->saved, 0, sizeof(e->saved));
 	} else if (shadow_init(s, &t->tree.root, CONTEXT_FRAMES, options.max_stack) < 0) {
+		if (e)
+			e->ret = *r; /* kept as it was */
 		return false;
 	}
 	if (e)
@@ -89,9 +107,10 @@ static bool stack_take(struct tstate *t, struct ctx_entry *e, uint64_t now, stru
 	return true;
 }
 
-/* `s` runs on `t`. */
-static void stack_put(struct tstate *t, const struct shadow *s)
+/* `s` and `r` run on `t`. */
+static void stack_put(struct tstate *t, const struct shadow *s, const struct hijack_stack *r)
 {
+	t->ret = *r;
 	install(t, s);
 	fold_resume(&t->stack.fold);
 }
@@ -102,7 +121,7 @@ static bool known(struct tstate *t, const ucontext_t *ucp)
 {
 	const struct ctx_entry *e = ctxmap_get(&t->contexts, ucp, false);
 
-	return e && (e->saved.base || e->fresh);
+	return e && (e->saved.base || e->fresh || e->ret.base);
 }
 
 /* A switch to a context on the running stack: a jump up it, as longjmp (nonlocal.c). */
@@ -120,6 +139,7 @@ static void switch_to(struct tstate *t, const ucontext_t *oucp, const ucontext_t
 {
 	uint64_t now = stamp_enter_read();
 	struct ctx_entry *out = NULL;
+	struct hijack_stack in_ret;
 	struct shadow in;
 
 	if (!known(t, ucp)) {
@@ -130,14 +150,14 @@ static void switch_to(struct tstate *t, const ucontext_t *oucp, const ucontext_t
 	 * stacks stay as they are (the switch is then a jump, as before). */
 	if (oucp && !(out = ctxmap_get(&t->contexts, oucp, true)))
 		return;
-	if (!stack_take(t, ctxmap_get(&t->contexts, ucp, false), now, &in))
+	if (!stack_take(t, ctxmap_get(&t->contexts, ucp, false), ucp, now, &in, &in_ret))
 		return;
 	if (!oucp && t->ctx_current && (out = ctxmap_get(&t->contexts, t->ctx_current, false))) {
 		ctxmap_remove(out); /* its context is left for good */
 		out = NULL;
 	}
 	stack_out(t, out, now);
-	stack_put(t, &in);
+	stack_put(t, &in, &in_ret);
 	t->ctx_current = ucp;
 }
 
@@ -152,15 +172,16 @@ static void came_back(struct tstate *t, const ucontext_t *oucp)
 	uint64_t now = stamp_enter_read();
 	struct ctx_entry *e;
 
+	struct hijack_stack back_ret;
 	struct shadow back;
 
 	if (t->ctx_current == oucp || !known(t, oucp) ||
-	    !stack_take(t, ctxmap_get(&t->contexts, oucp, false), now, &back))
+	    !stack_take(t, ctxmap_get(&t->contexts, oucp, false), oucp, now, &back, &back_ret))
 		return;
 	if (t->ctx_current && (e = ctxmap_get(&t->contexts, t->ctx_current, false)))
 		ctxmap_remove(e);
 	stack_out(t, NULL, now);
-	stack_put(t, &back);
+	stack_put(t, &back, &back_ret);
 	t->ctx_current = oucp;
 }
 
@@ -234,6 +255,7 @@ void makecontext(ucontext_t *ucp, void (*func)(void), int argc, ...)
 		if ((e = ctxmap_get(&t->contexts, ucp, true))) {
 			if (e->saved.base) /* a context made again: its old stack goes */
 				shadow_release(&e->saved);
+			hijack_stack_release(&e->ret);
 			memset(&e->saved, 0, sizeof(e->saved));
 			e->fresh = true;
 		}

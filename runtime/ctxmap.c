@@ -86,6 +86,7 @@ void ctxmap_remove(struct ctx_entry *e)
 {
 	if (e->saved.base)
 		shadow_release(&e->saved);
+	hijack_stack_release(&e->ret);
 	memset(e, 0, sizeof(*e));
 	e->key = CTXMAP_GONE;
 }
@@ -94,12 +95,28 @@ void ctxmap_release(struct ctxmap **map)
 {
 	struct ctxmap *m = *map;
 
-	for (size_t i = 0; m && i <= m->mask; i++)
-		if (m->slots[i].key && m->slots[i].key != CTXMAP_GONE && m->slots[i].saved.base)
+	for (size_t i = 0; m && i <= m->mask; i++) {
+		if (!m->slots[i].key || m->slots[i].key == CTXMAP_GONE)
+			continue;
+		if (m->slots[i].saved.base)
 			shadow_release(&m->slots[i].saved);
+		hijack_stack_release(&m->slots[i].ret);
+	}
 	if (m)
 		munmap(m, map_bytes(m->mask + 1));
 	*map = NULL;
+}
+
+void ctxmap_each_stack(struct ctxmap *map,
+		       void (*visit)(struct shadow *s, uint64_t *paused_ticks, void *arg),
+		       void *arg)
+{
+	for (size_t i = 0; map && i <= map->mask; i++) {
+		struct ctx_entry *e = &map->slots[i];
+
+		if (e->key && e->key != CTXMAP_GONE && e->saved.base)
+			visit(&e->saved, &e->paused_ticks, arg);
+	}
 }
 
 void ctxmap_each_saved(const struct ctxmap *map,

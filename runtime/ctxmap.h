@@ -13,14 +13,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hijack_stack.h"
 #include "shadow.h"
 
 /* One context the thread has seen. */
 struct ctx_entry {
-	const void *key;       /* its ucontext_t; NULL: an empty slot, CTXMAP_GONE: a freed one */
-	struct shadow saved;   /* its shadow stack while it does not run (saved.base NULL: none) */
-	uint64_t paused_ticks; /* when it stopped running: its open calls' time stops there */
-	bool fresh;            /* made by makecontext and not run since: its stack starts empty */
+	const void *key;     /* its ucontext_t; NULL: an empty slot, CTXMAP_GONE: a freed one */
+	struct shadow saved; /* its shadow stack while it does not run (saved.base NULL: none) */
+	struct hijack_stack ret; /* its hijacked returns while it does not run (hijack.h) */
+	uint64_t paused_ticks;   /* when it stopped running: its open calls' time stops there */
+	bool fresh;              /* made by makecontext and not run since: its stack starts empty */
 };
 
 #define CTXMAP_GONE ((const void *)1)
@@ -40,6 +42,12 @@ void ctxmap_remove(struct ctx_entry *e);
 
 /* Frees the map and every stack it keeps (a thread's end, a fork child's new profile). */
 void ctxmap_release(struct ctxmap **map);
+
+/* Calls `visit` for each stack the map keeps, to change it and when it
+ * stopped running (a fork child's new profile). */
+void ctxmap_each_stack(struct ctxmap *map,
+		       void (*visit)(struct shadow *s, uint64_t *paused_ticks, void *arg),
+		       void *arg);
 
 /* Calls `visit` for each stack the map keeps, with when it stopped running. */
 void ctxmap_each_saved(const struct ctxmap *map,

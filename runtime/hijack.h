@@ -23,8 +23,10 @@
  *   (hijack_unwind: nonlocal.c's interposers); a call below it returned (a
  *   returning function has no live callee).  A record that merely looks
  *   dead by address is never popped: a coroutine's stack may lie anywhere.
- * - Only returns on the thread's own stack, or on its alternate signal
- *   stack, are hijacked.  A call elsewhere (a coroutine's stack), or one
+ * - Only returns on the running context's stack (the thread's own, or a
+ *   makecontext context's: context.c keeps records per context), or on the
+ *   alternate signal stack, are hijacked.  A call elsewhere (a stack a
+ *   coroutine library switched to by itself), or one
  *   whose slot lies above the innermost record on the same stack (a stack
  *   carved out of a frame below), or past the records' room, is counted
  *   without a frame (probe_open_held's PROBE_COUNTED): its count is exact,

@@ -7,6 +7,7 @@
 #define CALLPROF_HIJACK_STACK_H
 
 #include <stdint.h>
+#include <sys/mman.h>
 
 /* One hijacked return: a call whose return address was swapped for the trampoline. */
 struct hijack_rec {
@@ -29,5 +30,13 @@ struct hijack_stack {
 				  * (backtrace): stack_hi, which is stack_lo meanwhile, so
 				  * nothing is hijacked or found dead; else 0 */
 };
+
+/* Frees the records' memory (their thread or context is gone): the stack is empty after. */
+static inline void hijack_stack_release(struct hijack_stack *h)
+{
+	if (h->base)
+		munmap(h->base, (size_t)h->cap * sizeof(*h->base));
+	*h = (struct hijack_stack){ 0 };
+}
 
 #endif

@@ -79,8 +79,7 @@ void tstate_destroy(struct tstate *t)
 {
 	while (t) {
 		struct tstate *next = t->sig;
-		if (t->ret.base)
-			munmap(t->ret.base, (size_t)t->ret.cap * sizeof(*t->ret.base));
+		hijack_stack_release(&t->ret);
 		ctxmap_release(&t->contexts);
 		shadow_release(&t->stack);
 		cct_release(&t->tree);
@@ -194,21 +193,23 @@ void tstate_clear(struct tstate *t, uint64_t now_ticks)
 	t->t_start_ticks = now_ticks;
 }
 
-/* The forking thread keeps its open frames, but in a fresh tree: their nodes
- * count no call (the parent counted their entries), and their time runs from
- * the fork on, so the child's calls attach below them; each keeps its
- * front-end's word (so its kind of call, kind.h). */
-static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
-{
-	struct cct old = t->tree;
-	struct cct_node *parent;
+struct rebase_arg {
+	struct tstate *t;
+	uint64_t now;
+};
 
-	tree_init(t, node_state);
-	fold_release(&t->stack.fold); /* the fresh tree has room: nothing is folded */
-	parent = &t->tree.root;
-	t->stack.base[0].node = parent;
-	for (uint32_t i = 1; i < t->stack.depth; i++) {
-		struct frame *f = &t->stack.base[i];
+/* The open frames of stack `s` move to the fresh tree of `t`: their nodes
+ * count no call (the parent counted their entries), and their time runs from
+ * `now`, so the child's calls attach below them; each keeps its front-end's
+ * word (so its kind of call, kind.h).  The old tree is still there to read. */
+static void rebase(struct tstate *t, struct shadow *s, uint64_t now)
+{
+	struct cct_node *parent = &t->tree.root;
+
+	fold_release(&s->fold); /* the fresh tree has room: nothing is folded */
+	s->base[0].node = parent;
+	for (uint32_t i = 1; i < s->depth; i++) {
+		struct frame *f = &s->base[i];
 		struct cct_node *n;
 		if (frame_is_transparent(f)) {
 			f->node = parent;
@@ -220,7 +221,7 @@ static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 		f->sp &= ~FRAME_MARKS;
 		n = cct_child_get(&t->tree, parent, f->fn, f->node->call_site);
 		if (!n || cct_node_is_folded(&t->tree, n)) {
-			t->stack.depth = i;
+			s->depth = i;
 			break;
 		}
 		n->fe_word = f->node->fe_word;
@@ -228,9 +229,27 @@ static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
 		f->t_enter_ticks = now;
 		parent = n;
 	}
+}
+
+static void rebase_saved(struct shadow *s, uint64_t *paused_ticks, void *arg)
+{
+	const struct rebase_arg *a = arg;
+
+	rebase(a->t, s, a->now);
+	*paused_ticks = a->now;
+}
+
+/* The forking thread keeps its open frames, those of the context that runs
+ * and of the others it keeps, in a fresh tree (rebase). */
+static void restart(struct tstate *t, uint32_t node_state, uint64_t now)
+{
+	struct cct old = t->tree;
+	struct rebase_arg a = { t, now };
+
+	tree_init(t, node_state);
+	rebase(t, &t->stack, now);
+	ctxmap_each_stack(t->contexts, rebase_saved, &a);
 	cct_release(&old);
-	ctxmap_release(&t->contexts); /* the other contexts' stacks were of the old tree */
-	t->ctx_current = NULL;
 	tstate_destroy(t->sig); /* a fresh profile: the handlers' trees go too */
 	t->sig = NULL;
 	t->sig_making = 0;

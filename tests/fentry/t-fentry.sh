@@ -44,7 +44,7 @@ for v in $VARIANTS; do
 $cc $o $CFLAGS -pg -mfentry -c $F/returns.c -o $d/returns.o
 $cc $o $CFLAGS -pg -mfentry -mavx -c $F/returns_avx.c -o $d/returns_avx.o
 $(both "$d/returns" "$d/returns.o $d/returns_avx.o" "$cc" -lpthread)"
-	for p in vf args args_clone args_bound; do
+	for p in vf args args_clone args_bound sigtramp; do
 		flags=$FE
 		[ $p = args_clone ] && flags="-pg -mfentry" # its clone must happen
 		job "$v-$p" "$d/$p $d/$p.pre" "$F/$p.c $INPUTS" "
@@ -187,9 +187,34 @@ case_clone() {
 	verdict
 }
 
+# Signals aimed at the trampolines: the loop's calls exact, each run of the handler
+# a call of in_handler or a dropped enter (a handler interrupting a probe), nothing
+# resynchronised or unmatched, the program's output and status unchanged.
+case_sigtramp() {
+	begin "signals inside the entry and exit trampolines, $1 $2"
+	run $2 $1 sigtramp sigtramp-$1-$2
+	set -- "$1" "$2" $(cat "$out")
+	if [ "$3" != rounds ] || [ "$5" != handled ]; then
+		problem "output: $(head -c 100 "$out")"
+		verdict
+		return
+	fi
+	rounds=$4 handled=$6 n=$(($4 * 20000))
+	printf 'calls main 1\ncalls caller %s\nedge main caller %s\ncalls leaf %s\nedge caller leaf %s\n' \
+		$n $n $n $n >"$W/sigtramp-$1-$2.expect"
+	checked 0 "$W/sigtramp-$1-$2.expect"
+	clean
+	[ "$handled" -ge 2000 ] || [ "$rounds" -eq 1000 ] || problem "handled $handled times in $rounds rounds"
+	want "handler runs: calls of in_handler and dropped enters" \
+		"$(jq -c '([.functions[] | select(.name == "in_handler") | .id]) as $ids |
+			[([.threads[].functions[] | select(.fn as $f | $ids | index($f)) | .calls] | add // 0)
+			 + ([.threads[].dropped_calls] | add)]' "$dump")" "[$handled]"
+	verdict
+}
+
 for v in $VARIANTS; do
 	for m in $MODES; do
-		for kase in returns cancel bt vf mixed args clone; do
+		for kase in returns cancel bt vf mixed args clone sigtramp; do
 			case_$kase $v $m
 		done
 	done

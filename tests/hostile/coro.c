@@ -4,11 +4,17 @@
  * in main's frame, above the frames that switch to it.  Each turn calls work
  * and yields; the counts of every function that ran must be exact, and so
  * must the edges: each context has its stack of calls.  `coro heap` runs the
- * first alone, `coro frame` the second.
+ * first alone, `coro frame` the second.  `coro fork` runs the first alone and
+ * forks inside it at turn 25: the child goes on through both contexts' open
+ * calls (under -pg -mfentry, their hijacked returns) to the end, the parent
+ * waits for it and prints its pid.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include "e2e.h"
 
@@ -18,6 +24,8 @@
 /* Every function writes here, so no call is elided as useless. */
 static volatile int sink;
 static ucontext_t main_ctx, co_ctx[2];
+static int fork_at = -1; /* the turn the coroutine forks at (coro fork) */
+static pid_t child;
 
 NOINLINE static void work(int i)
 {
@@ -33,6 +41,8 @@ NOINLINE static void coroutine(int id)
 {
 	for (int i = 0; i < TURNS; i++) {
 		work(i);
+		if (i == fork_at && (child = fork()) < 0)
+			exit(2);
 		yield(id);
 	}
 }
@@ -67,10 +77,20 @@ int main(int argc, char **argv)
 {
 	char above[STACK_BYTES]; /* in main's frame: above schedule's */
 	const char *which = argc > 1 ? argv[1] : "both";
+	int status;
 
+	if (!strcmp(which, "fork")) {
+		which = "heap";
+		fork_at = TURNS / 2;
+	}
 	start(0, malloc(STACK_BYTES));
 	start(1, above);
 	schedule(!strcmp(which, "frame"), strcmp(which, "heap") ? 1 : 0);
 	work(-2);
+	if (child > 0) {
+		if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status))
+			return 3;
+		printf("%d\n", (int)child);
+	}
 	return 0;
 }

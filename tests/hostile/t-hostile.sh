@@ -432,14 +432,10 @@ case_fold() {
 	verdict
 }
 
-# Each context runs on a stack of calls of its own (issue 16 item 32): the
-# edges are exact, nothing is resynced, whichever the coroutine's stack.
+# Each context runs on a stack of calls of its own (issue 16 item 32), and under
+# -pg -mfentry on a stack of hijacked returns of its own: the edges are exact,
+# nothing is resynced, whichever the coroutine's stack.
 case_coro() {
-	if [ "$FE" = fentry ]; then # its hijacked returns are one stack per thread, not per context
-		skip "makecontext/swapcontext coroutines, $1 $2 $RUN_LABEL" \
-			"the -pg -mfentry front-end keeps one stack of hijacked returns per thread, not per context"
-		return
-	fi
 	for which in both heap frame; do
 		begin "makecontext/swapcontext coroutines, stacks: $which, $1 $2"
 		run $2 $1 coro coro-$which-$1-$2 $which
@@ -448,6 +444,19 @@ case_coro() {
 			"$(key '[.threads[0] | .resynced_frames, .unmatched_exits]')" "[0,0]"
 		verdict
 	done
+	# A fork inside a coroutine: the child resumes main's context and its own,
+	# whose calls return through records it kept.
+	begin "fork inside a coroutine: the child runs both contexts to the end, $1 $2"
+	mkdir -p "$W/coro-fork-$1-$2"
+	DUMP=$W/coro-fork-$1-$2/out.json
+	run $2 $1 coro coro-fork-$1-$2 fork
+	checked 0 "$H/coro-one.expect"
+	child=$(sed -n 1p "$out")
+	dump=$W/coro-fork-$1-$2/out.$child.json
+	dumpchecked "$dump" "$H/coro-fork-child.expect" &&
+		want "the child's resynced_frames, unmatched_exits" \
+			"$(key '[.threads[0] | .resynced_frames, .unmatched_exits]')" "[0,0]"
+	verdict
 }
 
 # self_incl FN: "SELF INCL", FN's self and inclusive time on the first thread of the last dump.
