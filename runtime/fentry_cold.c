@@ -23,7 +23,9 @@ uintptr_t fentry_enter_cold(uintptr_t fn, uintptr_t slot_addr, uintptr_t regs, c
 		return hijack_enter_slow(fn, slot, PROBE_FENTRY, FENTRY_WORD_PLAIN, 0);
 	if (!(t = probe_hold_enter()))
 		return 0;
-	aux = args_enter(t, plan, slot, (const uintptr_t *)regs, state);
+	/* A signal handler's call inside a probe runs on a signal level, which
+	 * keeps no value profiles: counted and timed there, its values not kept. */
+	aux = t->level ? 0 : args_enter(t, plan, slot, (const uintptr_t *)regs, state);
 	hijacked = hijack_enter_held(t, fn, slot, PROBE_FENTRY, FENTRY_WORD_CAPTURE, aux);
 	probe_release(t);
 	return hijacked;

@@ -321,17 +321,23 @@ static uintptr_t exit_slow(uintptr_t slot_addr, uintptr_t regs, uintptr_t now, c
 {
 	uintptr_t *slot = (uintptr_t *)slot_addr;
 	struct tstate *t = tstate_self;
-	bool held = probe_hold(t);
 	struct hijack_stack *h;
 	struct hijack_rec rec;
-	uint32_t i;
+	uint32_t i = 0;
+	bool held;
 
-	if (!t)
+	/* The record is on the level the call's enter went to: the first whose
+	 * probe is not running (a signal handler's call, inside probes, went to
+	 * the level below them: probe_hold_enter), or failing that, any. */
+	while (t && t->busy && t->sig)
+		t = __atomic_load_n(&t->sig, __ATOMIC_ACQUIRE);
+	if (t && !(i = record_of(&t->ret, slot)))
+		for (t = tstate_self; t && !(i = record_of(&t->ret, slot));)
+			t = __atomic_load_n(&t->sig, __ATOMIC_ACQUIRE);
+	if (!t || !i)
 		lost_return(slot);
+	held = probe_hold(t);
 	h = &t->ret;
-	i = record_of(h, slot);
-	if (!i)
-		lost_return(slot);
 	rec = h->base[i - 1];
 	h->depth = i - 1;
 	*slot = rec.orig;

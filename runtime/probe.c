@@ -359,9 +359,15 @@ struct tstate *probe_hold_enter(void)
 	if (t) {
 		if (probe_hold(t))
 			return t;
-		if (!t->off)
-			t->dropped_calls++; /* a signal handler's probe inside another probe */
-		return NULL;
+		if (t->off)
+			return NULL;
+		saved_errno = errno;
+		while ((t = signal_level(t)) && !probe_hold(t)) /* a handler's, inside a probe */
+			;
+		errno = saved_errno;
+		if (!t)
+			__atomic_add_fetch(&tstate_self->dropped_calls, 1, __ATOMIC_RELAXED);
+		return t;
 	}
 	saved_errno = errno;
 	t = attach();

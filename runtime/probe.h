@@ -173,9 +173,12 @@ static inline __attribute__((always_inline)) CP_NOINSTR void probe_release(struc
 
 /*
  * This thread's state, held, for an enter that probe_hold could not take: a
- * thread's first probe creates the state (as probe_enter_unready does).
- * NULL when the enter is dropped (inside another probe: counted, as
- * probe_enter counts it) or the thread is not profiled.  Saves errno.
+ * thread's first probe creates the state (as probe_enter_unready does); an
+ * enter inside another probe (a signal handler's) gets the state of the
+ * signal level below it, held (tstate.level > 0), as probe_enter_unready
+ * runs it there.  NULL when the enter is dropped (past the last level:
+ * counted, as probe_enter counts it) or the thread is not profiled.  Saves
+ * errno.
  */
 struct tstate *probe_hold_enter(void);
 

@@ -6,8 +6,8 @@
  * them.  The handler counts its runs (it is not probed) and calls in_handler,
  * which is.  The rounds go on until the handler ran 2,000 times (at most 1,000
  * rounds), whatever the machine's load; prints "rounds R handled N".  Every
- * call of the loop is counted exactly, and each run of the handler is either
- * a call of in_handler or a dropped enter.
+ * call of the loop is counted exactly, and each run of the handler is a call
+ * of in_handler, those inside a probe on a signal level.
  */
 #include <pthread.h>
 #include <signal.h>

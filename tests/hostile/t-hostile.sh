@@ -159,14 +159,11 @@ case_sig() {
 	dropped=$(key '.threads[0].dropped_in_signal')
 	want "calls of in_handler" "$in_h" "$h"
 	want "handler calls + in_handler calls + dropped_in_signal" $((h + in_h + dropped)) $((2 * runs))
-	# The -pg -mfentry front-end holds the probe itself (probe_hold_enter):
-	# no signal levels there yet, its handlers' runs inside a probe are dropped.
-	if [ "$FE" != fentry ]; then
-		want "dropped_in_signal" "$dropped" 0
-		want "calls of on_timer, on_kill, on_nested, on_alt" \
-			"$(calls on_timer) $(calls on_kill) $(calls on_nested) $(calls on_alt)" \
-			"$(awk '/^(timer|kill|nest|alt)_runs / { printf "%s%s", sep, $2; sep = " " }' "$out")"
-	fi
+	# Both front-ends record a handler's calls inside a probe on a signal level.
+	want "dropped_in_signal" "$dropped" 0
+	want "calls of on_timer, on_kill, on_nested, on_alt" \
+		"$(calls on_timer) $(calls on_kill) $(calls on_nested) $(calls on_alt)" \
+		"$(awk '/^(timer|kill|nest|alt)_runs / { printf "%s%s", sep, $2; sep = " " }' "$out")"
 	want "dropped_no_room, resynced_frames, unmatched_exits" \
 		"$(key '[.threads[] | .dropped_no_room, .resynced_frames, .unmatched_exits] | unique')" "[0]"
 	echo "# $tname: $runs handler runs, $dropped enters dropped in signals"
