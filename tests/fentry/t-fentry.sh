@@ -60,6 +60,11 @@ $(both "$d/$p" "$d/$p.o" "$cxx" -lpthread)"
 $cc $o $CFLAGS $FE -c $F/bt.c -o $d/bt.o
 $(both "$d/bt" "$d/bt.o" "$cc" "-rdynamic -ldl")
 $cc $o $CFLAGS -rdynamic $F/bt.c -o $d/bt.plain -ldl"
+	case $cc in gcc*) # libbacktrace is GCC's (its header too)
+		job "$v-stacktrace" "$d/stacktrace $d/stacktrace.pre" "$F/stacktrace.c $INPUTS" "
+$cc $o $CFLAGS $FE -c $F/stacktrace.c -o $d/stacktrace.o
+$(both "$d/stacktrace" "$d/stacktrace.o" "$cc" "-lbacktrace -ldl")" ;;
+	esac
 	job "$v-mixed" "$d/mixed $d/mixed.pre" "$F/mixed.c $F/mixed_fi.c $F/mixed.h $INPUTS" "
 $cc $o $CFLAGS $FE -c $F/mixed.c -o $d/mixed.o
 $cc $o $CFLAGS $FI -c $F/mixed_fi.c -o $d/mixed_fi.o
@@ -187,6 +192,18 @@ case_clone() {
 	verdict
 }
 
+# libbacktrace (what libstdc++'s std::stacktrace is built on; Debian's GCC 12 has no
+# std::stacktrace) names the real frames through hijacked returns.
+case_stacktrace() {
+	case $(cc_of $1) in gcc*) ;; *) return ;; esac
+	begin "libbacktrace, std::stacktrace's library, names the real frames, $1 $2"
+	run $2 $1 stacktrace stacktrace-$1-$2
+	[ "$rc" -eq 0 ] || problem "exit status $rc: $(head -n 2 "$err" | tr '\n' ' ')"
+	want "frames, and c's own return address" "$(tr '\n' ' ' <"$out")" \
+		"c b a main return address of c: callprof_return_trampoline "
+	verdict
+}
+
 # Signals aimed at the trampolines: the loop's calls exact, each run of the handler
 # a call of in_handler (one inside a probe on a signal level), none dropped, nothing
 # resynchronised or unmatched, the program's output and status unchanged.
@@ -214,7 +231,7 @@ case_sigtramp() {
 
 for v in $VARIANTS; do
 	for m in $MODES; do
-		for kase in returns cancel bt vf mixed args clone sigtramp; do
+		for kase in returns cancel bt vf mixed args clone sigtramp stacktrace; do
 			case_$kase $v $m
 		done
 	done
