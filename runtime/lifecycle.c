@@ -147,8 +147,7 @@ static void start(void)
 	}
 	silenced_got_setup();
 	calib_run();
-	if (schedstat_wait_ns((int)gettid(), &process.start_wait_ns) == 0)
-		process.start_wait_tid = (int)gettid();
+	process.start_wait_tid = (int)gettid();
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	/* Registered now, before the C library registers the dynamic linker's
 	 * destructor run (a preloaded or linked runtime starts before it): it runs

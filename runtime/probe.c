@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "options.h"
 #include "process.h"
+#include "schedstat.h"
 #include "verdict.h"
 
 #define SIGNAL_LEVELS 4 /* a thread's own state and the signal levels below it (tstate.sig) */
@@ -235,8 +236,11 @@ static struct tstate *attach(void)
 	cp_barrier();
 	tstate_self = t;
 	cp_barrier();
-	if (t->tid == process.start_wait_tid) /* its profile begins after start-up's wait */
-		t->wait_base_ns = process.start_wait_ns;
+	/* The thread that ran start-up waited for a CPU meanwhile (calibration, on a
+	 * loaded machine), and again, likely, at this attach's system calls: its
+	 * profile begins after both, once, read before its start time. */
+	if (t->tid == process.start_wait_tid && schedstat_wait_ns(t->tid, &t->wait_base_ns) == 0)
+		t->t_start_ticks = clock_now();
 	t->dropped_calls += attach_dropped;
 	attach_dropped = 0;
 	tstate_register(t);

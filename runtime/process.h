@@ -24,11 +24,9 @@ struct process_info {
 	uint64_t start_realtime_ns; /* the same moment on the wall clock, for the report's date */
 	uint64_t threads_lost; /* threads whose state could not be made (no memory): not profiled */
 	uint64_t lost_calls;   /* the calls those threads made */
-	/* The CPU wait (schedstat.h) of the thread that ran start-up, read as
-	 * start-up ended: that thread's profile begins after it, so the wait of
-	 * exec, the dynamic linker and calibration is not the profile's. */
+	/* The thread that ran start-up: its profile's wait for a CPU (schedstat.h)
+	 * is counted from its first probe, not from its start (probe.c's attach). */
 	int start_wait_tid;
-	uint64_t start_wait_ns;
 };
 
 extern struct process_info process;
