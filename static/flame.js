@@ -30,12 +30,7 @@
 	var charW = 6.6;         // width of a label character, measured once
 	var crumbsOpen = false;  // the folded middle of the zoom path is shown
 
-	function el(tag, cls, text) {
-		var e = document.createElement(tag);
-		if (cls) e.className = cls;
-		if (text !== undefined) e.textContent = text;
-		return e;
-	}
+	var el = cp.el;
 
 	// nameColour: report/flame_svg.c's name_colour (FNV-1a of the name's UTF-8 bytes).
 	function nameColour(name) {

@@ -1,7 +1,7 @@
 // profile.js: what flame.js and tree.js share: figures formatted as the report writes them
-// (report/fmt.c), and a page's data file (<page>.data.js, written by report/flame_data.c),
-// loaded as a script because a page opened from file:// may not fetch() a file, and decoded
-// into typed arrays.  No inline script anywhere: the pages' Content-Security-Policy allows
+// (report/fmt.c), the one DOM helper (el), and a page's data file (<page>.data.js, written by
+// report/flame_data.c), loaded as a script because a page opened from file:// may not fetch() a
+// file, and decoded into typed arrays.  No inline script anywhere: the pages' Content-Security-Policy allows
 // scripts from the site's own files only.
 "use strict";
 
@@ -123,8 +123,16 @@
 		return d;
 	}
 
+	// el: a new element of class cls (if any) holding text (if any), as text, never markup.
+	function el(tag, cls, text) {
+		var e = document.createElement(tag);
+		if (cls) e.className = cls;
+		if (text !== undefined) e.textContent = text;
+		return e;
+	}
+
 	window.callprof = {
 		fmtNs: fmtNs, fmtCount: fmtCount, fmtPct: fmtPct, fmtNsDelta: fmtNsDelta, fmtChange: fmtChange,
-		loadData: loadData,
+		loadData: loadData, el: el,
 	};
 })();

@@ -17,12 +17,7 @@
 	var whole = 0;
 	var initiallyOpen = [];
 
-	function el(tag, cls, text) {
-		var e = document.createElement(tag);
-		if (cls) e.className = cls;
-		if (text !== undefined) e.textContent = text;
-		return e;
-	}
+	var el = cp.el;
 
 	// ---- nodes from the data file, marked up as report/render_tree.c does ----
 
