@@ -234,6 +234,14 @@ static void thread_notices(struct buf *out, const struct profile *p, size_t t)
 				   fmt_count(b, n[RUN_DROPPED_AT_END]));
 		buf_puts(out, "; figures there are short.</li>\n");
 	}
+	if (n[RUN_UNDECIDED_CALLS]) {
+		notice(out, "warn", p, t);
+		buf_printf(out,
+			   "%s calls were not recorded because their module's filter verdicts "
+			   "(CALLPROF_INCLUDE, CALLPROF_EXCLUDE) were not made yet; figures there "
+			   "are short.</li>\n",
+			   fmt_count(a, n[RUN_UNDECIDED_CALLS]));
+	}
 	if (n[RUN_FOLDED_CALLS]) {
 		notice(out, "warn", p, t);
 		buf_printf(out,
@@ -296,8 +304,9 @@ static int thread_has_notices(const struct pthread *th)
 {
 	const uint64_t *n = th->counters;
 
-	return n[RUN_DROPPED_CALLS] || n[RUN_FOLDED_CALLS] || n[RUN_RESYNCED_FRAMES] ||
-	       n[RUN_UNMATCHED_EXITS] || n[RUN_CLOSED_AT_EXIT] || n[RUN_OPEN_FRAMES];
+	return n[RUN_DROPPED_CALLS] || n[RUN_UNDECIDED_CALLS] || n[RUN_FOLDED_CALLS] ||
+	       n[RUN_RESYNCED_FRAMES] || n[RUN_UNMATCHED_EXITS] || n[RUN_CLOSED_AT_EXIT] ||
+	       n[RUN_OPEN_FRAMES];
 }
 
 /* name_list: up to 8 names of list, escaped, then how many more. */

@@ -22,6 +22,7 @@ static const char *const counter_labels[RUN_COUNTERS] = {
 	[RUN_TREE_NODES] = "Call paths (tree nodes)",
 	[RUN_MAX_NODES] = "Node budget",
 	[RUN_DROPPED_AT_END] = "Dropped as the process ended",
+	[RUN_UNDECIDED_CALLS] = "Not recorded before their filter verdicts",
 };
 
 static void thread_counters(struct buf *out, const struct profile *p, const struct pthread *th)

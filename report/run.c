@@ -10,7 +10,7 @@
 const char *const run_counter_keys[RUN_COUNTERS] = {
 	"dropped_calls", "resynced_frames", "unmatched_exits",   "closed_at_thread_exit",
 	"open_frames",   "folded_calls",    "dropped_in_signal", "dropped_no_room",
-	"tree_nodes",    "max_nodes",       "dropped_at_end",
+	"tree_nodes",    "max_nodes",       "dropped_at_end",    "undecided_calls",
 };
 
 static void free_strings(char **v, size_t n)

@@ -95,6 +95,7 @@ enum run_counter {
 	RUN_TREE_NODES,      /* nodes of the thread's call tree, as the runtime counted them */
 	RUN_MAX_NODES,       /* the node budget, when calls were folded */
 	RUN_DROPPED_AT_END,  /* of the dropped calls: new call paths after the last dump began */
+	RUN_UNDECIDED_CALLS, /* calls not recorded: their module's filter verdicts were not made yet */
 	RUN_COUNTERS
 };
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/report/t-notices.sh: what the report says about the trust a profile deserves, from
-# fixtures/degraded.json: calls dropped (in a signal handler, for lack of room), activations
+# fixtures/degraded.json: calls dropped (in a signal handler, for lack of room), calls made
+# before their module's filter verdicts, activations
 # resynchronised, unmatched exits, calls open at thread exit and at the dump, paths folded at
 # the node budget (with its size and the first folded function), clamped figures; the probes'
 # cost subtracted from each function, a warning where it exceeds the function's own time, and
@@ -31,6 +32,8 @@ has_html() {
 I=$S/index.html
 has "dropped calls, split by cause" "$I" \
 	'thread 1 \(tid 300, main\): 12 calls were not recorded \(5 in a signal handler that interrupted a probe, 7 for lack of room'
+has "calls before their module's filter verdicts" "$I" \
+	"thread 2 \(tid 301, worker-1\): 9 calls were not recorded because their module's filter verdicts \(CALLPROF_INCLUDE, CALLPROF_EXCLUDE\) were not made yet"
 has "resynchronised activations" "$I" 'thread 1 \(tid 300, main\): 3 activations ended without their exit probe'
 has "unmatched exits" "$I" 'thread 1 \(tid 300, main\): 2 exit probes had no open activation of their function and were ignored'
 has "calls open at the dump" "$I" 'thread 1 \(tid 300, main\): 2 calls still open when the dump was written count up to the dump'
@@ -56,6 +59,7 @@ fi
 has_html "thread page: dropped in a signal handler" "$S/thread/t0.html" 'id="counter-dropped_in_signal" data-v="5"'
 has_html "thread page: dropped for lack of room" "$S/thread/t0.html" 'id="counter-dropped_no_room" data-v="7"'
 has_html "thread page: resynchronised" "$S/thread/t0.html" 'id="counter-resynced_frames" data-v="3"'
+has_html "thread page: calls before their filter verdicts" "$S/thread/t1.html" 'id="counter-undecided_calls" data-v="9"'
 has "thread page: still running" "$S/thread/t0.html" 'still running when the dump was written'
 has_html "thread page: folded calls and the first folded function" "$S/thread/t1.html" \
 	'id="counter-folded_calls" data-v="400">400 \(the first: a call to <a class="fn" href="../fn/0/3.html">parse</a>\)'
