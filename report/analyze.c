@@ -203,8 +203,18 @@ static int cmp_nodes(const void *a, const void *b, void *ctx)
 	return x < y ? -1 : x > y;
 }
 
-/* tree_index builds the children lists and the roots of t, heaviest first. */
-static void tree_index(struct ptree *t)
+/* A run that measured no time: its clock was off (CALLPROF_CLOCK=none), or stopped before
+ * any call (the TSC forbidden at start), as `total`, its tree's time, says. */
+static int run_untimed(const struct run *r, uint64_t total)
+{
+	return (r->clock_source && !strcmp(r->clock_source, "none")) ||
+	       (r->has_clock_stopped && total == 0);
+}
+
+/* tree_index builds the children lists and the roots of t, heaviest first; a tree of `run`
+ * that measured no time (or, with no run, a merged tree of untimed threads: `untimed`)
+ * is weighed by calls. */
+static void tree_index(struct ptree *t, const struct run *run, int untimed)
 {
 	size_t *cursor, i;
 	uint64_t time_total = 0;
@@ -231,8 +241,7 @@ static void tree_index(struct ptree *t)
 			t->roots[t->nroots++] = (uint32_t)i;
 	}
 	free(cursor);
-	/* A dump taken with CALLPROF_CLOCK=none has no times: size the tree by calls instead. */
-	t->by_calls = time_total == 0;
+	t->by_calls = run ? run_untimed(run, time_total) : untimed;
 	t->sub_calls = xmalloc((t->n + 1) * sizeof(*t->sub_calls));
 	for (i = 0; i < t->n; i++)
 		t->sub_calls[i] = t->nodes[i].calls;
@@ -270,6 +279,7 @@ static void merge_trees(struct profile *p)
 	struct ptree *m = &p->tree;
 	struct keymap paths;
 	size_t cap = 1024, expect = 0;
+	int untimed;
 
 	if (p->nthreads == 1) {
 		/* One thread: the merged tree is a copy of that thread's tree, index and all. */
@@ -312,7 +322,10 @@ static void merge_trees(struct profile *p)
 		free(to);
 	}
 	keymap_release(&paths);
-	tree_index(m);
+	untimed = p->nthreads > 0;
+	for (size_t ti = 0; ti < p->nthreads; ti++)
+		untimed &= p->threads[ti].tree.by_calls;
+	tree_index(m, NULL, untimed);
 }
 
 /* ---- threads ---- */
@@ -375,7 +388,7 @@ static void build_thread(struct profile *p, struct pthread *pt, size_t d,
 						    .incl_ns = n->incl_ns,
 						    .self_ns = n->self_ns };
 	}
-	tree_index(&pt->tree);
+	tree_index(&pt->tree, p->runs[d], 0);
 }
 
 /* ---- edges ---- */

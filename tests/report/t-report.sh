@@ -84,6 +84,23 @@ has "merged: same-named functions show their file" "$W/site-merge/index.html" 'h
 has "threads: a tree per thread" "$W/site-threads/tree/t2.html" 'worker-2'
 has "threads: per-thread figures on a function page" "$W/site-threads/fn/0/4.html" 'id="per-thread"'
 has "no clock: the tree is sized by calls" "$W/site-noclock/tree/all.html" 'all calls \(this dump has no times\)'
+# The same tree from a timed clock whose figures all came to 0 (compensation took everything
+# of a tiny run) is sized by time; from a clock the program stopped before any call, by calls.
+sed 's/"source": "none", "ticks_per_second": 0/"source": "tsc", "ticks_per_second": 2000000000/' \
+	"$FIX/noclock.json" >"$W/zero.json"
+sed 's/"source": "none", "ticks_per_second": 0/"source": "tsc", "ticks_per_second": 2000000000, "stopped_ns": 0/' \
+	"$FIX/noclock.json" >"$W/stopped.json"
+if report zero "$W/zero.json" && report stopped "$W/stopped.json"; then
+	if grep -q 'this dump has no times' "$W/site-zero/tree/all.html"; then
+		fail "a timed dump whose times are 0 is sized by time" "it says it has no times"
+	else
+		ok "a timed dump whose times are 0 is sized by time"
+	fi
+	has "a clock stopped before any call: the tree is sized by calls" "$W/site-stopped/tree/all.html" \
+		'all calls \(this dump has no times\)'
+else
+	fail "report the zero-time and stopped-clock dumps" "$(head -n 2 "$W/zero.err" "$W/stopped.err")"
+fi
 # tsc-adaptive: fenced calls on the function pages and the fenced reads' cost on the index; nothing without them.
 A=$W/site-c-adaptive
 has "adaptive: cmp_int's page says how many of its calls were fenced" "$A/fn/0/6.html" \
