@@ -428,9 +428,10 @@ for sig in TERM:15 INT:2 HUP:1 QUIT:3; do
 	num=${sig#*:} sig=${sig%:*}
 	t="record relays SIG$sig to the program and dies by it"
 	rm -f "$W/relay.json" "$W/relay.out"
-	# A background job of this shell has SIGINT and SIGQUIT ignored, which record keeps (as the
-	# program itself would): give them their default action, as a foreground command has.
-	env --default-signal=INT,QUIT "$WS" "$REC" record -o "$W/relay.json" -- ./ends.pre wait >"$W/relay.out" 2>"$W/relay.err" &
+	# A background job of this shell has SIGINT and SIGQUIT ignored, and a check run under nohup
+	# SIGHUP, which record keeps (as the program itself would): give them their default action,
+	# as a foreground command has.
+	env --default-signal=INT,QUIT,HUP,TERM "$WS" "$REC" record -o "$W/relay.json" -- ./ends.pre wait >"$W/relay.out" 2>"$W/relay.err" &
 	bg=$!
 	i=0
 	while ! grep -q ready "$W/relay.out" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
