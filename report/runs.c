@@ -95,7 +95,28 @@ struct cell {
 	uint32_t item;
 	uint32_t run;
 	double calls, incl_ns, self_ns;
+	double incl_doubt_ns,
+		self_doubt_ns; /* how far off the wait taken out may be (wait_doubt) */
 };
+
+/*
+ * The wait for a CPU taken out of a figure is spread over the thread's time
+ * as if it fell evenly (time_factor), but a loaded machine preempts a thread
+ * a few times a run, a scheduling slice (about 4 ms) each, inside whatever
+ * runs then: a probe's own code, counted in the caller, as often as the
+ * function.  A figure from which `removed` was taken may then be off by about
+ * the square root of removed slices' worth, sqrt(removed * slice): its doubt,
+ * added to the noise of the median of its runs as an error that more runs do
+ * not shrink.  A side whose runs did not wait has none (docs/ci.md).
+ */
+#define WAIT_SLICE_NS 4e6
+
+static double wait_doubt(double measured, double factor)
+{
+	double removed = measured * (1.0 - factor);
+
+	return removed > 0 ? sqrt(removed * WAIT_SLICE_NS) : 0;
+}
 
 static int cmp_cell(const void *a, const void *b, void *ctx)
 {
@@ -162,6 +183,8 @@ static void sorted_cells(struct cells *c, const struct runs_plan *pl)
 			c->v[k - 1].calls += c->v[i].calls;
 			c->v[k - 1].incl_ns += c->v[i].incl_ns;
 			c->v[k - 1].self_ns += c->v[i].self_ns;
+			c->v[k - 1].incl_doubt_ns += c->v[i].incl_doubt_ns;
+			c->v[k - 1].self_doubt_ns += c->v[i].self_doubt_ns;
 		} else {
 			c->v[k++] = c->v[i];
 		}
@@ -223,6 +246,7 @@ static void estimate_items(const struct cells *c, const struct runs_plan *pl, st
 	for (size_t i = 0, j; i < c->n; i = j) {
 		uint32_t item = c->v[i].item, grp = pl->group_of[c->v[i].run];
 		size_t n = g->n[grp];
+		double incl_doubt = 0, self_doubt = 0;
 		struct runs_fig f;
 
 		for (j = i; j < c->n && c->v[j].item == item && pl->group_of[c->v[j].run] == grp;
@@ -238,10 +262,14 @@ static void estimate_items(const struct cells *c, const struct runs_plan *pl, st
 			s->calls[at] = c->v[k].calls;
 			s->incl[at] = c->v[k].incl_ns;
 			s->self[at] = c->v[k].self_ns;
+			incl_doubt += c->v[k].incl_doubt_ns / (double)n;
+			self_doubt += c->v[k].self_doubt_ns / (double)n;
 		}
 		f.calls = estimate_of(s->calls, n, NULL);
 		f.incl_ns = estimate_of(s->incl, n, NULL);
 		f.self_ns = estimate_of(s->self, n, NULL);
+		f.incl_ns.se = hypot(f.incl_ns.se, incl_doubt);
+		f.self_ns.se = hypot(f.self_ns.se, self_doubt);
 		if (floor) {
 			f.incl_ns.se = fmax(f.incl_ns.se, g->floor[grp].se);
 			f.self_ns.se = fmax(f.self_ns.se, g->floor[grp].se);
@@ -265,7 +293,8 @@ static void side_totals(const struct profile *p, const struct runs_plan *pl, int
 		double f = time_factor(th, wall_clock);
 
 		cells_add(&c, (struct cell){ pl->group_of[run], run, (double)th->calls,
-					     f * (double)th->run_ns, f * (double)th->run_ns });
+					     f * (double)th->run_ns, f * (double)th->run_ns, 0,
+					     0 }); /* the floor: the runs' spread alone */
 		side->nthreads++;
 		if (th->has_wait) {
 			side->nwait_threads++;
@@ -279,7 +308,7 @@ static void side_totals(const struct profile *p, const struct runs_plan *pl, int
 		uint32_t run = pl->run_of[d];
 
 		cells_add(&walls, (struct cell){ pl->group_of[run], run, 0,
-						 (double)p->runs[d]->wall_ns, 0 });
+						 (double)p->runs[d]->wall_ns, 0, 0, 0 });
 	}
 	sorted_cells(&c, pl);
 	sorted_cells(&walls, pl);
@@ -318,9 +347,11 @@ void runs_typical(const struct profile *p, const struct runs_plan *pl, int wall_
 		for (size_t i = 0; i < th->nfuncs; i++) {
 			const struct pstat *st = &th->funcs[i].st;
 
-			cells_add(&c, (struct cell){ th->funcs[i].fn, run, (double)st->calls,
-						     f * (double)st->incl_ns,
-						     f * (double)st->self_ns });
+			cells_add(&c,
+				  (struct cell){ th->funcs[i].fn, run, (double)st->calls,
+						 f * (double)st->incl_ns, f * (double)st->self_ns,
+						 wait_doubt((double)st->incl_ns, f),
+						 wait_doubt((double)st->self_ns, f) });
 		}
 	}
 	sorted_cells(&c, pl);
@@ -334,9 +365,10 @@ void runs_typical(const struct profile *p, const struct runs_plan *pl, int wall_
 		for (size_t i = 0; i < th->nedges; i++) {
 			const struct pfedge *e = &th->edges[i];
 
-			cells_add(&c,
-				  (struct cell){ e->edge, run, (double)e->calls,
-						 f * (double)e->incl_ns, f * (double)e->self_ns });
+			cells_add(&c, (struct cell){ e->edge, run, (double)e->calls,
+						     f * (double)e->incl_ns, f * (double)e->self_ns,
+						     wait_doubt((double)e->incl_ns, f),
+						     wait_doubt((double)e->self_ns, f) });
 		}
 	}
 	sorted_cells(&c, pl);
