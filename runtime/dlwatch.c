@@ -26,90 +26,11 @@
 #include "hijack.h"
 #include "libcall.h"
 #include "libstub.h"
+#include "modlist.h"
 #include "process.h"
 #include "symbols.h"
 #include "tstate.h"
 #include "verdict.h"
-
-#define MAX_SEGMENTS 16
-
-/* The loaded segments of one library. */
-struct module_span {
-	char *name;
-	uintptr_t base;
-	size_t n;
-	uintptr_t start[MAX_SEGMENTS], end[MAX_SEGMENTS];
-};
-
-/* The libraries loaded before a dlclose, to see which it unloads. */
-struct loaded {
-	struct module_span *mods;
-	size_t n, cap;
-	bool failed; /* no memory: the list is incomplete, nothing is retired */
-};
-
-static bool in_span(const struct module_span *m, uintptr_t addr)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (addr >= m->start[i] && addr < m->end[i])
-			return true;
-	return false;
-}
-
-/* dl_iterate_phdr callback: adds a library (not the program, not the vDSO) to the list. */
-static int list_module(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct loaded *l = arg;
-	struct module_span *m;
-
-	(void)size;
-	if (!info->dlpi_name || !info->dlpi_name[0] || l->failed)
-		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 32;
-		struct module_span *more = realloc(l->mods, cap * sizeof(*more));
-		if (!more) {
-			l->failed = true;
-			return 0;
-		}
-		l->mods = more;
-		l->cap = cap;
-	}
-	m = &l->mods[l->n];
-	memset(m, 0, sizeof(*m));
-	if (!(m->name = strdup(info->dlpi_name))) {
-		l->failed = true;
-		return 0;
-	}
-	m->base = info->dlpi_addr;
-	for (size_t i = 0; i < info->dlpi_phnum && m->n < MAX_SEGMENTS; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type != PT_LOAD)
-			continue;
-		m->start[m->n] = info->dlpi_addr + ph->p_vaddr;
-		m->end[m->n] = m->start[m->n] + ph->p_memsz;
-		m->n++;
-	}
-	l->n++;
-	return 0;
-}
-
-static void loaded_release(struct loaded *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->mods[i].name);
-	free(l->mods);
-	memset(l, 0, sizeof(*l));
-}
-
-/* True if `m` is in the list `now`: the same file at the same place. */
-static bool still_loaded(const struct loaded *now, const struct module_span *m)
-{
-	for (size_t i = 0; i < now->n; i++)
-		if (now->mods[i].base == m->base && !strcmp(now->mods[i].name, m->name))
-			return true;
-	return false;
-}
 
 /* Bumped at each unload, so a library loaded again at the same place gets new keys. */
 static uint64_t unload_generation;
@@ -117,9 +38,9 @@ static uint64_t unload_generation;
 /* True for a live key of a function of `m` probed as itself: the nodes of a
  * library function (keyed by its address, probed from a caller's jump slot)
  * are retired with its entry, by retire_library_functions. */
-static bool own_function(const struct module_span *m, uintptr_t key)
+static bool own_function(const struct module *m, uintptr_t key)
 {
-	return !cct_key_is_retired(key) && in_span(m, key) && !libstub_find(key);
+	return !cct_key_is_retired(key) && module_holds(m, key) && !libstub_find(key);
 }
 
 static int cmp_addr(const void *a, const void *b)
@@ -132,7 +53,7 @@ static int cmp_addr(const void *a, const void *b)
 /* The addresses of the functions of `m` that have nodes in the trees of the
  * list `threads`, sorted and distinct (malloc'ed, *n of them); NULL when
  * there are none or without memory. */
-static uintptr_t *span_functions(const struct module_span *m, struct tstate *threads, size_t *n)
+static uintptr_t *span_functions(const struct module *m, struct tstate *threads, size_t *n)
 {
 	size_t used = 0, cap = 0, k = 0;
 	uintptr_t *addrs = NULL;
@@ -169,7 +90,7 @@ static uintptr_t *span_functions(const struct module_span *m, struct tstate *thr
  * the naming is done after it, under the names' own lock, which a dump takes
  * to read them: no dump sees a retired key without its name.
  */
-static void retire_library(const struct module_span *m, int fd)
+static void retire_library(const struct module *m, int fd)
 {
 	uint64_t generation = __atomic_add_fetch(&unload_generation, 1, __ATOMIC_RELAXED);
 	struct tstate *threads = tstate_lock_all();
@@ -275,14 +196,14 @@ CP_EXPORT int dlclose(void *handle);
 int dlclose(void *handle)
 {
 	int rc, saved_errno = errno, fd = -1;
-	struct loaded before = { 0 }, after = { 0 };
+	struct modlist before = { 0 }, after = { 0 };
 	uintptr_t handle_base = 0;
 	bool watch = process.ready;
 
 	if (!real_dlclose)
 		find_real();
 	if (watch) {
-		dl_iterate_phdr(list_module, &before);
+		modlist_take(&before, true);
 		fd = open_library(handle, &handle_base);
 	}
 	errno = saved_errno;
@@ -291,11 +212,11 @@ int dlclose(void *handle)
 	got_unlock();
 	saved_errno = errno;
 	if (watch) {
-		dl_iterate_phdr(list_module, &after);
+		modlist_take(&after, true);
 		for (size_t i = 0; !before.failed && !after.failed && i < before.n; i++) {
-			const struct module_span *m = &before.mods[i];
+			const struct module *m = &before.m[i];
 			bool own = fd >= 0 && m->base == handle_base;
-			if (still_loaded(&after, m))
+			if (modlist_has(&after, m->name, m->base))
 				continue;
 			retire_library(m, own ? fd : -1);
 			if (own)
@@ -303,8 +224,8 @@ int dlclose(void *handle)
 		}
 		if (fd >= 0)
 			close(fd);
-		loaded_release(&before);
-		loaded_release(&after);
+		modlist_release(&before);
+		modlist_release(&after);
 	}
 	filter_unload_modules();
 	retire_library_functions();

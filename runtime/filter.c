@@ -14,10 +14,10 @@
 
 #include "args.h"
 #include "fentry.h"
+#include "modlist.h"
 #include "symbols.h"
 #include "verdict.h"
 
-#define MAX_SEGMENTS 16
 /* A module whose symbol table names one of these calls the probes: it is decided. */
 static const char *const probed_markers[] = { "__cyg_profile_func_enter", "__fentry__", NULL };
 
@@ -29,27 +29,13 @@ struct globs {
 };
 static struct globs includes, excludes;
 
-/* A loaded module, as dl_iterate_phdr reports it. */
-struct loaded {
-	char *name; /* dlpi_name, malloc'ed; "" for the main program */
-	uintptr_t base;
-	size_t n;
-	uintptr_t lo[MAX_SEGMENTS], hi[MAX_SEGMENTS];
-};
-
-/* The modules loaded at one moment. */
-struct loaded_list {
-	struct loaded *m;
-	size_t n, cap;
-};
-
 /* A module looked at: decided (id >= 0), or not probed, or not readable (-1). */
 struct seen {
 	char *name;
 	uintptr_t base;
 	int id;   /* verdict.h's module id, or -1 */
 	size_t n; /* its segments, for the plans of args.h when it is unloaded */
-	uintptr_t lo[MAX_SEGMENTS], hi[MAX_SEGMENTS];
+	uintptr_t lo[MODLIST_SEGMENTS], hi[MODLIST_SEGMENTS];
 };
 
 /* Serialises the deciders: start-up, dlopen and dlclose on any thread. */
@@ -110,55 +96,6 @@ bool filter_admits(const char *name, const char *module_base)
 	return admits(name, module_base);
 }
 
-static int collect(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct loaded_list *all = arg;
-	struct loaded *m;
-
-	(void)size;
-	if (all->n == all->cap) {
-		size_t cap = all->cap ? all->cap * 2 : 32;
-		struct loaded *more = realloc(all->m, cap * sizeof(*more));
-		if (!more)
-			return 1;
-		all->m = more;
-		all->cap = cap;
-	}
-	m = &all->m[all->n];
-	memset(m, 0, sizeof(*m));
-	if (!(m->name = strdup(info->dlpi_name ? info->dlpi_name : "")))
-		return 1;
-	m->base = info->dlpi_addr;
-	for (size_t i = 0; i < info->dlpi_phnum && m->n < MAX_SEGMENTS; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type != PT_LOAD)
-			continue;
-		m->lo[m->n] = info->dlpi_addr + ph->p_vaddr;
-		m->hi[m->n] = m->lo[m->n] + ph->p_memsz;
-		m->n++;
-	}
-	all->n++;
-	return 0;
-}
-
-/* Every loaded module (n of them), malloc'ed; NULL without memory.  Copied
- * out first: nothing slow runs while the loader's lock is held. */
-static struct loaded *loaded_modules(size_t *n)
-{
-	struct loaded_list all = { NULL, 0, 0 };
-
-	dl_iterate_phdr(collect, &all);
-	*n = all.n;
-	return all.m;
-}
-
-static void loaded_free(struct loaded *m, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(m[i].name);
-	free(m);
-}
-
 static struct seen *seen_find(const char *name, uintptr_t base)
 {
 	for (size_t i = 0; i < nseen; i++)
@@ -167,7 +104,7 @@ static struct seen *seen_find(const char *name, uintptr_t base)
 	return NULL;
 }
 
-static void seen_add(const struct loaded *m, int id)
+static void seen_add(const struct module *m, int id)
 {
 	if (nseen == cap_seen) {
 		size_t cap = cap_seen ? cap_seen * 2 : 32;
@@ -189,7 +126,7 @@ static void seen_add(const struct loaded *m, int id)
 
 /* The file module `m` was mapped from, as /proc/self/maps names it (its
  * last component is what a module glob matches).  False for none (the vDSO). */
-static bool module_file(const struct loaded *m, char path[PATH_MAX])
+static bool module_file(const struct module *m, char path[PATH_MAX])
 {
 	ssize_t len;
 
@@ -200,14 +137,6 @@ static bool module_file(const struct loaded *m, char path[PATH_MAX])
 		return false;
 	path[len] = '\0';
 	return true;
-}
-
-static bool holds(const struct loaded *m, uintptr_t addr)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (addr >= m->lo[i] && addr < m->hi[i])
-			return true;
-	return false;
 }
 
 /* What decide_function needs, and what it picks for args.h. */
@@ -258,14 +187,14 @@ static void decide_function(uintptr_t addr, const char *name, void *arg)
  * that is not decided (libcallprof.so, the vDSO, one that calls no probe), or
  * when calls are not filtered (its functions may still get plans: args.h).
  * Linked statically, the runtime is part of the program, which is decided. */
-static int decide_module(const struct loaded *m)
+static int decide_module(const struct module *m)
 {
 	char path[PATH_MAX];
 	struct deciding_module d = { NULL, -1, NULL, 0, 0 };
 	const char *slash;
 	int rc;
 
-	if ((m->name[0] && holds(m, (uintptr_t)&decide_module)) || !module_file(m, path))
+	if ((m->name[0] && module_holds(m, (uintptr_t)&decide_module)) || !module_file(m, path))
 		return -1;
 	slash = strrchr(path, '/');
 	d.file_base = slash ? slash + 1 : path;
@@ -285,8 +214,7 @@ static int decide_module(const struct loaded *m)
 
 void filter_load_modules(void)
 {
-	struct loaded *m;
-	size_t n;
+	struct modlist now;
 
 	if ((!verdict_on && !args_on) || deciding)
 		return;
@@ -294,35 +222,28 @@ void filter_load_modules(void)
 	if (!ready) /* before start-up read the globs: it decides every module then */
 		goto out_unlock;
 	deciding = true;
-	m = loaded_modules(&n);
-	for (size_t i = 0; m && i < n; i++)
-		if (!seen_find(m[i].name, m[i].base))
-			seen_add(&m[i], decide_module(&m[i]));
-	loaded_free(m, n);
+	modlist_take(&now, false); /* without memory, those listed are decided */
+	for (size_t i = 0; i < now.n; i++)
+		if (!seen_find(now.m[i].name, now.m[i].base))
+			seen_add(&now.m[i], decide_module(&now.m[i]));
+	modlist_release(&now);
 	deciding = false;
 out_unlock:
 	pthread_mutex_unlock(&lock);
 }
 
-static bool is_loaded(const struct seen *s, const struct loaded *m, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (m[i].base == s->base && !strcmp(m[i].name, s->name))
-			return true;
-	return false;
-}
-
 void filter_unload_modules(void)
 {
-	struct loaded *m;
-	size_t n, kept = 0;
+	struct modlist now;
+	size_t kept = 0;
 
 	if ((!verdict_on && !args_on) || deciding)
 		return;
 	pthread_mutex_lock(&lock);
-	m = loaded_modules(&n);
-	for (size_t i = 0; m && i < nseen; i++) {
-		if (is_loaded(&seen[i], m, n)) {
+	if (!modlist_take(&now, false)) /* an incomplete list says nothing of what is gone */
+		goto out;
+	for (size_t i = 0; i < nseen; i++) {
+		if (modlist_has(&now, seen[i].name, seen[i].base)) {
 			seen[kept++] = seen[i];
 			continue;
 		}
@@ -331,9 +252,9 @@ void filter_unload_modules(void)
 			args_module_unloaded(seen[i].lo, seen[i].hi, seen[i].n);
 		free(seen[i].name);
 	}
-	if (m)
-		nseen = kept;
-	loaded_free(m, n);
+	nseen = kept;
+out:
+	modlist_release(&now);
 	pthread_mutex_unlock(&lock);
 }
 
