@@ -309,6 +309,36 @@ median_dump_ns() {
 	done | awk -v mode=median -f "$S/tables.awk"
 }
 
+# Calls folded past the node budget (tests/hostile/fold.c: 2,250,602 calls of a mutual recursion
+# 3000 deep): CPU time a call with a budget of 1000 nodes, which folds most of them, beside the
+# same program with the default budget, which folds none; per front-end, medians of 3 runs.
+fold_cost() {
+	d=$W/fold
+	mkdir -p "$d"
+	x "$GCC" -O2 -g -D_GNU_SOURCE -I"$ROOT/tests/e2e" -finstrument-functions "$ROOT/tests/hostile/fold.c" \
+		-L"$W/lib" -Wl,-rpath,"$W/lib" -lcallprof -o "$d/finstrument"
+	x "$GCC" -O2 -g -D_GNU_SOURCE -I"$ROOT/tests/e2e" -pg -mfentry "$ROOT/tests/hostile/fold.c" \
+		-L"$W/lib" -Wl,-rpath,"$W/lib" -lcallprof -o "$d/fentry"
+	say "timing calls folded past the node budget"
+	{
+		echo "| front-end | ns of CPU a call, budget 1000 (folded) | default budget (not folded) | ratio |"
+		echo "|---|---:|---:|---:|"
+		for fe in finstrument fentry; do
+			for budget in 1000 default; do
+				for r in 1 2 3; do
+					if [ $budget = default ]; then
+						CALLPROF_OUTPUT=$d/x.json "$d/$fe" 2>/dev/null
+					else
+						CALLPROF_MAX_NODES=$budget CALLPROF_OUTPUT=$d/x.json "$d/$fe" 2>/dev/null
+					fi | sed -n 's/^cpu_ns //p'
+				done | sort -n | sed -n 2p > "$d/$fe-$budget"
+			done
+			awk -v fe="$fe" -v a="$(cat "$d/$fe-1000")" -v b="$(cat "$d/$fe-default")" 'BEGIN {
+				n = 2250602; printf "| %s | %.1f | %.1f | %.2fx |\n", fe, a / n, b / n, (b > 0 ? a / b : 0) }'
+		done
+	} > "$d/fold.md"
+}
+
 # The dump- and report-scale benchmark on generated programs of N functions.
 scale() {
 	d=$W/scale
@@ -410,6 +440,13 @@ $(cat "$W/probe/fixed.md")
 ### Targets
 $(cat "$W/probe/targets.md")
 
+### Calls folded past the node budget
+tests/hostile/fold.c (2,250,602 calls of a mutual recursion 3000 deep; \`-O2\`), CPU time a call as
+the program measures it around its rounds, median of 3 runs, with \`CALLPROF_MAX_NODES=1000\` (most
+calls folded, nested in open calls of their function) and with the default budget (none folded).
+A folded call costs O(1): a scan of the stack per folded call made it several times dearer.
+$(cat "$W/fold/fold.md")
+
 ## 2. Accuracy of the compensated times
 
 bench/accuracy.c, $ACC_RUNS runs of each build, alternating. The truth is the uninstrumented build's
@@ -485,6 +522,7 @@ EOF
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 setup
 probe_cost
+fold_cost
 accuracy
 overlap
 scale

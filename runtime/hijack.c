@@ -319,24 +319,30 @@ static uint32_t record_of(const struct hijack_stack *h, const uintptr_t *slot)
  */
 static uintptr_t exit_slow(uintptr_t slot_addr, uintptr_t regs, uintptr_t now, const void *state)
 {
-	uintptr_t *slot = (uintptr_t *)slot_addr;
+	uintptr_t *slot = (uintptr_t *)(slot_addr & ~HIJACK_EXIT_HELD);
 	struct tstate *t = tstate_self;
 	struct hijack_stack *h;
 	struct hijack_rec rec;
 	uint32_t i = 0;
-	bool held;
+	bool held = slot_addr & HIJACK_EXIT_HELD;
 
-	/* The record is on the level the call's enter went to: the first whose
-	 * probe is not running (a signal handler's call, inside probes, went to
-	 * the level below them: probe_hold_enter), or failing that, any. */
-	while (t && t->busy && t->sig)
-		t = __atomic_load_n(&t->sig, __ATOMIC_ACQUIRE);
-	if (t && !(i = record_of(&t->ret, slot)))
-		for (t = tstate_self; t && !(i = record_of(&t->ret, slot));)
+	if (held) {
+		i = t->ret.depth; /* hijack_exit found the record on top, and holds the probe */
+	} else {
+		/* The record is on the level the call's enter went to: the first whose
+		 * probe is not running (a signal handler's call, inside probes, went to
+		 * the level below them: probe_hold_enter), or failing that, any. */
+		while (t && t->busy && t->sig)
 			t = __atomic_load_n(&t->sig, __ATOMIC_ACQUIRE);
-	if (!t || !i)
-		lost_return(slot);
-	held = probe_hold(t);
+		if (t && !(i = record_of(&t->ret, slot)))
+			for (t = tstate_self; t && !(i = record_of(&t->ret, slot));)
+				t = __atomic_load_n(&t->sig, __ATOMIC_ACQUIRE);
+		if (!t || !i)
+			lost_return(slot);
+		held = probe_hold(t);
+		if (held)
+			now = stamp_exit_first(); /* once held: probe.h */
+	}
 	h = &t->ret;
 	rec = h->base[i - 1];
 	h->depth = i - 1;

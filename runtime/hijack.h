@@ -205,7 +205,11 @@ uintptr_t hijack_exit(uintptr_t *slot, const uintptr_t regs[2]);
 
 /* The slow exit and the personality routine (hijack.c), which hijack_fast.c
  * reaches through these pointers: hijack.c sets them before the first hijack,
- * so the hot half names nothing of the cold one. */
+ * so the hot half names nothing of the cold one.  The slow exit's `slot` has
+ * HIJACK_EXIT_HELD set when hijack_exit holds this thread's probe and the
+ * call's record tops its stack, `now` read then; otherwise the slow exit
+ * finds the record's level, holds it and reads the time itself. */
+#define HIJACK_EXIT_HELD ((uintptr_t)1)
 typedef uintptr_t (*hijack_exit_slow_fn)(uintptr_t slot, uintptr_t regs, uintptr_t now,
 					 const void *state);
 extern hijack_exit_slow_fn hijack_exit_slow;

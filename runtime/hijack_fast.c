@@ -213,23 +213,29 @@ void hijack_save_init(void)
 
 uintptr_t hijack_exit(uintptr_t *slot, const uintptr_t regs[2])
 {
-	uint64_t now = stamp_exit_first();
 	struct tstate *t = tstate_self;
 
 	if (likely(probe_hold(t))) {
 		struct hijack_stack *h = &t->ret;
 		struct hijack_rec *r = h->depth ? &h->base[h->depth - 1] : NULL;
+		uint64_t now = stamp_exit_first(); /* once held: probe.h */
 
-		if (likely(r && r->slot == slot && !r->aux) &&
-		    likely(probe_close_fast_held(t, r->fn, HIJACK_SP(slot), now))) {
-			uintptr_t orig = r->orig;
+		if (likely(r && r->slot == slot)) {
+			if (likely(!r->aux) &&
+			    likely(probe_close_fast_held(t, r->fn, HIJACK_SP(slot), now))) {
+				uintptr_t orig = r->orig;
 
-			h->depth--;
-			*slot = orig;
-			probe_release(t);
-			return orig;
+				h->depth--;
+				*slot = orig;
+				probe_release(t);
+				return orig;
+			}
+			/* Its record tops this level: closed there, still held, at `now`. */
+			return hijack_call_saved(hijack_exit_slow,
+						 (uintptr_t)slot | HIJACK_EXIT_HELD,
+						 (uintptr_t)regs, now);
 		}
 		probe_release(t);
 	}
-	return hijack_call_saved(hijack_exit_slow, (uintptr_t)slot, (uintptr_t)regs, now);
+	return hijack_call_saved(hijack_exit_slow, (uintptr_t)slot, (uintptr_t)regs, 0);
 }

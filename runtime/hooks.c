@@ -7,7 +7,6 @@
 
 #include "compat.h"
 #include "probe.h"
-#include "stamp.h"
 #include "tstate.h"
 
 CP_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site);
@@ -22,8 +21,6 @@ void __cyg_profile_func_enter(void *fn, void *call_site)
 
 void __cyg_profile_func_exit(void *fn, void *call_site)
 {
-	uint64_t now = stamp_exit_first();
-
 	(void)call_site;
-	probe_exit(tstate_self, (uintptr_t)fn, now);
+	probe_exit(tstate_self, (uintptr_t)fn);
 }

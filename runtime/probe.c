@@ -287,12 +287,12 @@ static void enter_busy(struct tstate *t, uintptr_t fn, uintptr_t call_site, uint
 		__atomic_add_fetch(&t->thread->dropped_calls, 1, __ATOMIC_RELAXED);
 }
 
-void probe_exit_busy(struct tstate *t, uintptr_t fn, uint64_t now)
+void probe_exit_busy(struct tstate *t, uintptr_t fn)
 {
 	struct tstate *s;
 
 	if (t && !t->off && (s = __atomic_load_n(&t->sig, __ATOMIC_ACQUIRE)))
-		probe_exit(s, fn, now); /* its enter went there, or was dropped */
+		probe_exit(s, fn); /* its enter went there, or was dropped */
 }
 
 void probe_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)

@@ -9,8 +9,7 @@
  * A front-end's enter probe does
  *     probe_enter(tstate_self, fn, call_site, sp);
  * and its exit probe
- *     uint64_t now = stamp_exit_first();   (its first act: see stamp.h)
- *     probe_exit(tstate_self, fn, now);
+ *     probe_exit(tstate_self, fn);
  * with these arguments:
  *   fn         the function's entry address, the same at its enter and its
  *              exit: the key of its tree node.
@@ -34,7 +33,11 @@
  *              be mixed in one program, and where a longjmp or a catch resumes
  *              with stack pointer S, the frames with sp + SHADOW_PROBE_FRAME < S
  *              are the ones it abandoned.
- *   now        stamp_exit_first()'s value, taken before anything else.
+ *   now        stamp_exit_first()'s value, read once the probe holds the
+ *              thread's state (busy set, below), as probe_exit reads it: a
+ *              signal handler that ran after an earlier read and before the
+ *              hold would have closed calls of its own under this frame, and
+ *              its children would then outlast it.
  *
  * The rules, here and nowhere else:
  * - The per-thread busy flag (tstate.busy) is set by the fast path of
@@ -83,7 +86,7 @@ void probe_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, ui
 void probe_enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp);
 void probe_exit_slow(struct tstate *t, uintptr_t fn, uint64_t now);
 void probe_exit_close(struct tstate *t, struct frame *top, uint64_t now);
-void probe_exit_busy(struct tstate *t, uintptr_t fn, uint64_t now);
+void probe_exit_busy(struct tstate *t, uintptr_t fn);
 
 /* Opens a call of `fn` on this thread, whose state is `t` (tstate_self). */
 static inline __attribute__((always_inline)) CP_NOINSTR void
@@ -120,19 +123,22 @@ found:
 	t->busy = 0;
 }
 
-/* Closes the call of `fn` on this thread, whose state is `t`, at `now`. */
+/* Closes the call of `fn` on this thread, whose state is `t`, now: its time is
+ * read first thing once the state is held (see `now` above). */
 static inline __attribute__((always_inline)) CP_NOINSTR void probe_exit(struct tstate *t,
-									uintptr_t fn, uint64_t now)
+									uintptr_t fn)
 {
 	struct shadow *s;
 	struct frame *top;
+	uint64_t now;
 
 	if (unlikely(!t || t->busy)) {
-		probe_exit_busy(t, fn, now); /* no state yet, or inside another probe */
+		probe_exit_busy(t, fn); /* no state yet, or inside another probe */
 		return;
 	}
 	t->busy = 1;
 	cp_barrier();
+	now = stamp_exit_first();
 	s = &t->stack;
 	top = &s->base[s->depth - 1];
 	if (unlikely(top->fn != fn || t->dropped_depth)) {
@@ -264,8 +270,8 @@ enum probe_opened probe_open_marked_held(struct tstate *t, uintptr_t fn, uintptr
 					 bool framed);
 
 /*
- * Closes the call of `fn` whose enter gave `sp`, at `now` (stamp_exit_first's),
- * the probe held.  For front-ends whose exits are certain (a hijacked return:
+ * Closes the call of `fn` whose enter gave `sp`, at `now` (stamp_exit_first's,
+ * read with the probe held), the probe held.  For front-ends whose exits are certain (a hijacked return:
  * its function has no live callee left): frames above its own are closed,
  * calls dropped below it are forgotten, and when no frame matches (the
  * liveness test closed it already) the exit is counted as unmatched.

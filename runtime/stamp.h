@@ -53,7 +53,9 @@ static inline CP_NOINSTR bool stamp_fences(const struct cct_node *n)
 }
 
 /*
- * The exit probe's first act, so the probe's own work falls outside the
+ * The exit probe's first act once it holds the thread's state (probe.h: not
+ * before, or a signal handler run in between would hang calls longer than
+ * their caller's under it), so the rest of the probe's work falls outside the
  * callee's interval: the time it ends, or 0 where the policy reads later
  * (none: no clock; tsc-adaptive: once the frame is known, see stamp_close).
  */
