@@ -484,8 +484,8 @@ static struct cu_index *module_index_of(struct symbols *s, Dwfl_Module *mod)
 		lo_;                                      \
 	})
 
-/* The name of the function symbol covering `addr`, or NULL. */
-static const char *indexed_name(struct symbols *s, Dwfl_Module *mod, uintptr_t addr)
+/* The function symbol covering `addr`, or NULL. */
+static const struct sym_entry *indexed_sym(struct symbols *s, Dwfl_Module *mod, uintptr_t addr)
 {
 	struct cu_index *ix = s ? module_index_of(s, mod) : NULL;
 	size_t i;
@@ -495,8 +495,16 @@ static const char *indexed_name(struct symbols *s, Dwfl_Module *mod, uintptr_t a
 	i = LAST_AT_OR_BELOW(ix->syms, ix->nsyms, addr, addr);
 	if (i &&
 	    (addr < ix->syms[i - 1].addr + ix->syms[i - 1].size || addr == ix->syms[i - 1].addr))
-		return ix->syms[i - 1].name;
+		return &ix->syms[i - 1];
 	return NULL;
+}
+
+/* The name of the function symbol covering `addr`, or NULL. */
+static const char *indexed_name(struct symbols *s, Dwfl_Module *mod, uintptr_t addr)
+{
+	const struct sym_entry *e = indexed_sym(s, mod, addr);
+
+	return e ? e->name : NULL;
 }
 
 /* The declaration of the subprogram whose code holds `addr`; false if none is indexed. */
@@ -592,12 +600,15 @@ static void resolve_in_module(struct symbols *s, Dwfl_Module *mod, uintptr_t add
 {
 	GElf_Sym sym;
 	GElf_Off off = 0;
-	const char *name = indexed_name(s, mod, addr);
-	const char *holder = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
+	const struct sym_entry *e = indexed_sym(s, mod, addr);
+	/* libdw's look-up scans every symbol: only where the index has none. */
+	const char *name =
+		e ? e->name : dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
 
-	if (!name)
-		name = holder;
-	out->start = holder ? addr - off : addr; /* a -pg -mfentry key lies a few bytes in */
+	if (e)
+		out->start = e->addr;
+	else
+		out->start = name ? addr - off : addr; /* a -pg -mfentry key lies a few bytes in */
 	out->offset = out->start - start;
 	if (name)
 		out->name = symbols_demangle(name);
