@@ -596,6 +596,23 @@ static void dump_kind_calls(const struct dump *dump, uint64_t *fenced, uint64_t 
 		}
 }
 
+/* What the probes of a dump's unrecorded calls cost (taken out of their callers' times). */
+static double dump_unrecorded_ns(const struct dump *dump)
+{
+	const struct run *run = &dump->run;
+	double ns = 0;
+
+	for (size_t i = 0; i < dump->nthreads; i++)
+		for (size_t k = 0; k < dump->threads[i].nfuncs; k++)
+			for (unsigned u = 0; u < UNREC_KINDS; u++)
+				if ((run->has_unrecorded >> u) & 1)
+					ns += (double)dump->threads[i]
+						      .funcs[k]
+						      .st.unrecorded_calls[u] *
+					      run->unrecorded_ns[u];
+	return ns;
+}
+
 static int cmp_modules(const void *a, const void *b)
 {
 	const struct pmodule *x = a, *y = b;
@@ -639,7 +656,7 @@ static void totals(struct profile *p, const struct dump *dumps)
 	size_t t = 0;
 	double o_in = 0, calls_with_cost = 0, plain_ns = 0, fenced_ns = 0, fenced_calls = 0;
 	double library_ns = 0, library_calls = 0;
-	double fentry_ns = 0, fentry_calls = 0, fentry_o_in = 0;
+	double fentry_ns = 0, fentry_calls = 0, fentry_o_in = 0, unrecorded_ns = 0;
 
 	p->library_probes = -1;
 	for (size_t d = 0; d < p->nruns; d++) {
@@ -698,8 +715,9 @@ static void totals(struct profile *p, const struct dump *dumps)
 		}
 		plain_ns -=
 			(double)counted * cost; /* counted without a time: nothing was subtracted */
+		unrecorded_ns += dump_unrecorded_ns(dump);
 	}
-	p->overhead_ns = plain_ns + fenced_ns + fentry_ns + library_ns;
+	p->overhead_ns = plain_ns + fenced_ns + fentry_ns + library_ns + unrecorded_ns;
 	if (p->overhead_ns < 0)
 		p->overhead_ns = 0;
 	/* Absurd calibration figures must not overflow the conversions to whole nanoseconds. */

@@ -337,6 +337,38 @@ static int raw_differs(const struct dump *d)
 	return 0;
 }
 
+/* The calls a dump's functions made that were not recorded, of front-end k (pstat.h). */
+static uint64_t dump_unrecorded(const struct dump *d, unsigned k)
+{
+	uint64_t calls = 0;
+
+	for (size_t t = 0; t < d->nthreads; t++)
+		for (size_t i = 0; i < d->threads[t].nfuncs; i++)
+			calls = u64_add(calls, d->threads[t].funcs[i].st.unrecorded_calls[k]);
+	return calls;
+}
+
+/* The cost of an unrecorded call of each front-end: the inputs' mean, weighted by
+ * their unrecorded calls of it (where none made such calls, the plain mean). */
+static void merge_unrecorded_costs(struct run *r, const struct dump *in, size_t n)
+{
+	for (unsigned k = 0; k < UNREC_KINDS; k++) {
+		struct merge_mean weighted = { 0, 0 }, plain = { 0, 0 };
+		int any = 0;
+
+		for (size_t d = 0; d < n; d++) {
+			int has = (in[d].run.has_unrecorded >> k) & 1;
+
+			mean_add(&weighted, has, in[d].run.unrecorded_ns[k],
+				 dump_unrecorded(&in[d], k));
+			mean_add(&plain, has, in[d].run.unrecorded_ns[k], 1);
+			any |= has;
+		}
+		if (mean_get(weighted.weight > 0 ? &weighted : &plain, any, &r->unrecorded_ns[k]))
+			r->has_unrecorded |= 1u << k;
+	}
+}
+
 /*
  * merge_calibration: the probes' costs as the means of the inputs' costs,
  * weighted by their calls (the fenced, -pg -mfentry and library costs by
@@ -390,6 +422,7 @@ static void merge_calibration(struct run *r, const struct dump *in, size_t n)
 	r->has_fentry_o_out = mean_get(&e_out, any_e_out, &r->fentry_o_out_ns) & 1;
 	r->has_library_o_in = mean_get(&l_in, any_l_in, &r->library_o_in_ns) & 1;
 	r->has_library_o_out = mean_get(&l_out, any_l_out, &r->library_o_out_ns) & 1;
+	merge_unrecorded_costs(r, in, n);
 }
 
 /*

@@ -54,6 +54,9 @@ enum {
 	FS_FENTRY,
 	FS_LIBRARY,
 	FS_COUNTED,
+	FS_UNRECORDED,
+	FS_FENTRY_UNRECORDED,
+	FS_LIBRARY_UNRECORDED,
 	FS_NFIELDS
 };
 _Static_assert(FS_NFIELDS <= LOAD_MAX_FIELDS, "a record's fields are bits of a uint64_t");
@@ -72,6 +75,12 @@ static const struct load_field fstat_fields[FS_NFIELDS] = {
 	[FS_FENTRY] = { "fentry_calls", LOAD_U64, LOAD_OPTIONAL, FSTAT(fentry_calls) },
 	[FS_LIBRARY] = { "library_calls", LOAD_U64, LOAD_OPTIONAL, FSTAT(library_calls) },
 	[FS_COUNTED] = { "counted_calls", LOAD_U64, LOAD_OPTIONAL, FSTAT(counted_calls) },
+	[FS_UNRECORDED] = { "unrecorded_calls", LOAD_U64, LOAD_OPTIONAL,
+			    FSTAT(unrecorded_calls[UNREC_PLAIN]) },
+	[FS_FENTRY_UNRECORDED] = { "fentry_unrecorded_calls", LOAD_U64, LOAD_OPTIONAL,
+				   FSTAT(unrecorded_calls[UNREC_FENTRY]) },
+	[FS_LIBRARY_UNRECORDED] = { "library_unrecorded_calls", LOAD_U64, LOAD_OPTIONAL,
+				    FSTAT(unrecorded_calls[UNREC_LIBRARY]) },
 };
 
 /*

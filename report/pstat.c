@@ -17,6 +17,9 @@ void pstat_add(struct pstat *to, const struct pstat *from)
 	to->library_calls = u64_add(to->library_calls, from->library_calls);
 	to->fentry_calls = u64_add(to->fentry_calls, from->fentry_calls);
 	to->counted_calls = u64_add(to->counted_calls, from->counted_calls);
+	for (unsigned k = 0; k < UNREC_KINDS; k++)
+		to->unrecorded_calls[k] =
+			u64_add(to->unrecorded_calls[k], from->unrecorded_calls[k]);
 	to->incl_ns = u64_add(to->incl_ns, from->incl_ns);
 	to->self_ns = u64_add(to->self_ns, from->self_ns);
 	to->raw_incl_ns = u64_add(to->raw_incl_ns, from->raw_incl_ns);

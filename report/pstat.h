@@ -15,6 +15,14 @@ static inline uint64_t u64_add(uint64_t a, uint64_t b)
 	return a + b < a ? UINT64_MAX : a + b;
 }
 
+/* The front-ends whose calls a filter or depth limit may leave unrecorded, and the
+ * prefix of their dump keys: unrecorded_calls, fentry_unrecorded_calls, ... */
+enum unrec_kind { UNREC_PLAIN, UNREC_FENTRY, UNREC_LIBRARY, UNREC_KINDS };
+#define UNREC_KEY_PREFIXES                \
+	{                                 \
+		"", "fentry_", "library_" \
+	}
+
 /*
  * Figures of one function over some set of calls.  A new per-function figure
  * goes here, into the loader's table of fields (load_check.c) and into
@@ -32,6 +40,9 @@ struct pstat {
 					      * dump does not say) */
 	uint64_t counted_calls;  /* of the calls, those counted without a time of their own (past
 					      * the stack limit, on a coroutine's stack: -pg -mfentry) */
+	uint64_t unrecorded_calls[UNREC_KINDS]; /* calls it made that were not recorded (filtered
+						 * out, too deep), by front-end: not among its
+						 * calls; their probes ran in its self time */
 	unsigned has_minmax : 1;
 	unsigned has_fenced : 1; /* the dump said how many calls were fenced (tsc-adaptive) */
 };

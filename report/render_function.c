@@ -97,6 +97,31 @@ static void fenced_reads(struct buf *out, const struct pfunc *f)
 }
 
 /*
+ * unrecorded_calls: the calls f made that a filter or the depth limit left
+ * unrecorded.  Their callees attach to f, and their probes ran in f's self
+ * time: the reader learns why f's self time holds work of functions the
+ * profile does not show, and that those probes were taken out.
+ */
+static void unrecorded_calls(struct buf *out, const struct profile *p, const struct pfunc *f)
+{
+	uint64_t n = 0;
+	char a[FMT_SIZE];
+
+	for (unsigned k = 0; k < UNREC_KINDS; k++)
+		n = u64_add(n, f->st.unrecorded_calls[k]);
+	if (!n)
+		return;
+	buf_printf(out,
+		   "<li class=\"info\" id=\"unrecorded\"><span data-v=\"%llu\">%s</span> call%s "
+		   "it made %s not recorded (left out by CALLPROF_INCLUDE or CALLPROF_EXCLUDE, "
+		   "or deeper than CALLPROF_MAX_DEPTH): their time is in its self time, their "
+		   "callees are shown as its own, and their probes' cost %s.</li>\n",
+		   (unsigned long long)n, fmt_count(a, n), n == 1 ? "" : "s",
+		   n == 1 ? "was" : "were",
+		   p->compensated ? "was taken out of its times" : "is still in its times");
+}
+
+/*
  * overhead: what compensation took from this function's figures, how its
  * clock was read, and a warning where they deserve little trust: its probes
  * cost more than its own measured time, or compensation took more than half
@@ -141,6 +166,7 @@ static void overhead(struct buf *out, const struct profile *p, const struct pfun
 			fmt_ns_f(a, probes), fmt_ns_f(b, probe_ns));
 	}
 	fenced_reads(out, f);
+	unrecorded_calls(out, p, f);
 	if (p->has_overhead && st->calls && probes > (double)st->raw_self_ns)
 		buf_printf(out,
 			   "<li class=\"warn\" id=\"probe-exceeds\">Its probes cost more than its "

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pstat.h"
+
 /*
  * These structs hold a dump's own facts, which nothing merges: its program
  * and arguments, its clock and calibration, its warnings, its modules.  The
@@ -60,6 +62,9 @@ struct run {
 		fentry_o_out_ns; /* calibration of the -pg -mfentry front-end's calls */
 	double library_o_in_ns,
 		library_o_out_ns; /* calibration: the same for a call a library probe followed */
+	double unrecorded_ns[UNREC_KINDS]; /* calibration: a call not recorded, whole, per
+					    * front-end (pstat.h); valid where has_unrecorded */
+	unsigned has_unrecorded;           /* bit k: unrecorded_ns[k] was given */
 	uint64_t wall_ns;
 	unsigned has_pid : 1, has_per_call : 1, has_o_in : 1, has_o_out : 1, has_wall : 1;
 	unsigned has_fenced_o_in : 1, has_fenced_o_out : 1, has_fentry_o_in : 1,

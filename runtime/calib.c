@@ -8,9 +8,11 @@
 #include "compensate.h"
 #include "got.h"
 #include "libcall.h"
+#include "options.h"
 #include "probe.h"
 #include "stamp.h"
 #include "tstate.h"
+#include "verdict.h"
 
 #define CALIB_ROUNDS 15
 #define CALIB_CALLS 2000
@@ -180,13 +182,86 @@ static uint32_t measure(enum probe_kind kind, double *o_in_ticks, double *o_out_
 	return n;
 }
 
+/* True when some call may go unrecorded: filters, or a depth limit. */
+static bool unrecorded_possible(void)
+{
+	return verdict_on || options.max_depth;
+}
+
+/* Fewer and shorter rounds than the recorded calls': an unrecorded call of
+ * a library or -pg -mfentry function takes the slow exit, about a microsecond. */
+#define UNRECORDED_ROUNDS 5
+#define UNRECORDED_CALLS 400
+
+/*
+ * The whole cost of a call of `kind` that is not recorded, in ticks: the
+ * target's instrumented loop with its leaf left unrecorded (record_depth), the
+ * leaf's probes running in the loop's time on their slow paths, less the plain
+ * loop; each the minimum over the rounds.  Returns the good rounds (0: no
+ * figure).  Fenced calls are never unrecorded (a transparent frame reads
+ * plainly): none for them.
+ */
+static uint32_t measure_unrecorded(enum probe_kind kind, double *ticks)
+{
+	const struct target *g = &targets[kind];
+	double plain = 1e300, probed = 1e300;
+	struct tstate *saved = tstate_self;
+	struct tstate *t;
+	uint32_t n = 0;
+
+	if (kind == PROBE_FENCED || !g->probed || !(t = tstate_create(stamp_new_node_state())))
+		return 0;
+	t->unfiltered = true;
+	t->record_depth = 2; /* the root's sentinel and the loop: the leaf is not recorded */
+	tstate_self = t;
+	calib_sink = g->probed(UNRECORDED_CALLS, 0); /* warm the caches and the tree */
+	for (uint32_t i = 0; i < UNRECORDED_ROUNDS; i++) {
+		const struct cct_node *loop;
+		uint64_t t0, t1, t2;
+
+		cct_clear_counts(&t->tree);
+		t0 = stamp_enter_read();
+		calib_sink = g->plain(UNRECORDED_CALLS, t0);
+		t1 = stamp_enter_read();
+		calib_sink = g->probed(UNRECORDED_CALLS, t1);
+		t2 = stamp_enter_read();
+		loop = t->tree.root.first_child;
+		if (!loop || loop->first_child || loop->calls != 1 ||
+		    loop->unrecorded_calls[kind] != UNRECORDED_CALLS)
+			continue;
+		plain = min_double(plain, (double)(t1 - t0));
+		probed = min_double(probed, (double)(t2 - t1));
+		n++;
+	}
+	tstate_self = saved;
+	tstate_destroy(t);
+	if (n)
+		*ticks = probed > plain ? (probed - plain) / UNRECORDED_CALLS : 0;
+	return n;
+}
+
+/* Measures the unrecorded calls' cost of kind k (when some call may go
+ * unrecorded), as the mean with an earlier measurement when `again`. */
+static void calib_unrecorded(unsigned k, bool again)
+{
+	struct calib_cost *c = &calib.kind[k];
+	double ticks;
+
+	if (!unrecorded_possible() || !measure_unrecorded((enum probe_kind)k, &ticks))
+		return;
+	c->unrecorded_ticks =
+		again && c->unrecorded_measured ? (c->unrecorded_ticks + ticks) / 2 : ticks;
+	c->unrecorded_measured = true;
+}
+
 /* Gives the probes the costs compensation uses (tsc-adaptive weighs them). */
 static void publish(void)
 {
-	struct comp_cost cost[PROBE_KINDS] = { { 0, 0 } };
+	struct comp_cost cost[PROBE_KINDS] = { { 0, 0, 0 } };
 
 	for (unsigned k = 0; k < PROBE_KINDS; k++)
-		cost[k] = (struct comp_cost){ calib.kind[k].o_in_ticks, calib.kind[k].o_out_ticks };
+		cost[k] = (struct comp_cost){ calib.kind[k].o_in_ticks, calib.kind[k].o_out_ticks,
+					      calib.kind[k].unrecorded_ticks };
 	probe_set_costs(cost);
 }
 
@@ -214,6 +289,7 @@ static void calib_late(void)
 				      &c->start_o_out_ticks) > 0;
 		c->o_in_ticks = c->end_o_in_ticks = c->start_o_in_ticks;
 		c->o_out_ticks = c->end_o_out_ticks = c->start_o_out_ticks;
+		calib_unrecorded(k, false);
 		calib.kinds |= 1u << k;
 	}
 }
@@ -239,6 +315,7 @@ void calib_run(void)
 		c->measured = rounds > 0;
 		c->o_in_ticks = c->start_o_in_ticks;
 		c->o_out_ticks = c->start_o_out_ticks;
+		calib_unrecorded(k, false);
 		all = all && c->measured;
 		if (k == PROBE_PLAIN)
 			calib.rounds = rounds;
@@ -272,6 +349,7 @@ void calib_again(void)
 		c->end_o_out_ticks = out[k];
 		c->o_in_ticks = (c->start_o_in_ticks + in[k]) / 2;
 		c->o_out_ticks = (c->start_o_out_ticks + out[k]) / 2;
+		calib_unrecorded(k, true);
 	}
 	calib.again = true;
 	publish();

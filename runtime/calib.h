@@ -7,7 +7,10 @@
  * each kind of call the clock makes (kind.h), by driving the real probes
  * (hooks.c, through the probe core) over a private instrumented function, on
  * a private thread state that no filter applies to; the lifecycle runs it
- * at start-up and again at the dump.
+ * at start-up and again at the dump.  A call that is not recorded (filtered
+ * out, deeper than CALLPROF_MAX_DEPTH) still runs its probes, on their slow
+ * paths, all in its caller's time: that whole cost is measured apart, on the
+ * same target with its leaf left unrecorded.
  */
 #ifndef CALLPROF_CALIB_H
 #define CALLPROF_CALIB_H
@@ -24,6 +27,9 @@ struct calib_cost {
 	double o_out_ticks; /* outside the callee's, inside the caller's */
 	double start_o_in_ticks, start_o_out_ticks; /* as measured at start-up */
 	double end_o_in_ticks, end_o_out_ticks;     /* as measured at dump time (when `again`) */
+	bool unrecorded_measured;
+	double unrecorded_ticks; /* a call of this kind not recorded (filtered out, too deep):
+				  * its probes' whole cost, in its caller's time */
 };
 
 struct calib {

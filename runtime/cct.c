@@ -223,6 +223,7 @@ static void clear_node(struct cct_node *n)
 	n->calls = n->incl_ticks = n->child_ticks = n->max_ticks = 0;
 	n->nested_ticks = n->fold_child_calls = n->fold_nested_out = n->fold_inner_calls = 0;
 	memset(n->kind_calls, 0, sizeof(n->kind_calls));
+	memset(n->unrecorded_calls, 0, sizeof(n->unrecorded_calls));
 	n->min_ticks = UINT64_MAX;
 }
 

@@ -64,7 +64,11 @@ struct cct_node {
 					  * (fold.h): their o_out is in its inclusive time too */
 	uint64_t fold_inner_calls; /* folded calls it was the charge of, and those inside its timed
 					  * ones: their whole probe cost is in its inclusive time */
-	struct cct_node *next_sibling; /* walking only: far from what the probes touch */
+	uint64_t unrecorded_calls[PROBE_KINDS]; /* calls made from its activations that got no
+						 * node (filtered out, past CALLPROF_MAX_DEPTH), by
+						 * their front-end's kind: their probes' whole cost
+						 * is in its self time */
+	struct cct_node *next_sibling;          /* walking only: far from what the probes touch */
 };
 
 /* A -pg -mfentry node's key is the end of the call of __fentry__ its function

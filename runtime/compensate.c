@@ -32,6 +32,16 @@ double comp_hidden(uint64_t hidden_out, const struct comp_cost cost[PROBE_KINDS]
 	return (double)hidden_out * cost[PROBE_PLAIN].o_out;
 }
 
+double comp_unrecorded(const uint64_t unrecorded[PROBE_KINDS],
+		       const struct comp_cost cost[PROBE_KINDS])
+{
+	double sum = 0;
+
+	for (unsigned k = 0; k < PROBE_KINDS; k++)
+		sum += (double)unrecorded[k] * cost[k].unrecorded;
+	return sum;
+}
+
 double comp_folded(uint64_t inner, uint64_t nested_out, const struct comp_cost cost[PROBE_KINDS])
 {
 	return (double)inner * (cost[PROBE_PLAIN].o_in + cost[PROBE_PLAIN].o_out) +

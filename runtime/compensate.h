@@ -30,6 +30,8 @@
 struct comp_cost {
 	double o_in;
 	double o_out;
+	double unrecorded; /* the whole cost of a call of this kind that is not recorded
+			    * (filtered out, too deep): its probes run in its caller's self time */
 };
 
 struct comp_row {
@@ -62,6 +64,11 @@ void comp_own_costs(uint64_t calls, const uint64_t kind_calls[PROBE_KINDS - 1],
 
 /* The cost of other calls' probes that ran in a row's self time. */
 double comp_hidden(uint64_t hidden_out, const struct comp_cost cost[PROBE_KINDS]);
+
+/* The cost of the probes of calls not recorded (`unrecorded`, per kind) that
+ * ran in a row's self time, so in its inclusive time too. */
+double comp_unrecorded(const uint64_t unrecorded[PROBE_KINDS],
+		       const struct comp_cost cost[PROBE_KINDS]);
 
 /* The cost of folded calls' probes that ran in a row's inclusive time
  * outside its children (fold.h): `inner` whole calls and `nested_out` o_outs. */

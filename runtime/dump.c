@@ -127,6 +127,15 @@ static void write_calibration(struct dump_ctx *d)
 		snprintf(key, sizeof(key), "%s_o_out_ns", kind_names[k]);
 		write_double_member(w, key, ns_per_call(d, c->kind[k].o_out_ticks));
 	}
+	for (unsigned k = 0; k < PROBE_KINDS; k++) { /* unrecorded_ns, <name>_unrecorded_ns */
+		if (!c->done || !c->kind[k].measured || !c->kind[k].unrecorded_measured)
+			continue;
+		if (k == PROBE_PLAIN)
+			snprintf(key, sizeof(key), "unrecorded_ns");
+		else
+			snprintf(key, sizeof(key), "%s_unrecorded_ns", kind_names[k]);
+		write_double_member(w, key, ns_per_call(d, c->kind[k].unrecorded_ticks));
+	}
 	write_uint_member(w, "rounds", c->rounds);
 	write_uint_member(w, "calls_per_round", c->calls_per_round);
 	write_uint_member(w, "startup_cost_ns", c->cost_ns);
@@ -481,6 +490,23 @@ static void write_kind_calls(struct dump_ctx *d, const struct snap_total *a)
 	}
 }
 
+/* The calls it made that were not recorded, where there were: unrecorded_calls
+ * (-finstrument-functions), <name>_unrecorded_calls (the other front-ends). */
+static void write_unrecorded_calls(struct dump_ctx *d, const struct snap_total *a)
+{
+	char key[64];
+
+	for (unsigned k = 0; k < PROBE_KINDS; k++) {
+		if (!a->unrecorded_calls[k])
+			continue;
+		if (k == PROBE_PLAIN)
+			snprintf(key, sizeof(key), "unrecorded_calls");
+		else
+			snprintf(key, sizeof(key), "%s_unrecorded_calls", kind_names[k]);
+		write_uint_member(&d->w, key, a->unrecorded_calls[k]);
+	}
+}
+
 static void write_thread_functions(struct dump_ctx *d, const struct snap_total *fns)
 {
 	jsonw_key(&d->w, "functions");
@@ -492,6 +518,7 @@ static void write_thread_functions(struct dump_ctx *d, const struct snap_total *
 		write_uint_member(&d->w, "fn", i);
 		write_times(d, &fns[i]);
 		write_kind_calls(d, &fns[i]);
+		write_unrecorded_calls(d, &fns[i]);
 		jsonw_object_end(&d->w);
 	}
 	jsonw_array_end(&d->w);
@@ -690,10 +717,11 @@ static void pick_costs(struct dump_ctx *d)
 	bool on = c->done && d->info->compensate;
 
 	for (unsigned k = 0; k < PROBE_KINDS; k++)
-		d->cost[k] = on && c->kind[k].measured
-				     ? (struct comp_cost){ c->kind[k].o_in_ticks,
-							   c->kind[k].o_out_ticks }
-				     : (struct comp_cost){ 0, 0 };
+		d->cost[k] =
+			on && c->kind[k].measured
+				? (struct comp_cost){ c->kind[k].o_in_ticks, c->kind[k].o_out_ticks,
+						      c->kind[k].unrecorded_ticks }
+				: (struct comp_cost){ 0, 0, 0 };
 }
 
 /* The addresses of the functions still loaded, for symbols_open_for (a

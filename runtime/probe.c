@@ -119,6 +119,8 @@ static bool unrecorded(struct tstate *t, uintptr_t fn)
 
 	if (options.max_depth && t->stack.depth > options.max_depth)
 		return true;
+	if (unlikely(t->record_depth) && t->stack.depth >= t->record_depth)
+		return true;
 	if (!verdict_on || t->unfiltered || (v = verdict_of(fn)) == VERDICT_ADMIT)
 		return false;
 	if (v == VERDICT_UNDECIDED)
@@ -168,6 +170,7 @@ static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uint
 	if (unrecorded(t, fn) || probed_twice(top, fn)) {
 		node = top->node; /* a transparent frame: see shadow.h */
 		mark = FRAME_TRANSPARENT;
+		node->unrecorded_calls[PROBE_PLAIN]++;
 	} else if (new_path_at_end(t, top->node, fn)) {
 		drop_enter(t, sp, &t->dropped_at_end);
 		goto out;
@@ -388,14 +391,18 @@ static void kind_seen(enum probe_kind kind)
 		__atomic_or_fetch(&probe_kinds_seen, bit, __ATOMIC_RELAXED);
 }
 
-/* Counts a call of `fn` that gets no frame, under the top frame's node. */
-static void count_frameless(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t word)
+/* Counts a call of `fn` that gets no frame, under the top frame's node; one of
+ * kind `kind` that is not recorded, in that node's unrecorded calls. */
+static void count_frameless(struct tstate *t, uintptr_t fn, uintptr_t call_site,
+			    enum probe_kind kind, uintptr_t word)
 {
 	struct frame *top = &t->stack.base[t->stack.depth - 1];
 	struct cct_node *node;
 
-	if (unrecorded(t, fn))
+	if (unrecorded(t, fn)) {
+		top->node->unrecorded_calls[kind]++;
 		return;
+	}
 	node = cct_child_get(&t->tree, top->node, fn, call_site);
 	if (!node) {
 		t->dropped_no_room++;
@@ -425,13 +432,14 @@ static enum probe_opened open_held(struct tstate *t, uintptr_t fn, uintptr_t cal
 	if (framed && (t->dropped_depth || (s->depth == s->cap && shadow_grow(s) < 0)))
 		framed = false;
 	if (!framed) {
-		count_frameless(t, fn, call_site, word);
+		count_frameless(t, fn, call_site, kind, word);
 		return PROBE_FRAMELESS;
 	}
 	top = &s->base[s->depth - 1];
 	if (unrecorded(t, fn)) {
 		node = top->node; /* a transparent frame: see shadow.h */
 		mark = FRAME_TRANSPARENT;
+		node->unrecorded_calls[kind]++;
 	} else if (new_path_at_end(t, top->node, fn)) {
 		t->dropped_at_end++;
 		return PROBE_FRAMELESS;

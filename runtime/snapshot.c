@@ -453,8 +453,13 @@ static uint64_t compensate(struct snap_row *rows, size_t n,
 			kinds[k] = snap_kind_calls(x, k);
 		comp_own_costs(x->calls, kinds, cost, &own_in, &own_out);
 		hidden = c ? comp_hidden(c->fold_child_calls, cost) : 0;
-		if (c)
-			below += comp_folded(c->fold_inner_calls, c->fold_nested_out, cost);
+		if (c) {
+			double unrecorded = comp_unrecorded(c->unrecorded_calls, cost);
+
+			below += comp_folded(c->fold_inner_calls, c->fold_nested_out, cost) +
+				 unrecorded;
+			hidden += unrecorded;
+		}
 		clamped += comp_figures(x->raw_incl, snap_raw_self(x), own_in, below, child_out,
 					hidden, &x->incl, &x->self);
 		if (x->parent != SNAP_NO_FN && !x->comp_root) {
@@ -493,6 +498,8 @@ static void total_add(struct snap_total *a, const struct snap_row *x, bool outer
 	}
 	if (!x->node)
 		return;
+	for (unsigned k = 0; k < PROBE_KINDS; k++)
+		a->unrecorded_calls[k] += x->node->unrecorded_calls[k];
 	if (x->node->min_ticks < a->min_ticks)
 		a->min_ticks = x->node->min_ticks;
 	if (x->node->max_ticks > a->max_ticks)

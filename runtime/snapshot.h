@@ -87,6 +87,8 @@ struct snapshot {
 struct snap_total {
 	uint64_t calls;
 	uint64_t kind_calls[PROBE_KINDS - 1]; /* of those, the calls of each kind but PROBE_PLAIN */
+	uint64_t unrecorded_calls[PROBE_KINDS]; /* calls its activations made that were not
+						 * recorded, by their front-end's kind */
 	double incl, self, raw_incl, raw_self;
 	uint64_t min_ticks, max_ticks;
 	const struct cct_node

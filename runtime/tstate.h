@@ -30,6 +30,8 @@ struct tstate {
 	volatile sig_atomic_t busy; /* a probe is running: see probe.h for who sets and clears it */
 	bool off;                   /* profiling is off: every probe returns at once */
 	bool unfiltered;        /* CALLPROF_INCLUDE/EXCLUDE do not apply (calibration's state) */
+	uint32_t record_depth;  /* calibration's: calls at this depth of the stack or deeper are
+				 * not recorded (0: no such limit) */
 	uint32_t dropped_depth; /* dropped enters whose exits are still to come */
 	uintptr_t dropped_sp;   /* frame address of the outermost such enter */
 	uint64_t

@@ -96,6 +96,106 @@ edge helper_mid leaf 0
 edge busy_excluded leaf 0" CALLPROF_MAX_DEPTH=3
 done
 
+# Calls left unrecorded still run their probes, in the time of the recorded frame they hang
+# from: each such frame's function counts them (unrecorded_calls, exact), calibration measures
+# what one costs (unrecorded_ns), and compensation takes that out of the function's inclusive
+# time as it does every recorded callee's probes: arithmetic on the dump's own figures.
+# unrecorded DUMP FN [KEY]: FN's unrecorded_calls, or KEY (0 when absent).
+unrecorded() {
+	jq -r --arg fn "$2" --arg key "${3:-unrecorded_calls}" '(.functions[] | select(.name == $fn) | .id) as $id |
+		[.threads[].functions[] | select(.fn == $id) | .[$key] // 0] | add // "none"' "$1"
+}
+# compensated DUMP FN BELOW: true when FN's inclusive time is its raw one less its own o_in,
+# the BELOW recorded calls under it at per_call_ns and its unrecorded calls at unrecorded_ns
+# (a rounding slack of 2 ns and a millionth), and the calibration measured unrecorded_ns.
+compensated() {
+	jq -r --arg fn "$2" --argjson below "$3" '.calibration as $c |
+		(.functions[] | select(.name == $fn) | .id) as $id |
+		(.threads[0].functions[] | select(.fn == $id)) as $f |
+		($f.raw_inclusive_ns - $f.calls * $c.o_in_ns - $below * $c.per_call_ns -
+		 ($f.unrecorded_calls // 0) * ($c.unrecorded_ns // 0)) as $want |
+		($c.unrecorded_ns // 0) > 0 and
+		(($f.inclusive_ns - $want) | fabs) <= 2 + $f.raw_inclusive_ns / 1000000' "$1"
+}
+# unrecorded_case NAME FN=CALLS[/BELOW]...: in both variants, the run NAME counts FN's
+# unrecorded calls so, and where it has some, with BELOW recorded calls under FN, they are
+# compensated.
+unrecorded_case() {
+	_name=$1
+	shift
+	for v in link pre; do
+		_got="" _want="" _comp=""
+		for _fc in "$@"; do
+			_f=${_fc%%=*} _n=${_fc#*=}
+			_got="$_got $_f=$(unrecorded "$W/$_name-$v.json" "$_f")"
+			_want="$_want $_f=${_n%/*}"
+			[ "${_n%/*}" = 0 ] || _comp="$_comp $(compensated "$W/$_name-$v.json" "$_f" "${_n#*/}")"
+		done
+		[ "$_got" = "$_want" ] && ok "$_name: unrecorded calls counted where they ran ($v)" ||
+			fail "$_name: unrecorded calls counted where they ran ($v)" "got$_got, want$_want"
+		case $_comp in
+		*false* | *null* | "") fail "$_name: their probes' cost taken out of the caller's inclusive time ($v)" \
+			"${_comp:-nothing checked}" ;;
+		*) ok "$_name: their probes' cost taken out of the caller's inclusive time ($v)" ;;
+		esac
+	done
+}
+# top calls helper_mid 5 times; main's unrecorded top, helper_mid and busy_excluded all hang
+# from main; below depth 2, every call under top hangs from it (5 + 15 + 1 + 1 + 2); below
+# depth 3, helper_mid's 15 calls of leaf and busy_excluded's 2.  After the slash: the recorded
+# calls under the function (leaf 18 times, busy_excluded once).
+unrecorded_case "CALLPROF_EXCLUDE: callees attach to the caller" main=0 top=5/19
+unrecorded_case "CALLPROF_EXCLUDE of two globs" top=6/18
+unrecorded_case "CALLPROF_INCLUDE keeps only matches" main=7/18
+unrecorded_case "CALLPROF_MAX_DEPTH=2 keeps two levels" main=0 top=24/0
+unrecorded_case "CALLPROF_MAX_DEPTH=3 keeps three levels" top=0 helper_mid=15/0 busy_excluded=2/0
+# -pg -mfentry: an excluded function's call is hijacked all the same (a transparent frame),
+# at its own kind's cost, fentry_unrecorded_ns.
+gcc -O2 -g -pg -mfentry "$TOP/tests/filters/filt.c" -L"$B" -lcallprof -Wl,-rpath,"$B" -o "$W/filt-fentry" ||
+	fail "build gcc -O2 -pg -mfentry" "see above"
+rm -f "$W/fentry-excl.json"
+(cd "$W" && unpreempted env CALLPROF_EXCLUDE='helper_*' CALLPROF_OUTPUT="$W/fentry-excl.json" "$W/filt-fentry")
+got="$(unrecorded "$W/fentry-excl.json" top fentry_unrecorded_calls) $(unrecorded "$W/fentry-excl.json" main \
+	fentry_unrecorded_calls) $(unrecorded "$W/fentry-excl.json" top)"
+[ "$got" = "5 0 0" ] && ok "-pg -mfentry, CALLPROF_EXCLUDE: top's 5 calls of helper_mid unrecorded, of that kind" ||
+	fail "-pg -mfentry, CALLPROF_EXCLUDE: top's 5 calls of helper_mid unrecorded, of that kind" \
+		"top, main, top's plain ones: $got"
+
+got=$(jq -r '.calibration as $c | (.functions[] | select(.name == "top") | .id) as $id |
+	(.threads[0].functions[] | select(.fn == $id)) as $f |
+	($f.raw_inclusive_ns - $c.fentry_o_in_ns - 19 * ($c.fentry_o_in_ns + $c.fentry_o_out_ns) -
+	 $f.fentry_unrecorded_calls * $c.fentry_unrecorded_ns) as $want |
+	$c.fentry_unrecorded_ns > 0 and (($f.inclusive_ns - $want) | fabs) <= 2 + $f.raw_inclusive_ns / 1000000' \
+	"$W/fentry-excl.json" 2>&1)
+[ "$got" = true ] && ok "-pg -mfentry: their cost (fentry_unrecorded_ns) taken out of top's inclusive time" ||
+	fail "-pg -mfentry: their cost (fentry_unrecorded_ns) taken out of top's inclusive time" "$got"
+
+for v in link pre; do
+	for fn in main top helper_mid busy_excluded; do
+		[ "$(unrecorded "$W/no filter-$v.json" $fn)" = 0 ] || fail "no filter: no unrecorded calls ($v)" "$fn has some"
+	done
+	ok "no filter: no unrecorded calls ($v)"
+	[ "$(jq '.calibration | has("unrecorded_ns")' "$W/no filter-$v.json")" = false ] &&
+		ok "no filter: no unrecorded calls' cost measured ($v)" ||
+		fail "no filter: no unrecorded calls' cost measured ($v)" "unrecorded_ns in the calibration"
+done
+
+# The report says so on the function's page; callprof merge keeps the counts and costs.
+d2="$W/CALLPROF_MAX_DEPTH=2 keeps two levels-link.json"
+rm -rf "$W/site-unrec"
+if "$B/callprof" report -o "$W/site-unrec" "$d2" >/dev/null 2>"$W/site-unrec.err"; then
+	find "$W/site-unrec/fn" -name "*.html" -exec cat {} + >"$W/site-unrec.fn"
+	has "the function page says its 24 unrecorded calls, their probes taken out" "$W/site-unrec.fn" \
+		'id="unrecorded"><span data-v="24">24</span> calls it made were not recorded .*their probes. cost was taken out of its times'
+else
+	fail "the report of a filtered dump" "$(head -n 2 "$W/site-unrec.err")"
+fi
+"$B/callprof" merge -o "$W/merged-unrec.json" "$d2" "$W/fentry-excl.json" 2>"$W/merged-unrec.err"
+got=$(jq -c '[[.threads[].functions[] | .unrecorded_calls // 0, .fentry_unrecorded_calls // 0] | add],
+	(.calibration | has("unrecorded_ns"), has("fentry_unrecorded_ns"))' "$W/merged-unrec.json" 2>&1 | tr '\n' ' ')
+[ "$got" = "[29] true true " ] && ok "merge keeps the unrecorded calls and their costs" ||
+	fail "merge keeps the unrecorded calls and their costs" "$got"
+
 # Time of an excluded function stays in its caller's self time: busy_excluded is most of
 # the run, so top's self share of its inclusive time flips from small to large.  A ratio
 # within one run each, never an absolute time.

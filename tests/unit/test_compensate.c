@@ -134,3 +134,28 @@ void test_compensate_mixed_reads(void)
 	compensate_rows(rows, 2, cost);
 	CHECK_NEAR(rows[1].incl, leaf_raw - 10 * 10, 1e-9);
 }
+
+/*
+ * Unrecorded calls (filtered out, too deep) run their probes in their caller's
+ * self time: 7 plain ones at 9 ticks each and 2 of -pg -mfentry at 40, made by
+ * a leaf that does 50 ticks of work, none of it in calls the tree holds.
+ */
+void test_compensate_unrecorded(void)
+{
+	struct comp_cost cost[PROBE_KINDS] = {
+		[PROBE_PLAIN] = { 3, 2, 9 }, [PROBE_FENTRY] = { 4, 3, 40 }
+	};
+	uint64_t unrecorded[PROBE_KINDS] = { [PROBE_PLAIN] = 7, [PROBE_FENTRY] = 2 };
+	double own_in, own_out, incl, self, probes = comp_unrecorded(unrecorded, cost);
+	double raw = 50 + 7 * 9 + 2 * 40 + 3; /* its work, the unrecorded calls', its own o_in */
+
+	CHECK_NEAR(probes, 7 * 9 + 2 * 40, 1e-9);
+	comp_own_costs(1, (uint64_t[PROBE_KINDS - 1]){ 0 }, cost, &own_in, &own_out);
+	CHECK_EQ_U64(comp_figures(raw, raw, own_in, probes, 0, probes, &incl, &self), 0);
+	CHECK_NEAR(incl, 50, 1e-9);
+	CHECK_NEAR(self, 50, 1e-9);
+	/* None, or no cost measured: nothing taken. */
+	cost[PROBE_PLAIN].unrecorded = 0;
+	unrecorded[PROBE_FENTRY] = 0;
+	CHECK_NEAR(comp_unrecorded(unrecorded, cost), 0, 1e-9);
+}

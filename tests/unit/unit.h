@@ -45,6 +45,7 @@
 	T(compensate_clamps)                   \
 	T(compensate_off)                      \
 	T(compensate_mixed_reads)              \
+	T(compensate_unrecorded)               \
 	T(verdict_module_and_functions)        \
 	T(verdict_drop_and_reload)             \
 	T(verdict_many_functions)
