@@ -27,9 +27,10 @@ void comp_own_costs(uint64_t calls, const uint64_t kind_calls[PROBE_KINDS - 1],
 	*own_out += (double)left * cost[PROBE_PLAIN].o_out;
 }
 
-double comp_hidden(uint64_t hidden_out, const struct comp_cost cost[PROBE_KINDS])
+double comp_hidden(uint64_t hidden_out, const struct comp_cost cost[PROBE_KINDS],
+		   enum probe_kind kind)
 {
-	return (double)hidden_out * cost[PROBE_PLAIN].o_out;
+	return (double)hidden_out * cost[kind].o_out;
 }
 
 double comp_unrecorded(const uint64_t unrecorded[PROBE_KINDS],
@@ -42,10 +43,11 @@ double comp_unrecorded(const uint64_t unrecorded[PROBE_KINDS],
 	return sum;
 }
 
-double comp_folded(uint64_t inner, uint64_t nested_out, const struct comp_cost cost[PROBE_KINDS])
+double comp_folded(uint64_t inner, uint64_t nested_out, const struct comp_cost cost[PROBE_KINDS],
+		   enum probe_kind kind)
 {
-	return (double)inner * (cost[PROBE_PLAIN].o_in + cost[PROBE_PLAIN].o_out) +
-	       (double)nested_out * cost[PROBE_PLAIN].o_out;
+	return (double)inner * (cost[kind].o_in + cost[kind].o_out) +
+	       (double)nested_out * cost[kind].o_out;
 }
 
 bool comp_figures(double raw_incl, double raw_self, double own_in, double below, double child_out,
@@ -68,7 +70,7 @@ uint64_t compensate_rows(struct comp_row *rows, size_t n, const struct comp_cost
 		struct comp_row *x = &rows[i];
 
 		comp_own_costs(x->calls, x->kind_calls, cost, &x->own_in, &x->own_out);
-		x->hidden = comp_hidden(x->hidden_out, cost);
+		x->hidden = comp_hidden(x->hidden_out, cost, PROBE_PLAIN);
 		x->child_calls = x->subtree_calls = 0;
 		x->subtree_o = x->child_out = 0;
 	}

@@ -9,8 +9,10 @@
  * raw inclusive 100 becomes 100 - 2 - 30 = 68; raw self 40 becomes 40 - 2 - 4 = 34.
  * A row's calls may be of several kinds of probe (kind.h), each with its own
  * costs: every sum above is then over the calls of each kind at that kind's cost.
- * A folded call's costs (fold.h) are taken where they ran, at the plain
- * kind's cost: its o_out from its caller's self time, and its whole cost
+ * A folded call's costs (fold.h) are taken where they ran, at the cost of
+ * the kind of the front-end of the row they are charged to (the plain kind's
+ * for -finstrument-functions, fentry's for -pg -mfentry, which is also what
+ * the folded rows take their own o_in at): its o_out from its caller's self time, and its whole cost
  * from its charge's inclusive time (a nested folded caller's inclusive time
  * holds its callees' o_out too); a folded row is compensated as a root (its
  * tree parent is no caller of it).
@@ -62,8 +64,11 @@ struct comp_row {
 void comp_own_costs(uint64_t calls, const uint64_t kind_calls[PROBE_KINDS - 1],
 		    const struct comp_cost cost[PROBE_KINDS], double *own_in, double *own_out);
 
-/* The cost of other calls' probes that ran in a row's self time. */
-double comp_hidden(uint64_t hidden_out, const struct comp_cost cost[PROBE_KINDS]);
+/* The cost of other calls' probes that ran in a row's self time, calls of
+ * kind `kind` (folded calls: of the front-end of the row they are charged to,
+ * as the folded rows' own costs are of theirs). */
+double comp_hidden(uint64_t hidden_out, const struct comp_cost cost[PROBE_KINDS],
+		   enum probe_kind kind);
 
 /* The cost of the probes of calls not recorded (`unrecorded`, per kind) that
  * ran in a row's self time, so in its inclusive time too. */
@@ -72,7 +77,8 @@ double comp_unrecorded(const uint64_t unrecorded[PROBE_KINDS],
 
 /* The cost of folded calls' probes that ran in a row's inclusive time
  * outside its children (fold.h): `inner` whole calls and `nested_out` o_outs. */
-double comp_folded(uint64_t inner, uint64_t nested_out, const struct comp_cost cost[PROBE_KINDS]);
+double comp_folded(uint64_t inner, uint64_t nested_out, const struct comp_cost cost[PROBE_KINDS],
+		   enum probe_kind kind);
 
 /* A row's compensated inclusive and self times from its raw ones, its own
  * o_in, the cost of every probe below it (`below`: its descendants', and the

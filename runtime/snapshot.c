@@ -440,7 +440,9 @@ static uint64_t compensate(struct snap_row *rows, size_t n,
 
 	for (size_t i = 0; i < n;
 	     i++) { /* incl: the count of open folded calls' probes (add_open) */
-		rows[i].incl = comp_folded((uint64_t)rows[i].incl, 0, cost);
+		rows[i].incl =
+			comp_folded((uint64_t)rows[i].incl, 0, cost,
+				    rows[i].node ? cct_base_kind(rows[i].node) : PROBE_PLAIN);
 		rows[i].self = 0;
 	}
 	for (size_t i = n; i-- > 0;) {
@@ -452,11 +454,12 @@ static uint64_t compensate(struct snap_row *rows, size_t n,
 		for (unsigned k = 0; k < PROBE_KINDS - 1; k++)
 			kinds[k] = snap_kind_calls(x, k);
 		comp_own_costs(x->calls, kinds, cost, &own_in, &own_out);
-		hidden = c ? comp_hidden(c->fold_child_calls, cost) : 0;
+		hidden = c ? comp_hidden(c->fold_child_calls, cost, cct_base_kind(c)) : 0;
 		if (c) {
 			double unrecorded = comp_unrecorded(c->unrecorded_calls, cost);
 
-			below += comp_folded(c->fold_inner_calls, c->fold_nested_out, cost) +
+			below += comp_folded(c->fold_inner_calls, c->fold_nested_out, cost,
+					     cct_base_kind(c)) +
 				 unrecorded;
 			hidden += unrecorded;
 		}

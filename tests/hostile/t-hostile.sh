@@ -379,17 +379,22 @@ case_budget() {
 
 # main_compensated: compensation is arithmetic on the dump's own figures:
 # main's inclusive time is its raw one less its o_in and the probes of every
-# call below it, folded or not (within 1%: the folded calls of fenced
-# functions are taken at the plain cost), and the self times add up to it.
+# call below it, folded or not, each call at its own kind's cost (plain,
+# fenced, -pg -mfentry; a counted call costs nothing), within 1% (the folded
+# calls of fenced functions are taken at their front-end's cost), and the self
+# times add up to it.
 main_compensated() {
 	want "main's inclusive time: raw less every probe below, within 1%; self times add up to it" \
 		"$(key '.calibration as $c | .threads[0] |
+			def plain: .calls - (.fenced_calls // 0) - (.fentry_calls // 0) - (.counted_calls // 0);
+			def o_in: plain * $c.o_in_ns + (.fenced_calls // 0) * ($c.fenced_o_in_ns // 0) +
+				(.fentry_calls // 0) * ($c.fentry_o_in_ns // 0);
+			def whole: plain * $c.per_call_ns +
+				(.fenced_calls // 0) * (($c.fenced_o_in_ns // 0) + ($c.fenced_o_out_ns // 0)) +
+				(.fentry_calls // 0) * (($c.fentry_o_in_ns // 0) + ($c.fentry_o_out_ns // 0));
 			(.functions[] | select(.fn == '"$(fid main)"')) as $m |
-			($m.raw_inclusive_ns - ($m.calls - ($m.fenced_calls // 0)) * $c.o_in_ns -
-			 ($m.fenced_calls // 0) * ($c.fenced_o_in_ns // 0) -
-			 ([.functions[] | select(.fn != $m.fn) |
-			   (.calls - (.fenced_calls // 0)) * $c.per_call_ns +
-			   (.fenced_calls // 0) * (($c.fenced_o_in_ns // 0) + ($c.fenced_o_out_ns // 0))] | add)) as $want |
+			($m.raw_inclusive_ns - ($m | o_in) -
+			 ([.functions[] | select(.fn != $m.fn) | whole] | add)) as $want |
 			([.functions[].self_ns] | add) as $self |
 			[(($m.inclusive_ns - $want) | fabs) <= $want / 100,
 			 (($self - $m.inclusive_ns) | fabs) <= $m.inclusive_ns / 100]')" "[true,true]"
