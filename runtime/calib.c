@@ -182,10 +182,12 @@ static uint32_t measure(enum probe_kind kind, double *o_in_ticks, double *o_out_
 	return n;
 }
 
-/* True when some call may go unrecorded: filters, or a depth limit. */
-static bool unrecorded_possible(void)
+/* True when some call of kind k may go unrecorded: filters, or a depth limit.  A
+ * library function a filter leaves out is not probed at all (its GOT slot is left
+ * alone): only the depth limit leaves library calls unrecorded. */
+static bool unrecorded_possible(unsigned k)
 {
-	return verdict_on || options.max_depth;
+	return options.max_depth || (verdict_on && k != PROBE_LIBRARY);
 }
 
 /* Fewer and shorter rounds than the recorded calls': an unrecorded call of
@@ -247,7 +249,7 @@ static void calib_unrecorded(unsigned k, bool again)
 	struct calib_cost *c = &calib.kind[k];
 	double ticks;
 
-	if (!unrecorded_possible() || !measure_unrecorded((enum probe_kind)k, &ticks))
+	if (!unrecorded_possible(k) || !measure_unrecorded((enum probe_kind)k, &ticks))
 		return;
 	c->unrecorded_ticks =
 		again && c->unrecorded_measured ? (c->unrecorded_ticks + ticks) / 2 : ticks;
