@@ -266,8 +266,8 @@ bool hijack_enter_held(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum pro
 		hijack_push(h, slot, fn, aux); /* before the core reads the entry time */
 	if (probe_open_marked_held(t, fn, real_return(h, slot), HIJACK_SP(slot), kind, word,
 				   hijack) != PROBE_FRAMED) {
-		if (hijack)
-			*slot = h->base[--h->depth].orig; /* dropped for want of memory: undone */
+		if (hijack) /* not recorded, or dropped for want of memory: undone */
+			*slot = h->base[--h->depth].orig;
 		hijack = false;
 	}
 	return hijack;

@@ -129,8 +129,10 @@ hijack_push(struct hijack_stack *h, uintptr_t *slot, uintptr_t fn, uintptr_t aux
  * return when nothing rare stands in the way: the probe free, the records
  * fitting, the call path known, and its node marked with the front-end's
  * word `word` (cct.h's fe_word: a node still unmarked, or marked otherwise,
- * takes the slow path, which marks it).  Returns false, having changed
- * nothing, otherwise: the caller then calls hijack_enter_slow through
+ * takes the slow path, which marks it).  A call that is not recorded
+ * (filtered out, too deep) is counted as such here and not hijacked
+ * (probe_skip_unrecorded_held).  Returns false, having changed nothing,
+ * otherwise: the caller then calls hijack_enter_slow through
  * hijack_call_saved.
  */
 static inline __attribute__((always_inline)) CP_NOINSTR bool
@@ -142,8 +144,14 @@ hijack_enter_fast(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_ki
 
 	if (unlikely(!probe_hold(t)))
 		return false;
-	if (unlikely(!hijack_fits(&t->ret, slot)) ||
-	    unlikely(!(node = probe_find_held(t, fn, sp))) || unlikely(node->fe_word != word)) {
+	if (unlikely(!(node = probe_find_held(t, fn, sp)))) {
+		/* A call not recorded needs no record and no frame: done here. */
+		bool skipped = probe_skip_unrecorded_held(t, fn, sp, kind);
+
+		probe_release(t);
+		return skipped;
+	}
+	if (unlikely(!hijack_fits(&t->ret, slot)) || unlikely(node->fe_word != word)) {
 		probe_release(t);
 		return false;
 	}

@@ -111,23 +111,6 @@ static bool enter_no_room(struct tstate *t, uintptr_t sp)
 	return true;
 }
 
-/* True if calls of `fn` are not recorded on `t`: filtered out (transparent
- * frames), or nested deeper than CALLPROF_MAX_DEPTH. */
-static bool unrecorded(struct tstate *t, uintptr_t fn)
-{
-	enum verdict v;
-
-	if (options.max_depth && t->stack.depth > options.max_depth)
-		return true;
-	if (unlikely(t->record_depth) && t->stack.depth >= t->record_depth)
-		return true;
-	if (!verdict_on || t->unfiltered || (v = verdict_of(fn)) == VERDICT_ADMIT)
-		return false;
-	if (v == VERDICT_UNDECIDED)
-		t->undecided_calls++;
-	return true;
-}
-
 /* A folded call of `fn` opens on top of `t`'s stack: decides whether it is
  * nested (fold.h).  0, or -1 when it cannot be kept. */
 static int enter_folded(struct tstate *t, uintptr_t fn)
@@ -167,7 +150,7 @@ static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uint
 	if ((s->depth == s->cap || t->dropped_depth) && enter_no_room(t, sp))
 		goto out;
 	top = &s->base[s->depth - 1];
-	if (unrecorded(t, fn) || probed_twice(top, fn)) {
+	if (probe_unrecorded(t, fn) || probed_twice(top, fn)) {
 		node = top->node; /* a transparent frame: see shadow.h */
 		mark = FRAME_TRANSPARENT;
 		node->unrecorded_calls[PROBE_PLAIN]++;
@@ -399,7 +382,7 @@ static void count_frameless(struct tstate *t, uintptr_t fn, uintptr_t call_site,
 	struct frame *top = &t->stack.base[t->stack.depth - 1];
 	struct cct_node *node;
 
-	if (unrecorded(t, fn)) {
+	if (probe_unrecorded(t, fn)) {
 		top->node->unrecorded_calls[kind]++;
 		return;
 	}
@@ -436,10 +419,9 @@ static enum probe_opened open_held(struct tstate *t, uintptr_t fn, uintptr_t cal
 		return PROBE_FRAMELESS;
 	}
 	top = &s->base[s->depth - 1];
-	if (unrecorded(t, fn)) {
-		node = top->node; /* a transparent frame: see shadow.h */
-		mark = FRAME_TRANSPARENT;
-		node->unrecorded_calls[kind]++;
+	if (probe_unrecorded(t, fn)) { /* no frame: probe_skip_unrecorded_held */
+		top->node->unrecorded_calls[kind]++;
+		return PROBE_FRAMELESS;
 	} else if (new_path_at_end(t, top->node, fn)) {
 		t->dropped_at_end++;
 		return PROBE_FRAMELESS;

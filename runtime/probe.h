@@ -77,9 +77,11 @@
 #include "compat.h"
 #include "compensate.h"
 #include "kind.h"
+#include "options.h"
 #include "shadow.h"
 #include "stamp.h"
 #include "tstate.h"
+#include "verdict.h"
 
 /* The slow paths (probe.c), each called in tail position by the fast paths. */
 void probe_enter_unready(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp);
@@ -87,6 +89,47 @@ void probe_enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintp
 void probe_exit_slow(struct tstate *t, uintptr_t fn, uint64_t now);
 void probe_exit_close(struct tstate *t, struct frame *top, uint64_t now);
 void probe_exit_busy(struct tstate *t, uintptr_t fn);
+
+/* True if calls of `fn` are not recorded on `t`: filtered out (transparent
+ * frames under -finstrument-functions), or nested deeper than
+ * CALLPROF_MAX_DEPTH (or calibration's record_depth).  An undecided verdict
+ * is counted.  A table look-up (verdict.h), built with general registers only
+ * where the hijacking front-ends call it. */
+static inline CP_NOINSTR bool probe_unrecorded(struct tstate *t, uintptr_t fn)
+{
+	enum verdict v;
+
+	if (options.max_depth && t->stack.depth > options.max_depth)
+		return true;
+	if (unlikely(t->record_depth) && t->stack.depth >= t->record_depth)
+		return true;
+	if (!verdict_on || t->unfiltered || (v = verdict_of(fn)) == VERDICT_ADMIT)
+		return false;
+	if (v == VERDICT_UNDECIDED)
+		t->undecided_calls++;
+	return true;
+}
+
+/*
+ * For the hijacking front-ends (-pg -mfentry, library calls), whose calls
+ * need no frame when they are not recorded: nothing catches their return.
+ * True, having counted the call among the top frame's node's unrecorded calls
+ * of kind `kind`, when the call of `fn` whose probe gave `sp` is not recorded
+ * and nothing rare stands in the way (dead frames, dropped ones); false,
+ * having changed nothing, otherwise.  The probe held.  Its callees attach to
+ * the top frame, as they would to a transparent one, and the depth limit
+ * still holds: a call under one past it is past it too.
+ */
+static inline __attribute__((always_inline)) CP_NOINSTR bool
+probe_skip_unrecorded_held(struct tstate *t, uintptr_t fn, uintptr_t sp, enum probe_kind kind)
+{
+	struct frame *top = &t->stack.base[t->stack.depth - 1];
+
+	if (unlikely(top->sp < sp || t->dropped_depth) || !probe_unrecorded(t, fn))
+		return false;
+	top->node->unrecorded_calls[kind]++;
+	return true;
+}
 
 /* Opens a call of `fn` on this thread, whose state is `t` (tstate_self). */
 static inline __attribute__((always_inline)) CP_NOINSTR void
@@ -256,7 +299,10 @@ enum probe_opened {
  * difference.  Where probe_enter drops a call for want of room on the stack
  * (its exit then skipped), this counts it under the caller's node as a call
  * of kind PROBE_COUNTED, with no frame and no time of its own; and so when
- * `framed` is false (the front-end cannot catch this call's exit).  `kind` is
+ * `framed` is false (the front-end cannot catch this call's exit).  A call
+ * that is not recorded gets no frame either (PROBE_FRAMELESS): it is counted
+ * among the top frame's node's unrecorded calls, as probe_skip_unrecorded_held
+ * does on the fast path.  `kind` is
  * the front-end's kind of call (kind.h), made known to the dump here; a
  * frame's node counts it apart (as probe_push_held) unless it is the kind of
  * the node's fe_word (cct_word_kind: derived, cct.h).  Saves errno.

@@ -149,12 +149,25 @@ unrecorded_case "CALLPROF_EXCLUDE of two globs" top=6/18
 unrecorded_case "CALLPROF_INCLUDE keeps only matches" main=7/18
 unrecorded_case "CALLPROF_MAX_DEPTH=2 keeps two levels" main=0 top=24/0
 unrecorded_case "CALLPROF_MAX_DEPTH=3 keeps three levels" top=0 helper_mid=15/0 busy_excluded=2/0
-# -pg -mfentry: an excluded function's call is hijacked all the same (a transparent frame),
-# at its own kind's cost, fentry_unrecorded_ns.
+# -pg -mfentry: an excluded function's call is counted and left alone, neither hijacked nor
+# given a frame; its callees attach to the caller all the same, the depth limit still holds,
+# and its cost is its own kind's, fentry_unrecorded_ns.
 gcc -O2 -g -pg -mfentry "$TOP/tests/filters/filt.c" -L"$B" -lcallprof -Wl,-rpath,"$B" -o "$W/filt-fentry" ||
 	fail "build gcc -O2 -pg -mfentry" "see above"
 rm -f "$W/fentry-excl.json"
 (cd "$W" && unpreempted env CALLPROF_EXCLUDE='helper_*' CALLPROF_OUTPUT="$W/fentry-excl.json" "$W/filt-fentry")
+printf 'calls main 1\ncalls top 1\nabsent helper_mid\ncalls leaf 18\nedge top leaf 16\nedge busy_excluded leaf 2\n' \
+	>"$W/fentry-excl.expect"
+check "-pg -mfentry, CALLPROF_EXCLUDE: callees attach to the caller" "$DC" "$W/fentry-excl.json" "$W/fentry-excl.expect"
+rm -f "$W/fentry-depth.json"
+(cd "$W" && unpreempted env CALLPROF_MAX_DEPTH=2 CALLPROF_OUTPUT="$W/fentry-depth.json" "$W/filt-fentry")
+printf 'calls main 1\ncalls top 1\nedge main top 1\nabsent helper_mid\nabsent leaf\nabsent busy_excluded\n' \
+	>"$W/fentry-depth.expect"
+check "-pg -mfentry, CALLPROF_MAX_DEPTH=2 keeps two levels" "$DC" "$W/fentry-depth.json" "$W/fentry-depth.expect"
+[ "$(unrecorded "$W/fentry-depth.json" top fentry_unrecorded_calls)" = 24 ] &&
+	ok "-pg -mfentry, CALLPROF_MAX_DEPTH=2: every call under top unrecorded, counted there (24)" ||
+	fail "-pg -mfentry, CALLPROF_MAX_DEPTH=2: every call under top unrecorded, counted there (24)" \
+		"$(unrecorded "$W/fentry-depth.json" top fentry_unrecorded_calls)"
 got="$(unrecorded "$W/fentry-excl.json" top fentry_unrecorded_calls) $(unrecorded "$W/fentry-excl.json" main \
 	fentry_unrecorded_calls) $(unrecorded "$W/fentry-excl.json" top)"
 [ "$got" = "5 0 0" ] && ok "-pg -mfentry, CALLPROF_EXCLUDE: top's 5 calls of helper_mid unrecorded, of that kind" ||
