@@ -86,7 +86,8 @@ merge "merge (a b) (c d)" "$W/all2.json" "$W/ab.json" "$W/cd.json"
 # first dump's calibration and clock, which a merged dump replaces with the dumps' weighted
 # mean; each thread's page names its dump's file.  A function page's warning that its probes
 # cost more than its own time is figured from that calibration too (per dump together, from
-# the mean merged), so its figures, and near the line whether it shows, may differ: left out.
+# the mean merged), so its figures, and near the line whether it shows, may differ: left out;
+# the probes' estimated cost on the index and in summary.md likewise, compared as numbers below.
 norm() {
 	rm -rf "$2"
 	mkdir -p "$2"
@@ -98,11 +99,21 @@ norm() {
 			-e 's|(<div><dt>Wall time</dt><dd>[^<(]*)( \(the longest dump\))?</dd>|\1</dd>|' \
 			-e 's|<div><dt>Calibration</dt><dd>.*</dd></div>|CALIBRATION|' \
 			-e '/<li class="warn" id="probe-exceeds">/d' \
+			-e 's/(Instrumentation(<\/dt><dd>|: )about )[0-9.]+ .s, [0-9.]+%/\1COST/' \
 			-e 's|(Program: .*) \((pid [0-9]+\|[0-9]+ dumps merged)\)|\1 (RUN)|' >"$2/$f"
 	done
 }
 norm "$W/site-merged" "$W/norm-merged"
 norm "$W/site-together" "$W/norm-together"
+# The probes' estimated cost is figured from that calibration too: rounded to 0.1%, the two may
+# fall on either side of a rounding boundary, so they are compared as numbers.
+pct() { sed -n 's/.*<dt>Instrumentation<\/dt><dd>about [^,]*, \([0-9.]*\)%.*/\1/p' "$1/index.html"; }
+if awk -v a="$(pct "$W/site-merged")" -v b="$(pct "$W/site-together")" \
+	'BEGIN { exit !(a != "" && b != "" && a - b <= 0.1 && b - a <= 0.1) }'; then
+	ok "the probes' estimated cost: the merged dump's is the dumps' ($(pct "$W/site-merged")%, $(pct "$W/site-together")%)"
+else
+	fail "the probes' estimated cost: the merged dump's is the dumps'" "$(pct "$W/site-merged")% against $(pct "$W/site-together")%"
+fi
 if diff -r "$W/norm-merged" "$W/norm-together" >"$W/site.diff"; then
 	ok "the report of merge((a b) (c d)) is the report of a b c d: $(find "$W/norm-merged" -type f | wc -l) pages alike"
 else
