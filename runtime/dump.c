@@ -628,7 +628,7 @@ static void write_thread_tree(struct dump_ctx *d, const struct snap_totals *tot)
 			jsonw_uint(w, ns(d, x->nested));
 		for (unsigned k = 1; k < PROBE_KINDS; k++)
 			if (d->info->kinds & 1u << k)
-				jsonw_uint(w, snap_kind_calls(x, k - 1));
+				jsonw_uint(w, snap_kind_calls(tot, i, k - 1));
 		jsonw_array_end(w);
 	}
 	jsonw_array_end(w);

@@ -433,9 +433,10 @@ void snapshot_release(struct snapshot *s)
  * (children after parents): a row's `incl` and `self` first gather its
  * children's probe costs and o_out (compensate.h), then hold its figures.
  */
-static uint64_t compensate(struct snap_row *rows, size_t n,
-			   const struct comp_cost cost[PROBE_KINDS])
+static uint64_t compensate(struct snap_totals *tot, const struct comp_cost cost[PROBE_KINDS])
 {
+	struct snap_row *rows = tot->rows;
+	size_t n = tot->n;
 	uint64_t clamped = 0;
 
 	for (size_t i = 0; i < n;
@@ -452,7 +453,7 @@ static uint64_t compensate(struct snap_row *rows, size_t n,
 		uint64_t kinds[PROBE_KINDS - 1];
 
 		for (unsigned k = 0; k < PROBE_KINDS - 1; k++)
-			kinds[k] = snap_kind_calls(x, k);
+			kinds[k] = snap_kind_calls(tot, i, k);
 		comp_own_costs(x->calls, kinds, cost, &own_in, &own_out);
 		hidden = c ? comp_hidden(c->fold_child_calls, cost, cct_base_kind(c)) : 0;
 		if (c) {
@@ -488,11 +489,13 @@ static void signal_figures(struct snap_row *rows, size_t n)
 	}
 }
 
-static void total_add(struct snap_total *a, const struct snap_row *x, bool outermost)
+static void total_add(struct snap_total *a, const struct snap_totals *tot, size_t i, bool outermost)
 {
+	const struct snap_row *x = &tot->rows[i];
+
 	a->calls += x->calls;
 	for (unsigned k = 0; k < PROBE_KINDS - 1; k++)
-		a->kind_calls[k] += snap_kind_calls(x, k);
+		a->kind_calls[k] += snap_kind_calls(tot, i, k);
 	a->self += x->self;
 	a->raw_self += snap_raw_self(x);
 	if (outermost) { /* the time of nested folded calls is inside an outer one's */
@@ -573,8 +576,8 @@ static int thread_totals(struct snap_totals *out)
 			rc = -1;
 			break;
 		}
-		total_add(&out->fns[x->fn], x, out->fns[x->fn].active == 0);
-		total_add(&out->edges[e], x, out->edges[e].active == 0);
+		total_add(&out->fns[x->fn], out, i, out->fns[x->fn].active == 0);
+		total_add(&out->edges[e], out, i, out->edges[e].active == 0);
 		out->fns[x->fn].active++;
 		out->edges[e].active++;
 		path[depth].row = (uint32_t)i;
@@ -583,6 +586,42 @@ static int thread_totals(struct snap_totals *out)
 	free(path);
 	idmap_release(&ids);
 	return rc;
+}
+
+/*
+ * A thread still calling while its rows are read moves its nodes' counts of
+ * calls of each kind: they are read once here, each kind at most what is
+ * left of the row's calls (as compensation cuts them down, in kind order),
+ * the node's own front-end's kind the rest, so compensation, the totals and
+ * the rows written agree.  0, or -1 without memory.
+ */
+static int freeze_kinds(struct snap_totals *out)
+{
+	const size_t w = PROBE_KINDS - 1;
+
+	if (!(out->kinds = calloc(out->n ? out->n * w : 1, sizeof(*out->kinds))))
+		return -1;
+	for (size_t i = 0; i < out->n; i++) {
+		const struct snap_row *x = &out->rows[i];
+		enum probe_kind base;
+		uint64_t left = x->calls;
+
+		if (!x->node)
+			continue;
+		base = cct_base_kind(x->node);
+		for (unsigned k = 1; k < PROBE_KINDS; k++) {
+			uint64_t c = __atomic_load_n(&x->node->kind_calls[k - 1], __ATOMIC_RELAXED);
+
+			if (k == base)
+				continue;
+			c = c < left ? c : left;
+			out->kinds[i * w + k - 1] = c;
+			left -= c;
+		}
+		if (base != PROBE_PLAIN)
+			out->kinds[i * w + base - 1] = left;
+	}
+	return 0;
 }
 
 int snapshot_thread(struct snapshot *s, size_t i, const struct comp_cost cost[PROBE_KINDS],
@@ -606,7 +645,9 @@ int snapshot_thread(struct snapshot *s, size_t i, const struct comp_cost cost[PR
 		goto out_release;
 	for (size_t k = 0; k < s->nfns; k++)
 		out->fns[k].min_ticks = UINT64_MAX;
-	out->clamped = compensate(out->rows, out->n, cost);
+	if (!st->t->finished && st->t->tid != (int)gettid() && freeze_kinds(out) < 0)
+		goto out_release;
+	out->clamped = compensate(out, cost);
 	signal_figures(out->rows, out->n);
 	for (size_t k = 0; k < out->n && !out->has_nested; k++)
 		out->has_nested = out->rows[k].nested > 0;
@@ -620,6 +661,7 @@ out_release:
 
 void snap_totals_release(struct snap_totals *t)
 {
+	free(t->kinds);
 	free(t->rows);
 	free(t->fns);
 	free(t->edges);

@@ -45,14 +45,6 @@ static inline double snap_raw_self(const struct snap_row *x)
 	return x->raw_self > 0 ? x->raw_self : 0;
 }
 
-/* The calls of kind k + 1 (kind.h) of a row, read from its node, at most its calls. */
-static inline uint64_t snap_kind_calls(const struct snap_row *x, unsigned k)
-{
-	uint64_t n = x->node ? cct_kind_calls(x->node, (enum probe_kind)(k + 1)) : 0;
-
-	return n < x->calls ? n : x->calls;
-}
-
 /* One thread of a snapshot: its state, and its rows when taken up front. */
 struct snap_thread {
 	const struct tstate *t;
@@ -105,9 +97,25 @@ struct snap_totals {
 	struct snap_total *fns; /* by function id (snapshot.nfns of them) */
 	struct snap_total *edges;
 	size_t nedges;
+	uint64_t *kinds;  /* a thread still calling while it is read: its rows' calls of each kind
+			  * but plain (PROBE_KINDS - 1 a row), read once; NULL: read from the nodes */
 	uint64_t clamped; /* rows with a compensated figure clamped at zero */
 	bool has_nested;  /* a row has time of nested folded calls */
 };
+
+/* The calls of kind k + 1 (kind.h) of row i of `t`, at most its calls, the
+ * same each time it is asked: a thread that goes on calling while it is read
+ * has them read once (snapshot_thread). */
+static inline uint64_t snap_kind_calls(const struct snap_totals *t, size_t i, unsigned k)
+{
+	const struct snap_row *x = &t->rows[i];
+	uint64_t n;
+
+	if (t->kinds)
+		return t->kinds[i * (PROBE_KINDS - 1) + k];
+	n = x->node ? cct_kind_calls(x->node, (enum probe_kind)(k + 1)) : 0;
+	return n < x->calls ? n : x->calls;
+}
 
 /* Reads the threads of the list `newest` (newest first, linked by `next`,
  * left as it is).  Returns 0, or -1 without memory. */
