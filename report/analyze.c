@@ -599,17 +599,11 @@ static void dump_kind_calls(const struct dump *dump, uint64_t *fenced, uint64_t 
 /* What the probes of a dump's unrecorded calls cost (taken out of their callers' times). */
 static double dump_unrecorded_ns(const struct dump *dump)
 {
-	const struct run *run = &dump->run;
 	double ns = 0;
 
-	for (size_t i = 0; i < dump->nthreads; i++)
-		for (size_t k = 0; k < dump->threads[i].nfuncs; k++)
-			for (unsigned u = 0; u < UNREC_KINDS; u++)
-				if ((run->has_unrecorded >> u) & 1)
-					ns += (double)dump->threads[i]
-						      .funcs[k]
-						      .st.unrecorded_calls[u] *
-					      run->unrecorded_ns[u];
+	for (unsigned k = 0; k < UNREC_KINDS; k++)
+		if ((dump->run.has_unrecorded >> k) & 1)
+			ns += (double)dump_unrecorded_calls(dump, k) * dump->run.unrecorded_ns[k];
 	return ns;
 }
 

@@ -1,4 +1,4 @@
-/* dump.c: freeing what a loaded dump holds. */
+/* dump.c: freeing what a loaded dump holds, and the sums over its threads more than one reader needs. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,4 +54,14 @@ void dump_release(struct dump *d)
 	}
 	free(d->threads);
 	memset(d, 0, sizeof(*d));
+}
+
+uint64_t dump_unrecorded_calls(const struct dump *d, unsigned k)
+{
+	uint64_t calls = 0;
+
+	for (size_t t = 0; t < d->nthreads; t++)
+		for (size_t i = 0; i < d->threads[t].nfuncs; i++)
+			calls = u64_add(calls, d->threads[t].funcs[i].st.unrecorded_calls[k]);
+	return calls;
 }

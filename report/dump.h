@@ -142,6 +142,9 @@ int dump_merge(struct dump *out, const struct dump *in, size_t n, const char *pa
  */
 void dump_write(const struct dump *d, struct buf *out);
 
+/* The calls d's functions made that were not recorded, of front-end k (pstat.h). */
+uint64_t dump_unrecorded_calls(const struct dump *d, unsigned k);
+
 /* dump_release frees what d holds. */
 void dump_release(struct dump *d);
 

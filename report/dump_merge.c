@@ -337,17 +337,6 @@ static int raw_differs(const struct dump *d)
 	return 0;
 }
 
-/* The calls a dump's functions made that were not recorded, of front-end k (pstat.h). */
-static uint64_t dump_unrecorded(const struct dump *d, unsigned k)
-{
-	uint64_t calls = 0;
-
-	for (size_t t = 0; t < d->nthreads; t++)
-		for (size_t i = 0; i < d->threads[t].nfuncs; i++)
-			calls = u64_add(calls, d->threads[t].funcs[i].st.unrecorded_calls[k]);
-	return calls;
-}
-
 /* The cost of an unrecorded call of each front-end: the inputs' mean, weighted by
  * their unrecorded calls of it (where none made such calls, the plain mean). */
 static void merge_unrecorded_costs(struct run *r, const struct dump *in, size_t n)
@@ -360,7 +349,7 @@ static void merge_unrecorded_costs(struct run *r, const struct dump *in, size_t 
 			int has = (in[d].run.has_unrecorded >> k) & 1;
 
 			mean_add(&weighted, has, in[d].run.unrecorded_ns[k],
-				 dump_unrecorded(&in[d], k));
+				 dump_unrecorded_calls(&in[d], k));
 			mean_add(&plain, has, in[d].run.unrecorded_ns[k], 1);
 			any |= has;
 		}

@@ -1,5 +1,4 @@
 /* dump_write.c: a struct dump written back as JSON (dump-format.md, version 1), for `callprof merge`. */
-#include <stdio.h>
 #include <string.h>
 
 #include "dump.h"
@@ -96,13 +95,10 @@ static void put_run(const struct run *r, struct buf *out)
 	if (r->has_library_o_out)
 		put_num(out, "library_o_out_ns", r->library_o_out_ns);
 	for (unsigned k = 0; k < UNREC_KINDS; k++) {
-		static const char *const prefix[UNREC_KINDS] = UNREC_KEY_PREFIXES;
 		char key[64];
 
-		if (!((r->has_unrecorded >> k) & 1))
-			continue;
-		snprintf(key, sizeof(key), "%sunrecorded_ns", prefix[k]);
-		put_num(out, key, r->unrecorded_ns[k]);
+		if ((r->has_unrecorded >> k) & 1)
+			put_num(out, unrec_key(key, sizeof(key), k, "ns"), r->unrecorded_ns[k]);
 	}
 	if (r->compensated >= 0)
 		buf_printf(out, ",\"compensated\":%s", r->compensated ? "true" : "false");
@@ -315,13 +311,11 @@ static void put_fstat(const struct dump_fstat *f, struct buf *out)
 	if (st->counted_calls)
 		put_u64(out, "counted_calls", st->counted_calls);
 	for (unsigned k = 0; k < UNREC_KINDS; k++) {
-		static const char *const prefix[UNREC_KINDS] = UNREC_KEY_PREFIXES;
 		char key[64];
 
-		if (!st->unrecorded_calls[k])
-			continue;
-		snprintf(key, sizeof(key), "%sunrecorded_calls", prefix[k]);
-		put_u64(out, key, st->unrecorded_calls[k]);
+		if (st->unrecorded_calls[k])
+			put_u64(out, unrec_key(key, sizeof(key), k, "calls"),
+				st->unrecorded_calls[k]);
 	}
 	buf_putc(out, '}');
 }

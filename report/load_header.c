@@ -106,11 +106,10 @@ static int load_kind_costs(struct load_ctx *c, struct dump *d, struct json_objec
 		return -1;
 	d->run.has_library_o_out = rc > 0;
 	for (unsigned k = 0; k < UNREC_KINDS; k++) {
-		static const char *const prefix[UNREC_KINDS] = UNREC_KEY_PREFIXES;
 		char key[64];
 
-		snprintf(key, sizeof(key), "%sunrecorded_ns", prefix[k]);
-		if ((rc = load_want_num(c, cal, key, "calibration", &d->run.unrecorded_ns[k])) < 0)
+		if ((rc = load_want_num(c, cal, unrec_key(key, sizeof(key), k, "ns"), "calibration",
+					&d->run.unrecorded_ns[k])) < 0)
 			return -1;
 		if (rc > 0)
 			d->run.has_unrecorded |= 1u << k;

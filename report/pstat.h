@@ -3,7 +3,9 @@
 #ifndef CALLPROF_PSTAT_H
 #define CALLPROF_PSTAT_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * u64_add: a + b, saturating at UINT64_MAX.  Every figure is below 2^63 as
@@ -18,10 +20,16 @@ static inline uint64_t u64_add(uint64_t a, uint64_t b)
 /* The front-ends whose calls a filter or depth limit may leave unrecorded, and the
  * prefix of their dump keys: unrecorded_calls, fentry_unrecorded_calls, ... */
 enum unrec_kind { UNREC_PLAIN, UNREC_FENTRY, UNREC_LIBRARY, UNREC_KINDS };
-#define UNREC_KEY_PREFIXES                \
-	{                                 \
-		"", "fentry_", "library_" \
-	}
+
+/* The dump key of front-end k's unrecorded `what` ("calls", "ns"): unrecorded_calls,
+ * fentry_unrecorded_ns, ... */
+static inline const char *unrec_key(char *buf, size_t size, unsigned k, const char *what)
+{
+	static const char *const prefix[UNREC_KINDS] = { "", "fentry_", "library_" };
+
+	snprintf(buf, size, "%sunrecorded_%s", prefix[k], what);
+	return buf;
+}
 
 /*
  * Figures of one function over some set of calls.  A new per-function figure

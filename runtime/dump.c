@@ -97,6 +97,15 @@ static void write_program(struct jsonw *w, int pid)
 		fclose(f);
 }
 
+/* The key of kind k's unrecorded `what` ("calls", "ns"): the plain kind's has no
+ * prefix (unrecorded_calls), the others their name's (fentry_unrecorded_calls). */
+static const char *unrecorded_key(char *key, size_t size, unsigned k, const char *what)
+{
+	snprintf(key, size, "%s%sunrecorded_%s", k == PROBE_PLAIN ? "" : kind_names[k],
+		 k == PROBE_PLAIN ? "" : "_", what);
+	return key;
+}
+
 /* The probes' measured costs; the plain kind's under the names version 1 began with. */
 static void write_calibration(struct dump_ctx *d)
 {
@@ -127,15 +136,10 @@ static void write_calibration(struct dump_ctx *d)
 		snprintf(key, sizeof(key), "%s_o_out_ns", kind_names[k]);
 		write_double_member(w, key, ns_per_call(d, c->kind[k].o_out_ticks));
 	}
-	for (unsigned k = 0; k < PROBE_KINDS; k++) { /* unrecorded_ns, <name>_unrecorded_ns */
-		if (!c->done || !c->kind[k].measured || !c->kind[k].unrecorded_measured)
-			continue;
-		if (k == PROBE_PLAIN)
-			snprintf(key, sizeof(key), "unrecorded_ns");
-		else
-			snprintf(key, sizeof(key), "%s_unrecorded_ns", kind_names[k]);
-		write_double_member(w, key, ns_per_call(d, c->kind[k].unrecorded_ticks));
-	}
+	for (unsigned k = 0; k < PROBE_KINDS; k++) /* unrecorded_ns, <name>_unrecorded_ns */
+		if (c->done && c->kind[k].measured && c->kind[k].unrecorded_measured)
+			write_double_member(w, unrecorded_key(key, sizeof(key), k, "ns"),
+					    ns_per_call(d, c->kind[k].unrecorded_ticks));
 	write_uint_member(w, "rounds", c->rounds);
 	write_uint_member(w, "calls_per_round", c->calls_per_round);
 	write_uint_member(w, "startup_cost_ns", c->cost_ns);
@@ -496,15 +500,10 @@ static void write_unrecorded_calls(struct dump_ctx *d, const struct snap_total *
 {
 	char key[64];
 
-	for (unsigned k = 0; k < PROBE_KINDS; k++) {
-		if (!a->unrecorded_calls[k])
-			continue;
-		if (k == PROBE_PLAIN)
-			snprintf(key, sizeof(key), "unrecorded_calls");
-		else
-			snprintf(key, sizeof(key), "%s_unrecorded_calls", kind_names[k]);
-		write_uint_member(&d->w, key, a->unrecorded_calls[k]);
-	}
+	for (unsigned k = 0; k < PROBE_KINDS; k++)
+		if (a->unrecorded_calls[k])
+			write_uint_member(&d->w, unrecorded_key(key, sizeof(key), k, "calls"),
+					  a->unrecorded_calls[k]);
 }
 
 static void write_thread_functions(struct dump_ctx *d, const struct snap_total *fns)
