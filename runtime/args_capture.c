@@ -313,18 +313,25 @@ uintptr_t args_enter(struct tstate *t, const struct args_plan *plan, const uintp
 	return (uintptr_t)hash;
 }
 
-/* The time the call of `rec` took until `now`: its frame's, if it is still open. */
-static uint64_t duration(const struct tstate *t, const struct hijack_rec *rec, uint64_t now)
+/* The time the call of `rec` took until `now`, into *d: its frame's, if it is
+ * still open.  False for a call sampled timing left untimed (stamp.h). */
+static bool duration(const struct tstate *t, const struct hijack_rec *rec, uint64_t now,
+		     uint64_t *d)
 {
 	uintptr_t sp = HIJACK_SP(rec->slot);
 
+	*d = 0;
 	for (uint32_t i = t->stack.depth - 1; i > 0; i--) {
 		const struct frame *f = &t->stack.base[i];
 		if (frame_fn(f) != rec->fn || (f->sp & ~(uintptr_t)7) != sp)
 			continue;
-		return frame_is_marked(f) || now < f->t_enter_ticks ? 0 : now - f->t_enter_ticks;
+		if (frames_sampled && !frame_is_marked(f) && !f->t_enter_ticks)
+			return false;
+		*d = frame_is_marked(f) || now < frame_enter_ticks(f) ? 0
+								      : now - frame_enter_ticks(f);
+		break;
 	}
-	return 0;
+	return true;
 }
 
 void args_exit(struct tstate *t, const struct hijack_rec *rec, const uintptr_t regs[2],
@@ -337,11 +344,12 @@ void args_exit(struct tstate *t, const struct hijack_rec *rec, const uintptr_t r
 	unsigned char buf[ARGS_TUPLE_BYTES];
 	struct at at = { regs, state, NULL };
 	uint16_t len;
+	uint64_t d;
 
 	if (!v)
 		return;
-	if ((e = sketch_find(&v->tuples, rec->aux))) {
-		uint64_t d = duration(t, rec, stamp_exit_resolve(now));
+	if ((e = sketch_find(&v->tuples, rec->aux)) &&
+	    duration(t, rec, stamp_exit_resolve(now), &d)) {
 		e->timed++;
 		e->incl_ticks += d;
 		if (d < e->min_ticks)

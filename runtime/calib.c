@@ -195,15 +195,31 @@ static bool unrecorded_possible(unsigned k)
 #define UNRECORDED_ROUNDS 5
 #define UNRECORDED_CALLS 400
 
+/* The calls whose whole cost measure_whole takes: unrecorded, or untimed ones. */
+enum whole { WHOLE_UNRECORDED, WHOLE_UNTIMED };
+
+/* True if the loop's round `loop` went as measure_whole wants it. */
+static bool whole_round_good(const struct cct_node *loop, enum probe_kind kind, enum whole what)
+{
+	const struct cct_node *leaf = loop ? loop->first_child : NULL;
+
+	if (!loop || loop->calls != 1)
+		return false;
+	if (what == WHOLE_UNRECORDED)
+		return !leaf && loop->unrecorded_calls[kind] == UNRECORDED_CALLS;
+	return leaf && leaf->calls == UNRECORDED_CALLS && !leaf->timed_calls;
+}
+
 /*
- * The whole cost of a call of `kind` that is not recorded, in ticks: the
- * target's instrumented loop with its leaf left unrecorded (record_depth), the
- * leaf's probes running in the loop's time on their slow paths, less the plain
- * loop; each the minimum over the rounds.  Returns the good rounds (0: no
- * figure).  Fenced calls are never unrecorded (a transparent frame reads
- * plainly): none for them.
+ * The whole cost of a call of `kind` that is not recorded (or, `what`, not
+ * timed), in ticks: the target's instrumented loop with its leaf left
+ * unrecorded (record_depth), the leaf's probes running in the loop's time on
+ * their slow paths (or its calls all left untimed), less the plain loop; each
+ * the minimum over the rounds.  Returns the good rounds (0: no figure).
+ * Fenced calls are never unrecorded (a transparent frame reads plainly) nor
+ * untimed: none for them.
  */
-static uint32_t measure_unrecorded(enum probe_kind kind, double *ticks)
+static uint32_t measure_whole(enum probe_kind kind, enum whole what, double *ticks)
 {
 	const struct target *g = &targets[kind];
 	double plain = 1e300, probed = 1e300;
@@ -214,11 +230,15 @@ static uint32_t measure_unrecorded(enum probe_kind kind, double *ticks)
 	if (kind == PROBE_FENCED || !g->probed || !(t = tstate_create(stamp_new_node_state())))
 		return 0;
 	t->unfiltered = true;
-	t->record_depth = 2; /* the root's sentinel and the loop: the leaf is not recorded */
+	if (what == WHOLE_UNRECORDED)
+		t->record_depth =
+			2; /* the root's sentinel and the loop: the leaf is not recorded */
 	tstate_self = t;
 	calib_sink = g->probed(UNRECORDED_CALLS, 0); /* warm the caches and the tree */
+	if (what == WHOLE_UNTIMED && t->tree.root.first_child &&
+	    t->tree.root.first_child->first_child)
+		stamp_force_untimed(t->tree.root.first_child->first_child);
 	for (uint32_t i = 0; i < UNRECORDED_ROUNDS; i++) {
-		const struct cct_node *loop;
 		uint64_t t0, t1, t2;
 
 		cct_clear_counts(&t->tree);
@@ -227,9 +247,7 @@ static uint32_t measure_unrecorded(enum probe_kind kind, double *ticks)
 		t1 = stamp_enter_read();
 		calib_sink = g->probed(UNRECORDED_CALLS, t1);
 		t2 = stamp_enter_read();
-		loop = t->tree.root.first_child;
-		if (!loop || loop->first_child || loop->calls != 1 ||
-		    loop->unrecorded_calls[kind] != UNRECORDED_CALLS)
+		if (!whole_round_good(t->tree.root.first_child, kind, what))
 			continue;
 		plain = min_double(plain, (double)(t1 - t0));
 		probed = min_double(probed, (double)(t2 - t1));
@@ -243,27 +261,38 @@ static uint32_t measure_unrecorded(enum probe_kind kind, double *ticks)
 }
 
 /* Measures the unrecorded calls' cost of kind k (when some call may go
- * unrecorded), as the mean with an earlier measurement when `again`. */
-static void calib_unrecorded(unsigned k, bool again)
+ * unrecorded), and the untimed calls' (under sampled timing), each as the
+ * mean with an earlier measurement when `again`. */
+static void calib_whole(unsigned k, bool again)
 {
 	struct calib_cost *c = &calib.kind[k];
 	double ticks;
 
-	if (!unrecorded_possible(k) || !measure_unrecorded((enum probe_kind)k, &ticks))
-		return;
-	c->unrecorded_ticks =
-		again && c->unrecorded_measured ? (c->unrecorded_ticks + ticks) / 2 : ticks;
-	c->unrecorded_measured = true;
+	if (unrecorded_possible(k) && measure_whole((enum probe_kind)k, WHOLE_UNRECORDED, &ticks)) {
+		c->unrecorded_ticks =
+			again && c->unrecorded_measured ? (c->unrecorded_ticks + ticks) / 2 : ticks;
+		c->unrecorded_measured = true;
+	}
+	if (frames_sampled && measure_whole((enum probe_kind)k, WHOLE_UNTIMED, &ticks)) {
+		c->untimed_ticks =
+			again && c->untimed_measured ? (c->untimed_ticks + ticks) / 2 : ticks;
+		c->untimed_measured = true;
+	}
+}
+
+struct comp_cost calib_comp_cost(const struct calib_cost *c)
+{
+	return (struct comp_cost){ c->o_in_ticks, c->o_out_ticks, c->unrecorded_ticks,
+				   c->untimed_ticks };
 }
 
 /* Gives the probes the costs compensation uses (tsc-adaptive weighs them). */
 static void publish(void)
 {
-	struct comp_cost cost[PROBE_KINDS] = { { 0, 0, 0 } };
+	struct comp_cost cost[PROBE_KINDS];
 
 	for (unsigned k = 0; k < PROBE_KINDS; k++)
-		cost[k] = (struct comp_cost){ calib.kind[k].o_in_ticks, calib.kind[k].o_out_ticks,
-					      calib.kind[k].unrecorded_ticks };
+		cost[k] = calib_comp_cost(&calib.kind[k]);
 	probe_set_costs(cost);
 }
 
@@ -291,7 +320,7 @@ static void calib_late(void)
 				      &c->start_o_out_ticks) > 0;
 		c->o_in_ticks = c->end_o_in_ticks = c->start_o_in_ticks;
 		c->o_out_ticks = c->end_o_out_ticks = c->start_o_out_ticks;
-		calib_unrecorded(k, false);
+		calib_whole(k, false);
 		calib.kinds |= 1u << k;
 	}
 }
@@ -317,7 +346,7 @@ void calib_run(void)
 		c->measured = rounds > 0;
 		c->o_in_ticks = c->start_o_in_ticks;
 		c->o_out_ticks = c->start_o_out_ticks;
-		calib_unrecorded(k, false);
+		calib_whole(k, false);
 		all = all && c->measured;
 		if (k == PROBE_PLAIN)
 			calib.rounds = rounds;
@@ -351,7 +380,7 @@ void calib_again(void)
 		c->end_o_out_ticks = out[k];
 		c->o_in_ticks = (c->start_o_in_ticks + in[k]) / 2;
 		c->o_out_ticks = (c->start_o_out_ticks + out[k]) / 2;
-		calib_unrecorded(k, true);
+		calib_whole(k, true);
 	}
 	calib.again = true;
 	publish();

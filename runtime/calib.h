@@ -10,7 +10,9 @@
  * at start-up and again at the dump.  A call that is not recorded (filtered
  * out, deeper than CALLPROF_MAX_DEPTH) still runs its probes, on their slow
  * paths, all in its caller's time: that whole cost is measured apart, on the
- * same target with its leaf left unrecorded.
+ * same target with its leaf left unrecorded.  Under sampled timing an untimed
+ * call's probes, which read no clock, are measured apart the same way, on the
+ * target with its leaf's calls all left untimed.
  */
 #ifndef CALLPROF_CALIB_H
 #define CALLPROF_CALIB_H
@@ -18,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "compensate.h"
 #include "kind.h"
 
 /* One kind's cost per call, in ticks. */
@@ -30,6 +33,8 @@ struct calib_cost {
 	bool unrecorded_measured;
 	double unrecorded_ticks; /* a call of this kind not recorded (filtered out, too deep):
 				  * its probes' whole cost, in its caller's time */
+	bool untimed_measured;
+	double untimed_ticks; /* sampled timing: an untimed call's probes' whole cost */
 };
 
 struct calib {
@@ -46,6 +51,9 @@ struct calib {
 };
 
 extern struct calib calib;
+
+/* The costs of one kind as compensation takes them. */
+struct comp_cost calib_comp_cost(const struct calib_cost *c);
 
 /* Measures o_in and o_out of every kind the clock makes (cold; about a
  * millisecond), and gives them to the probes (probe_set_costs).  Needs the

@@ -34,6 +34,9 @@
 
 #define CCT_SLOTS 4 /* children kept inline in a node; a power of two */
 
+/* Exact sums of squared durations (sampled timing). */
+__extension__ typedef unsigned __int128 cct_wide;
+
 struct cct_node {
 	uintptr_t fn;                  /* function address; 0 for the root */
 	struct cct_node *parent;       /* NULL for the root */
@@ -50,6 +53,8 @@ struct cct_node {
 	uintptr_t call_site;           /* return address in the caller, first call seen */
 	uint32_t dump_id;              /* scratch for the dump; the probes never touch it */
 	uint32_t many;                 /* slots full: every child is in the overflow table too */
+	uint32_t sample_left;          /* sampled timing: untimed calls before its next timed one */
+	uint32_t timing;               /* sampled timing: CCT_TIME_*, how its calls are picked */
 	uintptr_t slot_fn[CCT_SLOTS];  /* inline child table: key ... */
 	struct cct_node *slot_child[CCT_SLOTS]; /* ... and child; slot_fn 0 = empty */
 	/* Last, clear of the lookup's fields: only probes of other kinds than plain read them. */
@@ -69,7 +74,26 @@ struct cct_node {
 						 * their front-end's kind: their probes' whole cost
 						 * is in its self time */
 	struct cct_node *next_sibling;          /* walking only: far from what the probes touch */
+	/* Sampled timing (stamp.h): its first CCT_TIMED_FIRST calls are timed
+	 * ("own-timed"), then about one in options.sample_rate, and every call
+	 * made by an own-timed activation is timed for its caller's sake.
+	 * incl_ticks, child_ticks, min_ticks and max_ticks are over the own-timed
+	 * activations; the sums past the first calls are the estimate's. */
+	uint64_t timed_calls;     /* own-timed calls (open ones too) */
+	uint64_t lent_calls;      /* calls timed for their caller's sake */
+	uint64_t act_child_ticks; /* the open own-timed activation's callees' time so far */
+	uint64_t sample_calls;    /* own-timed calls past the first ones, finished */
+	uint64_t sample_self;     /* their summed self time */
+	cct_wide sample_self_sq;  /* their self times squared, summed: the variance */
 };
+
+/* Sampled timing: the calls of a node that are all timed, before sampling. */
+#define CCT_TIMED_FIRST 64
+
+/* How a node's calls are picked for timing under sampled timing. */
+#define CCT_TIME_SAMPLE 0u /* the first ones, then at random */
+#define CCT_TIME_ALWAYS 1u /* every one (calibration) */
+#define CCT_TIME_NEVER 2u  /* none (calibration) */
 
 /* A -pg -mfentry node's key is the end of the call of __fentry__ its function
  * starts with, at most this many bytes in (fentry.h). */

@@ -73,7 +73,7 @@ static void clock_pair(uint64_t *ticks, uint64_t *ns)
 	}
 }
 
-enum clock_source clock_init(const char *requested)
+enum clock_source clock_init(const char *requested, bool sampled)
 {
 	if (requested && !strcmp(requested, "none")) {
 		clock_source = CLOCK_SRC_NONE;
@@ -91,8 +91,8 @@ enum clock_source clock_init(const char *requested)
 	else if (requested && !strcmp(requested, "tsc-adaptive"))
 		clock_source = CLOCK_SRC_TSC_ADAPTIVE;
 	else /* "auto" and "tsc": plain reads, as DESIGN.md chose for their cost */
-		clock_source = CLOCK_SRC_TSC;
-	if (clock_source <= CLOCK_SRC_TSC_ADAPTIVE) { /* any TSC source */
+		clock_source = sampled ? CLOCK_SRC_TSC_SAMPLED : CLOCK_SRC_TSC;
+	if (clock_source <= CLOCK_SRC_TSC_SAMPLED) { /* any TSC source */
 		clock_pair(&start_ticks, &start_ns);
 	} else {
 		start_ns = clock_gettime_ns(CLOCK_MONOTONIC);
@@ -164,7 +164,8 @@ uint64_t clock_ticks_to_ns(uint64_t ticks, double ticks_per_second)
 const char *clock_source_name(void)
 {
 	switch (clock_stopped ? stopped_source : clock_source) {
-	case CLOCK_SRC_TSC: return "tsc";
+	case CLOCK_SRC_TSC:
+	case CLOCK_SRC_TSC_SAMPLED: return "tsc"; /* the sampling is the dump's "timing" */
 	case CLOCK_SRC_TSC_ORDERED: return "tsc-ordered";
 	case CLOCK_SRC_TSC_ADAPTIVE: return "tsc-adaptive";
 	case CLOCK_SRC_MONOTONIC: return "monotonic";

@@ -25,6 +25,7 @@ enum clock_source {
 	CLOCK_SRC_TSC,
 	CLOCK_SRC_TSC_ORDERED,
 	CLOCK_SRC_TSC_ADAPTIVE, /* plain reads, fenced for the nodes stamp.h picks */
+	CLOCK_SRC_TSC_SAMPLED,  /* plain reads on the calls stamp.h samples (CALLPROF_TIMING) */
 	CLOCK_SRC_MONOTONIC,
 	CLOCK_SRC_NONE
 };
@@ -102,7 +103,7 @@ static inline CP_NOINSTR uint64_t clock_mono_ns(void)
  * and the start and end of the profile. */
 static inline CP_NOINSTR uint64_t clock_now(void)
 {
-	if (likely(clock_source <= CLOCK_SRC_TSC_ADAPTIVE)) /* any TSC source */
+	if (likely(clock_source <= CLOCK_SRC_TSC_SAMPLED)) /* any TSC source */
 		return clock_tsc_read();
 	if (clock_source == CLOCK_SRC_NONE)
 		return 0;
@@ -112,8 +113,9 @@ static inline CP_NOINSTR uint64_t clock_now(void)
 /* Picks the source from `requested` ("auto" is "tsc"; "tsc-adaptive", "tsc-ordered",
  * "monotonic", "none"; a TSC that is not invariant gives "monotonic"; a TSC the
  * process may not read (PR_GET_TSC, inherited from whoever started it) gives
- * "none") and records the start reference points.  Returns the source chosen. */
-enum clock_source clock_init(const char *requested);
+ * "none"), plain TSC reads becoming sampled ones when `sampled`, and records
+ * the start reference points.  Returns the source chosen. */
+enum clock_source clock_init(const char *requested, bool sampled);
 
 /* A time of clock `id` in nanoseconds, for cold paths: from the vDSO, or by the
  * system call once the TSC may not be read (the vDSO reads it). */

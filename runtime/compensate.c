@@ -33,6 +33,14 @@ double comp_hidden(uint64_t hidden_out, const struct comp_cost cost[PROBE_KINDS]
 	return (double)hidden_out * cost[kind].o_out;
 }
 
+double comp_untimed(uint64_t untimed, const struct comp_cost cost[PROBE_KINDS],
+		    enum probe_kind kind)
+{
+	const struct comp_cost *c = &cost[kind];
+
+	return c->untimed > 0 ? (double)untimed * (c->untimed - c->o_in - c->o_out) : 0;
+}
+
 double comp_unrecorded(const uint64_t unrecorded[PROBE_KINDS],
 		       const struct comp_cost cost[PROBE_KINDS])
 {

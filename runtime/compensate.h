@@ -34,6 +34,8 @@ struct comp_cost {
 	double o_out;
 	double unrecorded; /* the whole cost of a call of this kind that is not recorded
 			    * (filtered out, too deep): its probes run in its caller's self time */
+	double untimed;    /* the whole cost of an untimed call of this kind (sampled timing,
+			    * stamp.h); 0: not measured */
 };
 
 struct comp_row {
@@ -69,6 +71,15 @@ void comp_own_costs(uint64_t calls, const uint64_t kind_calls[PROBE_KINDS - 1],
  * as the folded rows' own costs are of theirs). */
 double comp_hidden(uint64_t hidden_out, const struct comp_cost cost[PROBE_KINDS],
 		   enum probe_kind kind);
+
+/*
+ * Sampled timing: what `untimed` calls of kind `kind` add to their row's o_out.
+ * A row's estimated time scales its timed calls' o_in to all its calls, so an
+ * untimed call counts the same o_in, and its o_out makes up its whole cost,
+ * which is less than a timed call's: the difference is negative.
+ */
+double comp_untimed(uint64_t untimed, const struct comp_cost cost[PROBE_KINDS],
+		    enum probe_kind kind);
 
 /* The cost of the probes of calls not recorded (`unrecorded`, per kind) that
  * ran in a row's self time, so in its inclusive time too. */

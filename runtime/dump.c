@@ -21,6 +21,7 @@
 #include "jsonw.h"
 #include "libcall.h"
 #include "libstub.h"
+#include "sampled.h"
 #include "symbols.h"
 
 /* The dump of one process. */
@@ -97,11 +98,12 @@ static void write_program(struct jsonw *w, int pid)
 		fclose(f);
 }
 
-/* The key of kind k's unrecorded `what` ("calls", "ns"): the plain kind's has no
- * prefix (unrecorded_calls), the others their name's (fentry_unrecorded_calls). */
-static const char *unrecorded_key(char *key, size_t size, unsigned k, const char *what)
+/* The key of kind k's `what` ("unrecorded_calls", "untimed_ns"): the plain
+ * kind's has no prefix (unrecorded_calls), the others their name's
+ * (fentry_unrecorded_calls). */
+static const char *kind_key(char *key, size_t size, unsigned k, const char *what)
 {
-	snprintf(key, size, "%s%sunrecorded_%s", k == PROBE_PLAIN ? "" : kind_names[k],
+	snprintf(key, size, "%s%s%s", k == PROBE_PLAIN ? "" : kind_names[k],
 		 k == PROBE_PLAIN ? "" : "_", what);
 	return key;
 }
@@ -138,8 +140,12 @@ static void write_calibration(struct dump_ctx *d)
 	}
 	for (unsigned k = 0; k < PROBE_KINDS; k++) /* unrecorded_ns, <name>_unrecorded_ns */
 		if (c->done && c->kind[k].measured && c->kind[k].unrecorded_measured)
-			write_double_member(w, unrecorded_key(key, sizeof(key), k, "ns"),
+			write_double_member(w, kind_key(key, sizeof(key), k, "unrecorded_ns"),
 					    ns_per_call(d, c->kind[k].unrecorded_ticks));
+	for (unsigned k = 0; k < PROBE_KINDS; k++) /* untimed_ns, <name>_untimed_ns */
+		if (c->done && c->kind[k].measured && c->kind[k].untimed_measured)
+			write_double_member(w, kind_key(key, sizeof(key), k, "untimed_ns"),
+					    ns_per_call(d, c->kind[k].untimed_ticks));
 	write_uint_member(w, "rounds", c->rounds);
 	write_uint_member(w, "calls_per_round", c->calls_per_round);
 	write_uint_member(w, "startup_cost_ns", c->cost_ns);
@@ -156,6 +162,11 @@ static void write_clock(struct dump_ctx *d)
 	jsonw_object_begin(w);
 	write_string_member(w, "source", d->info->clock_name);
 	write_uint_member(w, "ticks_per_second", (uint64_t)(d->info->ticks_per_second + 0.5));
+	write_string_member(w, "timing", d->info->sample_rate ? "sampled" : "all");
+	if (d->info->sample_rate) {
+		write_uint_member(w, "sample_rate", d->info->sample_rate);
+		write_uint_member(w, "timed_first", CCT_TIMED_FIRST);
+	}
 	if (stopped)
 		write_uint_member(w, "stopped_ns",
 				  ns(d, stopped > d->info->start_ticks
@@ -479,6 +490,12 @@ static void write_times(struct dump_ctx *d, const struct snap_total *a)
 	write_uint_member(&d->w, "min_ns",
 			  a->calls && a->min_ticks != UINT64_MAX ? ns(d, (double)a->min_ticks) : 0);
 	write_uint_member(&d->w, "max_ns", ns(d, (double)a->max_ticks));
+	if (d->info->sample_rate) { /* sampled timing: the times are estimates */
+		write_uint_member(&d->w, "timed_calls",
+				  a->timed_calls < a->calls ? a->timed_calls : a->calls);
+		write_uint_member(&d->w, "inclusive_se_ns", ns(d, sampled_se(a->incl_var)));
+		write_uint_member(&d->w, "self_se_ns", ns(d, sampled_se(a->self_var)));
+	}
 }
 
 /* Per kind of call but plain (when the clock makes it): <name>_calls. */
@@ -502,7 +519,7 @@ static void write_unrecorded_calls(struct dump_ctx *d, const struct snap_total *
 
 	for (unsigned k = 0; k < PROBE_KINDS; k++)
 		if (a->unrecorded_calls[k])
-			write_uint_member(&d->w, unrecorded_key(key, sizeof(key), k, "calls"),
+			write_uint_member(&d->w, kind_key(key, sizeof(key), k, "unrecorded_calls"),
 					  a->unrecorded_calls[k]);
 }
 
@@ -606,6 +623,11 @@ static void write_thread_tree(struct dump_ctx *d, const struct snap_totals *tot)
 		snprintf(key, sizeof(key), "%s_calls", kind_names[k]);
 		jsonw_string(w, key);
 	}
+	if (d->info->sample_rate) {
+		jsonw_string(w, "timed_calls");
+		jsonw_string(w, "inclusive_se_ns");
+		jsonw_string(w, "self_se_ns");
+	}
 	jsonw_array_end(w);
 	jsonw_key(w, "rows");
 	jsonw_array_begin(w);
@@ -628,6 +650,13 @@ static void write_thread_tree(struct dump_ctx *d, const struct snap_totals *tot)
 		for (unsigned k = 1; k < PROBE_KINDS; k++)
 			if (d->info->kinds & 1u << k)
 				jsonw_uint(w, snap_kind_calls(tot, i, k - 1));
+		if (d->info->sample_rate) {
+			uint64_t timed = x->node ? x->node->timed_calls : 0;
+
+			jsonw_uint(w, timed < x->calls ? timed : x->calls);
+			jsonw_uint(w, ns(d, sampled_se(x->incl_var)));
+			jsonw_uint(w, ns(d, sampled_se(x->self_var)));
+		}
 		jsonw_array_end(w);
 	}
 	jsonw_array_end(w);
@@ -716,11 +745,8 @@ static void pick_costs(struct dump_ctx *d)
 	bool on = c->done && d->info->compensate;
 
 	for (unsigned k = 0; k < PROBE_KINDS; k++)
-		d->cost[k] =
-			on && c->kind[k].measured
-				? (struct comp_cost){ c->kind[k].o_in_ticks, c->kind[k].o_out_ticks,
-						      c->kind[k].unrecorded_ticks }
-				: (struct comp_cost){ 0, 0, 0 };
+		d->cost[k] = on && c->kind[k].measured ? calib_comp_cost(&c->kind[k])
+						       : (struct comp_cost){ 0, 0, 0, 0 };
 }
 
 /* The addresses of the functions still loaded, for symbols_open_for (a

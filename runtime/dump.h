@@ -20,6 +20,7 @@ struct dump_info {
 	uint64_t start_ticks;       /* the profile's start */
 	uint64_t start_realtime_ns; /* the same moment on the wall clock */
 	const char *clock_name;     /* "tsc", "tsc-adaptive", ... */
+	uint32_t sample_rate;       /* sampled timing's R (stamp.h); 0: every call is timed */
 	double ticks_per_second;    /* 0: no clock */
 	probe_kind_set kinds;       /* the kinds of call the clock makes (kind.h) */
 	const struct calib *calib;  /* the probes' measured costs */

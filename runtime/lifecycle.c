@@ -191,6 +191,7 @@ static void dump_info_now(struct dump_info *info, int pid, int cut_short)
 	info->start_ticks = process.start_ticks;
 	info->start_realtime_ns = process.start_realtime_ns;
 	info->clock_name = clock_source_name();
+	info->sample_rate = frames_sampled ? options.sample_rate : 0;
 	info->ticks_per_second = clock_ticks_per_second();
 	info->kinds = stamp_kinds() | libcall_kinds() |
 		      __atomic_load_n(&probe_kinds_seen, __ATOMIC_RELAXED);

@@ -163,6 +163,27 @@ static void read_clock(void)
 		 "expected auto, tsc, tsc-ordered, tsc-adaptive, monotonic or none");
 }
 
+static void read_timing(void)
+{
+	const char *s = getenv("CALLPROF_TIMING");
+	uint64_t v = 64;
+
+	options.sampled = false;
+	if (s && *s) {
+		if (!strcmp(s, "sampled") && strcmp(options.clock, "auto") &&
+		    strcmp(options.clock, "tsc"))
+			ignoring("CALLPROF_TIMING", s,
+				 "sampled timing takes the tsc clock; every call is timed under "
+				 "CALLPROF_CLOCK's choice");
+		else if (!strcmp(s, "sampled"))
+			options.sampled = true;
+		else if (strcmp(s, "all"))
+			ignoring("CALLPROF_TIMING", s, "expected all or sampled");
+	}
+	read_number("CALLPROF_SAMPLE", 1, 1u << 20, &v);
+	options.sample_rate = (uint32_t)v;
+}
+
 /* One line on stderr: "callprof: output 'PATH' stays relative to the directory at exit: WHY". */
 static void stays_relative(const char *path, const char *why, const char *detail)
 {
@@ -259,6 +280,7 @@ void options_read(void)
 	options.libcalls = read_flag("CALLPROF_LIBCALLS", true);
 	read_output();
 	read_clock();
+	read_timing();
 	v = 2000000;
 	read_number("CALLPROF_MAX_NODES", 1, UINT64_MAX / 2, &v);
 	options.max_nodes = v;

@@ -20,6 +20,7 @@
 #define SIGNAL_LEVELS 4 /* a thread's own state and the signal levels below it (tstate.sig) */
 
 probe_kind_set probe_kinds_seen;
+__thread uint64_t stamp_random __attribute__((tls_model("initial-exec")));
 /* What one call of each kind costs (probe_set_costs); unknown until calibrated. */
 static struct comp_cost costs[PROBE_KINDS];
 static bool costs_known;
@@ -67,7 +68,7 @@ static void close_late(struct tstate *t, struct frame *top, uint64_t now)
 {
 	now = stamp_exit_late(top, now);
 	/* Never before its entry: a probe that read the TSC as the program forbade it (clock.h). */
-	frame_close(top, top - 1, now < top->t_enter_ticks ? top->t_enter_ticks : now);
+	frame_close_any(top, top - 1, now < frame_enter_ticks(top) ? frame_enter_ticks(top) : now);
 	if (stamp_sampled(top->node))
 		settle(top->node);
 	t->stack.depth--;
@@ -173,7 +174,7 @@ static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uint
 	top[1].sp = sp | mark;
 	s->depth++;
 	if (mark) /* a marked frame reads plainly (a transparent one has no time: its caller's node) */
-		top[1].t_enter_ticks = stamp_enter_read();
+		stamp_enter_marked(&top[1]);
 	else
 		stamp_enter(&top[1], node);
 out:
@@ -448,7 +449,7 @@ static enum probe_opened open_held(struct tstate *t, uintptr_t fn, uintptr_t cal
 	top[1].sp = sp | mark;
 	s->depth++;
 	if (mark)
-		top[1].t_enter_ticks = stamp_enter_read();
+		stamp_enter_marked(&top[1]);
 	else
 		stamp_enter(&top[1], node);
 	return PROBE_FRAMED;

@@ -336,7 +336,7 @@ probe_close_fast_held(struct tstate *t, uintptr_t fn, uintptr_t sp, uint64_t now
 		     t->dropped_depth || (top->sp & FRAME_FENCED)))
 		return false;
 	if (!stamp_close(top, now)) /* tsc-ordered, monotonic: `now` is the read they want */
-		frame_close(top, top - 1, now);
+		frame_close_any(top, top - 1, now);
 	s->depth--;
 	return true;
 }

@@ -7,6 +7,7 @@
 
 #include "clock.h"
 #include "options.h"
+#include "shadow.h"
 #include "tstate.h"
 #include "verdict.h"
 
@@ -30,7 +31,8 @@ static void start(void)
 	options_read();
 	if (options.disabled)
 		return;
-	clock_init(options.clock);
+	/* no invariant TSC: every call is timed */
+	frames_sampled = clock_init(options.clock, options.sampled) == CLOCK_SRC_TSC_SAMPLED;
 	tstate_setup();
 	verdict_on = options.filtered;
 	start_profile();

@@ -8,6 +8,8 @@
 
 #include "clock.h"
 
+bool frames_sampled;
+
 uint32_t shadow_recorded_below(const struct shadow *s, uint32_t index)
 {
 	while (index > 0 && frame_is_transparent(&s->base[index]))
@@ -72,12 +74,12 @@ void shadow_close_frame(struct shadow *s, uint32_t index, uint64_t now_ticks)
 {
 	const struct frame *f = &s->base[index];
 
-	if (now_ticks < f->t_enter_ticks) /* never before its entry (clock_stop) */
-		now_ticks = f->t_enter_ticks;
+	if (now_ticks < frame_enter_ticks(f)) /* never before its entry (clock_stop) */
+		now_ticks = frame_enter_ticks(f);
 	if (frame_is_folded(f))
 		close_folded(s, index, now_ticks);
 	else if (!frame_is_marked(f))
-		frame_close(f, f - 1, now_ticks);
+		frame_close_any(f, f - 1, now_ticks);
 }
 
 int shadow_init(struct shadow *s, struct cct_node *root, uint32_t cap, uint32_t max_cap)

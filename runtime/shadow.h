@@ -94,6 +94,62 @@ static inline CP_NOINSTR void frame_close(const struct frame *f, const struct fr
 	parent->node->child_ticks += d;
 }
 
+/* Sampled timing (stamp.h) chose the clock: a frame entered at tick 0 is an
+ * untimed call.  Kept when a program stops the clock (clock.h). */
+extern bool frames_sampled;
+
+/* Sampled timing: the top bit of an own-timed call's entry time (never a
+ * tick's: 2^63 cycles are centuries); a call timed for its caller's sake has
+ * it clear. */
+#define FRAME_OWN_TIMED ((uint64_t)1 << 63)
+
+/* When frame `f` entered, its mark taken off. */
+static inline CP_NOINSTR uint64_t frame_enter_ticks(const struct frame *f)
+{
+	return f->t_enter_ticks & ~FRAME_OWN_TIMED;
+}
+
+/* Sampled timing: closes the timed activation `f` at `now_ticks`: an
+ * own-timed one's time, self time (its callees' time so far taken off) and,
+ * past its node's first calls, the sums its self time's estimate takes; its time as its
+ * caller's callee's when the caller (`parent`) is own-timed. */
+static inline CP_NOINSTR void frame_close_timed(const struct frame *f, const struct frame *parent,
+						uint64_t now_ticks)
+{
+	struct cct_node *n = f->node;
+	uint64_t d = now_ticks - frame_enter_ticks(f);
+
+	if (f->t_enter_ticks & FRAME_OWN_TIMED) {
+		uint64_t self = d > n->act_child_ticks ? d - n->act_child_ticks : 0;
+
+		n->incl_ticks += d;
+		n->child_ticks += d - self;
+		if (d < n->min_ticks)
+			n->min_ticks = d;
+		if (d > n->max_ticks)
+			n->max_ticks = d;
+		if (n->timed_calls >
+		    CCT_TIMED_FIRST) { /* integers: the hijacking exits use no SSE */
+			n->sample_calls++;
+			n->sample_self += self;
+			n->sample_self_sq += (cct_wide)self * self;
+		}
+	}
+	if (parent->t_enter_ticks & FRAME_OWN_TIMED)
+		parent->node->act_child_ticks += d;
+}
+
+/* Closes frame `f` (not a marked one) at `now_ticks` off the fast path: as
+ * frame_close, or under sampled timing as its timed or untimed call. */
+static inline CP_NOINSTR void frame_close_any(const struct frame *f, const struct frame *parent,
+					      uint64_t now_ticks)
+{
+	if (!frames_sampled)
+		frame_close(f, parent, now_ticks);
+	else if (f->t_enter_ticks)
+		frame_close_timed(f, parent, now_ticks);
+}
+
 /* Closes frame `index` of `s` at `now_ticks`, leaving depth alone: a plain
  * frame as frame_close does, a folded one as fold.h says; a transparent one
  * adds no time (cold). */

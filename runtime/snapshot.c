@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "sampled.h"
 #include "schedstat.h"
 #include "shadow.h"
 
@@ -177,8 +178,13 @@ static int tree_rows(struct snapshot *s, struct row_buf *r, const struct cct *tr
 		x->fn = (uint32_t)fn & 0x7fffffff;
 		x->comp_root = cct_node_is_folded(tree, c);
 		x->calls = c->calls;
-		x->raw_incl = (double)c->incl_ticks;
-		x->raw_self = (double)c->incl_ticks - (double)c->child_ticks;
+		if (frames_sampled) { /* its subtree's self times, summed in thread_open */
+			x->raw_self = x->raw_incl = sampled_self(c, &x->self_var);
+			x->incl_var = x->self_var;
+		} else {
+			x->raw_incl = (double)c->incl_ticks;
+			x->raw_self = (double)c->incl_ticks - (double)c->child_ticks;
+		}
 		x->nested = (double)c->nested_ticks;
 		r->n++;
 		c = cct_next(tree, c);
@@ -191,6 +197,27 @@ static int tree_rows(struct snapshot *s, struct row_buf *r, const struct cct *tr
 static int64_t row_of(const struct snap_row *rows, size_t n, const struct cct_node *node)
 {
 	return node->dump_id < n && rows[node->dump_id].node == node ? (int64_t)node->dump_id : -1;
+}
+
+/* add_open's count of open frame `f` (not a marked one) under sampled timing:
+ * an own-timed one's self time so far (its finished callees' taken off, and
+ * its open callee's, which is timed, below); a timed one's time out of its
+ * caller's self time when the caller is own-timed; nothing for an untimed
+ * one.  Inclusive times are summed after (sampled_inclusive). */
+static void add_open_sampled(struct snap_row *rows, size_t n, const struct frame *f, uint64_t now)
+{
+	uint64_t at = frame_enter_ticks(f);
+	double d = now > at ? (double)(now - at) : 0, child;
+	int64_t row = row_of(rows, n, f->node), caller = row_of(rows, n, f[-1].node);
+
+	if (!f->t_enter_ticks)
+		return;
+	if ((f->t_enter_ticks & FRAME_OWN_TIMED) && row >= 0) {
+		child = (double)__atomic_load_n(&f->node->act_child_ticks, __ATOMIC_RELAXED);
+		rows[row].raw_self += d > child ? d - child : 0;
+	}
+	if ((f[-1].t_enter_ticks & FRAME_OWN_TIMED) && caller >= 0)
+		rows[caller].raw_self -= d;
 }
 
 /*
@@ -219,6 +246,10 @@ static void add_open(struct snap_row *rows, size_t n, const struct shadow *stack
 
 		if (frame_is_transparent(f) || (frame_is_folded(f) && !e))
 			continue;
+		if (frames_sampled && !e) {
+			add_open_sampled(rows, n, f, now);
+			continue;
+		}
 		if (e && e->nested)
 			own = d > (double)e->child_ticks + above
 				      ? d - (double)e->child_ticks - above
@@ -326,6 +357,26 @@ static void add_open_kept(const struct shadow *s, uint64_t paused_ticks, void *a
 	add_open(o->rows, o->n, s, paused_ticks);
 }
 
+/* Sampled timing: a row's inclusive time is the sum of its subtree's self
+ * times, its variance theirs (sampled.h); a folded row is no child of its
+ * tree parent (fold.h), and the `<signal>` row's time is its children's
+ * (thread_open).  Children come after parents: a backward pass. */
+static void sampled_inclusive(struct snap_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		rows[i].raw_incl = snap_raw_self(&rows[i]);
+		rows[i].incl_var = rows[i].self_var;
+	}
+	for (size_t i = n; i-- > 0;) {
+		const struct snap_row *x = &rows[i];
+
+		if (x->parent == SNAP_NO_FN || x->comp_root)
+			continue;
+		rows[x->parent].raw_incl += x->raw_incl;
+		rows[x->parent].incl_var += x->incl_var;
+	}
+}
+
 /* Counts the open calls of thread `t`, whose rows are `rows`, up to `now`
  * (its stopped contexts' up to when they stopped); then the `<signal>` row's
  * time is its children's. */
@@ -337,6 +388,8 @@ static void thread_open(const struct tstate *t, struct snap_row *rows, size_t n,
 	for (const struct tstate *l = t; l; l = __atomic_load_n(&l->sig, __ATOMIC_ACQUIRE))
 		add_open(rows, n, &l->stack, now);
 	ctxmap_each_saved(t->contexts, add_open_kept, &o);
+	if (frames_sampled)
+		sampled_inclusive(rows, n);
 	for (size_t i = 0; i < n; i++) {
 		if (!rows[i].node) {
 			sig = i;
@@ -428,6 +481,37 @@ void snapshot_release(struct snapshot *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* Sampled timing: what the untimed calls of row i add to its o_out (comp_untimed):
+ * its calls less the timed ones, own-timed or for their caller, and the
+ * counted ones (no time to take); of the kind of its front-end's calls. */
+static double row_untimed(const struct snap_totals *tot, size_t i,
+			  const struct comp_cost cost[PROBE_KINDS])
+{
+	const struct snap_row *x = &tot->rows[i];
+	const struct cct_node *c = x->node;
+	uint64_t timed;
+	enum probe_kind k;
+
+	if (!frames_sampled || !c)
+		return 0;
+	timed = c->timed_calls + c->lent_calls + snap_kind_calls(tot, i, PROBE_COUNTED - 1);
+	k = (c->fe_word & CCT_FE_MASK) == CCT_FE_LIBRARY ? PROBE_LIBRARY : cct_base_kind(c);
+	return comp_untimed(x->calls > timed ? x->calls - timed : 0, cost, k);
+}
+
+/* Sampled timing: per row, what its children's untimed calls add to their o_out
+ * (row_untimed), into a new array; NULL without memory. */
+static double *children_untimed(const struct snap_totals *tot,
+				const struct comp_cost cost[PROBE_KINDS])
+{
+	double *sum = calloc(tot->n ? tot->n : 1, sizeof(*sum));
+
+	for (size_t i = 0; sum && i < tot->n; i++)
+		if (tot->rows[i].parent != SNAP_NO_FN && !tot->rows[i].comp_root)
+			sum[tot->rows[i].parent] += row_untimed(tot, i, cost);
+	return sum;
+}
+
 /*
  * Compensated times of every row, in one backward pass over the preorder
  * (children after parents): a row's `incl` and `self` first gather its
@@ -438,6 +522,7 @@ static uint64_t compensate(struct snap_totals *tot, const struct comp_cost cost[
 	struct snap_row *rows = tot->rows;
 	size_t n = tot->n;
 	uint64_t clamped = 0;
+	double *kids_untimed = frames_sampled ? children_untimed(tot, cost) : NULL;
 
 	for (size_t i = 0; i < n;
 	     i++) { /* incl: the count of open folded calls' probes (add_open) */
@@ -466,11 +551,17 @@ static uint64_t compensate(struct snap_totals *tot, const struct comp_cost cost[
 		}
 		clamped += comp_figures(x->raw_incl, snap_raw_self(x), own_in, below, child_out,
 					hidden, &x->incl, &x->self);
+		/* Sampled timing: below a row's own-timed calls its children's are all
+		 * timed, and what its time is scaled to holds their timed probes'
+		 * cost; deeper, the calls are timed or not as they were. */
+		if (kids_untimed)
+			below += kids_untimed[i];
 		if (x->parent != SNAP_NO_FN && !x->comp_root) {
 			rows[x->parent].incl += below + own_in + own_out;
 			rows[x->parent].self += own_out;
 		}
 	}
+	free(kids_untimed);
 	return clamped;
 }
 
@@ -498,12 +589,15 @@ static void total_add(struct snap_total *a, const struct snap_totals *tot, size_
 		a->kind_calls[k] += snap_kind_calls(tot, i, k);
 	a->self += x->self;
 	a->raw_self += snap_raw_self(x);
+	a->self_var += x->self_var;
 	if (outermost) { /* the time of nested folded calls is inside an outer one's */
 		a->incl += x->incl > x->nested ? x->incl - x->nested : 0;
 		a->raw_incl += x->raw_incl > x->nested ? x->raw_incl - x->nested : 0;
+		a->incl_var += x->incl_var;
 	}
 	if (!x->node)
 		return;
+	a->timed_calls += x->node->timed_calls;
 	for (unsigned k = 0; k < PROBE_KINDS; k++)
 		a->unrecorded_calls[k] += x->node->unrecorded_calls[k];
 	if (x->node->min_ticks < a->min_ticks)

@@ -23,7 +23,7 @@
 
 #define SNAP_NO_FN COMP_NO_PARENT /* the caller of a thread's root calls; no parent row */
 
-/* One tree node as read, 64 bytes: the dump holds one per node of one thread. */
+/* One tree node as read, 80 bytes: the dump holds one per node of one thread. */
 struct snap_row {
 	const struct cct_node
 		*node;          /* for the rest: kinds of calls (at most `calls`), min, max, call
@@ -37,6 +37,7 @@ struct snap_row {
 	double nested;             /* of raw_incl, the ticks of nested folded calls (fold.h) */
 	double incl, self;         /* compensated ticks (before: incl counts the probes of open
 				      * folded calls in its time, self is scratch) */
+	double incl_var, self_var; /* sampled timing: the variances of its estimates (sampled.h) */
 };
 
 /* The raw self time of a row. */
@@ -82,6 +83,8 @@ struct snap_total {
 	uint64_t unrecorded_calls[PROBE_KINDS]; /* calls its activations made that were not
 						 * recorded, by their front-end's kind */
 	double incl, self, raw_incl, raw_self;
+	uint64_t timed_calls;      /* sampled timing: the calls timed */
+	double incl_var, self_var; /* sampled timing: the variances of the estimates */
 	uint64_t min_ticks, max_ticks;
 	const struct cct_node
 		*site;   /* edges only: its first row's node with a call site (its first call's

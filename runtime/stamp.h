@@ -18,6 +18,19 @@
  * probes cost keeps fenced reads, and every other one reads plainly (the
  * probe core settles it: probe.c).  Fenced activations are calls of kind
  * PROBE_FENCED (kind.h), so compensation subtracts what each kind costs.
+ *
+ * Sampled timing (CALLPROF_TIMING=sampled, over plain TSC reads).  Most of a
+ * probe's cost is its two clock reads, so most calls read none: each calling
+ * context times its first CCT_TIMED_FIRST calls, then one call after a
+ * random run of untimed ones, uniform in [0, 2R - 2] (R = CALLPROF_SAMPLE),
+ * so one in R on average and never in step with a pattern of the program's.
+ * These calls are "own-timed" (FRAME_OWN_TIMED, shadow.h); the calls an
+ * own-timed activation makes are timed too, for its self time, but count for
+ * nothing of their own.  An untimed call is counted and pushed as any other,
+ * its entry time 0.  The dump estimates each context's inclusive and self
+ * time from its first calls (exact) and the own-timed later ones (scaled to
+ * all of them), with their standard errors (sampled.h); an untimed call's
+ * probes cost less than a timed one's and are calibrated apart (calib.h).
  */
 #ifndef CALLPROF_STAMP_H
 #define CALLPROF_STAMP_H
@@ -29,14 +42,41 @@
 #include "clock.h"
 #include "compat.h"
 #include "kind.h"
+#include "options.h"
 #include "shadow.h"
 
 #define STAMP_SAMPLE_CALLS 16
 
+/* Sampled timing's random stream, one per thread (probe.c); 0 until seeded. */
+extern __thread uint64_t stamp_random __attribute__((tls_model("initial-exec")));
+
+/* Sampled timing: node `n` has a timed call now; picks how many calls go
+ * untimed before its next one. */
+static inline CP_NOINSTR void stamp_pick_next(struct cct_node *n)
+{
+	uint64_t x = stamp_random;
+	uint32_t span;
+
+	n->timed_calls++;
+	if (n->timing != CCT_TIME_SAMPLE || n->timed_calls < CCT_TIMED_FIRST) {
+		n->sample_left = n->timing == CCT_TIME_NEVER ? UINT32_MAX : 0;
+		return;
+	}
+	if (unlikely(!x))
+		x = clock_tsc_read() | 1;
+	x ^= x >> 12; /* xorshift64* */
+	x ^= x << 25;
+	x ^= x >> 27;
+	stamp_random = x;
+	span = 2 * options.sample_rate - 1;
+	n->sample_left = (uint32_t)(((x * 0x2545F4914F6CDD1Dull) >> 32) * span >> 32);
+}
+
 /* The time a callee's interval begins, as the enter probe reads it. */
 static inline CP_NOINSTR uint64_t stamp_enter_read(void)
 {
-	if (likely(clock_source == CLOCK_SRC_TSC || clock_source == CLOCK_SRC_TSC_ADAPTIVE))
+	if (likely(clock_source == CLOCK_SRC_TSC || clock_source == CLOCK_SRC_TSC_ADAPTIVE ||
+		   clock_source == CLOCK_SRC_TSC_SAMPLED))
 		return clock_tsc_read(); /* tsc-adaptive's fenced nodes: see stamp_enter */
 	if (clock_source == CLOCK_SRC_NONE)
 		return 0;
@@ -63,7 +103,8 @@ static inline CP_NOINSTR uint64_t stamp_exit_first(void)
 {
 	if (likely(clock_source == CLOCK_SRC_TSC))
 		return clock_tsc_read();
-	if (clock_source == CLOCK_SRC_NONE || clock_source == CLOCK_SRC_TSC_ADAPTIVE)
+	if (clock_source == CLOCK_SRC_NONE || clock_source == CLOCK_SRC_TSC_ADAPTIVE ||
+	    clock_source == CLOCK_SRC_TSC_SAMPLED)
 		return 0;
 	if (clock_source == CLOCK_SRC_TSC_ORDERED)
 		return clock_tsc_read_after();
@@ -77,6 +118,17 @@ static inline CP_NOINSTR void stamp_enter(struct frame *f, struct cct_node *n)
 
 	if (likely(src == CLOCK_SRC_TSC)) {
 		f->t_enter_ticks = clock_tsc_read();
+	} else if (src == CLOCK_SRC_TSC_SAMPLED) {
+		if (unlikely(n->sample_left-- == 0)) {
+			stamp_pick_next(n);
+			n->act_child_ticks = 0;
+			f->t_enter_ticks = clock_tsc_read() | FRAME_OWN_TIMED;
+		} else if (f[-1].t_enter_ticks & FRAME_OWN_TIMED) {
+			n->lent_calls++;
+			f->t_enter_ticks = clock_tsc_read(); /* its caller's self time needs it */
+		} else {
+			f->t_enter_ticks = 0; /* untimed */
+		}
 	} else if (src == CLOCK_SRC_NONE) {
 		f->t_enter_ticks = 0;
 	} else if (src == CLOCK_SRC_TSC_ADAPTIVE) {
@@ -92,11 +144,25 @@ static inline CP_NOINSTR void stamp_enter(struct frame *f, struct cct_node *n)
 	}
 }
 
+/* The entry time of the marked frame `f` (shadow.h), read plainly: under
+ * sampled timing a transparent one stands for its caller's activation, whose
+ * callees are timed when it is own-timed. */
+static inline CP_NOINSTR void stamp_enter_marked(struct frame *f)
+{
+	f->t_enter_ticks = stamp_enter_read();
+	if (frame_is_transparent(f))
+		f->t_enter_ticks |= f[-1].t_enter_ticks & FRAME_OWN_TIMED;
+}
+
 /* The entry time of frame `f` read again, the same way: its enter's cold path
- * went on after stamp_enter (restoring the vector state: hijack.h). */
+ * went on after stamp_enter (restoring the vector state: hijack.h).  An
+ * untimed call (or any, without a clock) stays at 0. */
 static inline CP_NOINSTR uint64_t stamp_enter_again(const struct frame *f)
 {
-	return f->sp & FRAME_FENCED ? clock_tsc_read_fenced() : stamp_enter_read();
+	if (!f->t_enter_ticks)
+		return 0;
+	return f->sp & FRAME_FENCED ? clock_tsc_read_fenced()
+				    : stamp_enter_read() | (f->t_enter_ticks & FRAME_OWN_TIMED);
 }
 
 /*
@@ -110,7 +176,11 @@ static inline CP_NOINSTR bool stamp_close(const struct frame *top, uint64_t now)
 
 	if (likely(src == CLOCK_SRC_TSC))
 		frame_close(top, top - 1, now);
-	else if (src == CLOCK_SRC_NONE)
+	else if (src == CLOCK_SRC_TSC_SAMPLED) {
+		if (top->t_enter_ticks)
+			frame_close_timed(top, top - 1,
+					  clock_tsc_read()); /* read now, as tsc-adaptive */
+	} else if (src == CLOCK_SRC_NONE)
 		; /* without a clock only the counts matter */
 	else if (src == CLOCK_SRC_TSC_ADAPTIVE && !(top->sp & FRAME_FENCED))
 		frame_close(top, top - 1,
@@ -134,7 +204,9 @@ static inline CP_NOINSTR uint64_t stamp_exit_late(const struct frame *f, uint64_
 /* `now` from stamp_exit_first for an exit off the fast path: read if it was put off. */
 static inline CP_NOINSTR uint64_t stamp_exit_resolve(uint64_t now)
 {
-	return clock_source == CLOCK_SRC_TSC_ADAPTIVE ? clock_now() : now;
+	return clock_source == CLOCK_SRC_TSC_ADAPTIVE || clock_source == CLOCK_SRC_TSC_SAMPLED
+		       ? clock_now()
+		       : now;
 }
 
 /* The state a new tree's nodes start in (cct.new_fence). */
@@ -150,10 +222,19 @@ static inline CP_NOINSTR bool stamp_sampled(const struct cct_node *n)
 			n->kind_calls[PROBE_FENCED - 1] >= STAMP_SAMPLE_CALLS);
 }
 
-/* Makes the calls of node `n` be of kind `k` from now on (calibration). */
+/* Makes the calls of node `n` be of kind `k` from now on, each timed
+ * (calibration). */
 static inline CP_NOINSTR void stamp_force_kind(struct cct_node *n, enum probe_kind k)
 {
 	n->fence = k == PROBE_FENCED ? CCT_FENCE_FENCED : CCT_FENCE_PLAIN;
+	n->timing = CCT_TIME_ALWAYS;
+}
+
+/* Makes none of the calls of node `n` timed from now on (calibration, under
+ * sampled timing; the counts are cleared after). */
+static inline CP_NOINSTR void stamp_force_untimed(struct cct_node *n)
+{
+	n->timing = CCT_TIME_NEVER;
 }
 
 /* The kinds of call this clock makes. */

@@ -187,7 +187,9 @@ void tstate_clear(struct tstate *t, uint64_t now_ticks)
 		tstate_clear(t->sig, now_ticks);
 	cct_clear_counts(&t->tree);
 	for (uint32_t i = 1; i < t->stack.depth; i++)
-		t->stack.base[i].t_enter_ticks = now_ticks;
+		if (!frames_sampled || t->stack.base[i].t_enter_ticks) /* untimed stays so */
+			t->stack.base[i].t_enter_ticks =
+				(t->stack.base[i].t_enter_ticks & FRAME_OWN_TIMED) | now_ticks;
 	t->dropped_calls = t->dropped_no_room = t->resyncs = 0;
 	t->unmatched_exits = t->closed_at_exit = t->undecided_calls = t->dropped_at_end = 0;
 	t->t_start_ticks = now_ticks;
@@ -226,7 +228,8 @@ static void rebase(struct tstate *t, struct shadow *s, uint64_t now)
 		}
 		n->fe_word = f->node->fe_word;
 		f->node = n;
-		f->t_enter_ticks = now;
+		if (!frames_sampled || f->t_enter_ticks) /* untimed stays so */
+			f->t_enter_ticks = (f->t_enter_ticks & FRAME_OWN_TIMED) | now;
 		parent = n;
 	}
 }

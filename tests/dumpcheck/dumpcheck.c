@@ -255,6 +255,7 @@ struct dump {
 	struct imap fn_index; /* function id -> index */
 	struct thread *threads;
 	size_t nthreads;
+	bool sampled; /* clock.timing "sampled": times are estimates, which may pass the wall time */
 	bool watch_times;               /* noting non-zero times (inside the threads' records) */
 	const char *first_nonzero_time; /* where a thread's time is above zero, NULL if none */
 	char nonzero_where[128];
@@ -399,7 +400,7 @@ static void check_program(json_object *root, struct dump *d)
 	d->pid = int_member(prog, "program", "pid", -1);
 }
 
-static void check_clock(json_object *root)
+static void check_clock(json_object *root, struct dump *d)
 {
 	bool ok;
 	json_object *clock = member(root, "dump", "clock", W_OBJ, &ok);
@@ -417,6 +418,9 @@ static void check_clock(json_object *root)
 	v = member(clock, "clock", "ticks_per_second", W_NUM, &ok);
 	if (ok && json_object_get_double(v) < 0)
 		problem("clock.ticks_per_second: negative");
+	d->sampled = json_object_object_get_ex(clock, "timing", &v) &&
+		     json_object_is_type(v, json_type_string) &&
+		     !strcmp(json_object_get_string(v), "sampled");
 }
 
 static void check_header(json_object *root, struct dump *d)
@@ -431,7 +435,7 @@ static void check_header(json_object *root, struct dump *d)
 	if (ok && json_object_get_int64(v) != 1)
 		problem("version: expected 1, got %" PRId64, json_object_get_int64(v));
 	check_program(root, d);
-	check_clock(root);
+	check_clock(root, d);
 	calib = member(root, "dump", "calibration", W_OBJ, &ok);
 	if (ok)
 		member(calib, "calibration", "per_call_ns", W_NUM, &ok);
@@ -792,7 +796,7 @@ static void check_thread_function(struct dump *d, struct thread *t, json_object 
 	fig->t.raw_self_ns = time_member(d, f, where, "raw_self_ns");
 	read_kinds(f, where, fig->calls, &fig->k);
 	check_min_max(d, f, where, fig->calls);
-	check_times(&fig->t, where, t->wall_ns, true);
+	check_times(&fig->t, where, t->wall_ns, !d->sampled);
 }
 
 static void check_edge(struct dump *d, struct thread *t, json_object *e, const char *where)
@@ -826,7 +830,7 @@ static void check_edge(struct dump *d, struct thread *t, json_object *e, const c
 	fig->t.self_ns = time_member(d, e, where, "self_ns");
 	fig->t.raw_incl_ns = fig->t.raw_self_ns = NO_TIME;
 	read_kinds(e, where, fig->calls, &fig->k);
-	check_times(&fig->t, where, t->wall_ns, true);
+	check_times(&fig->t, where, t->wall_ns, !d->sampled);
 	if (!imap_put(&t->edge_index, edge_key(fig->caller, fig->callee), t->nedges)) {
 		problem("%s: edge %s -> %s listed twice", where,
 			fig->caller < 0 ? "(root)" : d->fns[fig->caller].name,
@@ -1297,7 +1301,7 @@ static void check_self_sum(const struct dump *d, const struct thread *t, const c
 		sum += self;
 		n++;
 	}
-	if (t->wall_ns >= 0 && sum > t->wall_ns + (int64_t)n + 1)
+	if (!d->sampled && t->wall_ns >= 0 && sum > t->wall_ns + (int64_t)n + 1)
 		problem("%s: the functions' raw self times add up to %" PRId64
 			", more than the thread's wall_ns %" PRId64,
 			where, sum, t->wall_ns);

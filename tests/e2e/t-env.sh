@@ -167,6 +167,44 @@ for c in tsc-ordered tsc-adaptive; do
 	clock_case $c "CALLPROF_CLOCK=$c recurse preloaded" recurse preload
 done
 
+# ---- CALLPROF_TIMING=sampled: the same counts and tree; timed calls within bounds ----
+# Every tree row was timed at most as often as it was called, and at least its first
+# calls (clock.timed_first) where it had that many; the functions' figures say so too.
+timed_bounds='.clock.timed_first as $w | [.threads[] |
+	(.tree.columns | index("calls")) as $c | (.tree.columns | index("timed_calls")) as $t |
+	(.tree.rows[] | select(.[$t] > .[$c] or .[$t] < ([.[$c], $w] | min))),
+	(.functions[] | select(.timed_calls > .calls or .inclusive_se_ns == null))] | length'
+sampled_case() {
+	rm -f "$W/sampled.json"
+	if [ "$3" = link ]; then
+		CALLPROF_TIMING=sampled CALLPROF_SAMPLE=4 CALLPROF_OUTPUT=$W/sampled.json "$P/$2" >/dev/null
+	else
+		CALLPROF_TIMING=sampled CALLPROF_SAMPLE=4 "$REC" record -o "$W/sampled.json" -- "$P/$2.pre" >/dev/null
+	fi
+	expect_status "$1" 0 $? || return
+	if [ $tsc_here = no ]; then
+		check "$1 (no invariant TSC: every call timed)" "$DC" "$W/sampled.json" "$E/$2.expect"
+	elif [ "$(jq -r '.clock.timing + " " + (.clock.sample_rate | tostring)' "$W/sampled.json")" != "sampled 4" ]; then
+		fail "$1" "clock: $(jq -c .clock "$W/sampled.json")"
+	elif [ "$(jq "$timed_bounds" "$W/sampled.json")" != 0 ]; then
+		fail "$1" "timed calls out of bounds in $W/sampled.json"
+	else
+		check "$1" "$DC" "$W/sampled.json" "$E/$2.expect"
+	fi
+}
+for p in basic recurse statics threads cxx; do
+	sampled_case "CALLPROF_TIMING=sampled $p linked" $p link
+done
+sampled_case "CALLPROF_TIMING=sampled recurse preloaded" recurse preload
+CALLPROF_TIMING=sampled CALLPROF_CLOCK=tsc-ordered CALLPROF_OUTPUT=$W/sampled.json "$P/basic" \
+	>/dev/null 2>"$W/sampled.err"
+if grep -q "CALLPROF_TIMING='sampled': sampled timing takes the tsc clock" "$W/sampled.err" &&
+	[ "$(wc -l <"$W/sampled.err")" -eq 1 ] && [ "$(jq -r .clock.timing "$W/sampled.json")" = all ]; then
+	ok "CALLPROF_TIMING=sampled under another clock: one line, every call timed"
+else
+	fail "CALLPROF_TIMING=sampled under another clock: one line, every call timed" "$(cat "$W/sampled.err")"
+fi
+
 # ---- CALLPROF_MAX_NODES: past the budget, counts stay exact ------------------------
 grep -v '^path' "$E/recurse.expect" >"$W/folded-recurse.expect"
 for budget in 1 5 50; do

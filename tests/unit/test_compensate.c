@@ -10,7 +10,7 @@
 	(const struct comp_cost[PROBE_KINDS]) \
 	{                                     \
 		{                             \
-			o_in, o_out, 0        \
+			o_in, o_out, 0, 0     \
 		}                             \
 	}
 
@@ -110,7 +110,7 @@ void test_compensate_off(void)
  */
 void test_compensate_mixed_reads(void)
 {
-	const struct comp_cost plain = { 3, 2, 0 }, fenced = { 10, 7, 0 };
+	const struct comp_cost plain = { 3, 2, 0, 0 }, fenced = { 10, 7, 0, 0 };
 	const struct comp_cost cost[PROBE_KINDS] = {
 		[PROBE_PLAIN] = plain, [PROBE_FENCED] = fenced
 	};
@@ -143,7 +143,7 @@ void test_compensate_mixed_reads(void)
 void test_compensate_unrecorded(void)
 {
 	struct comp_cost cost[PROBE_KINDS] = {
-		[PROBE_PLAIN] = { 3, 2, 9 }, [PROBE_FENTRY] = { 4, 3, 40 }
+		[PROBE_PLAIN] = { 3, 2, 9, 0 }, [PROBE_FENTRY] = { 4, 3, 40, 0 }
 	};
 	uint64_t unrecorded[PROBE_KINDS] = { [PROBE_PLAIN] = 7, [PROBE_FENTRY] = 2 };
 	double own_in, own_out, incl, self, probes = comp_unrecorded(unrecorded, cost);
@@ -158,4 +158,21 @@ void test_compensate_unrecorded(void)
 	cost[PROBE_PLAIN].unrecorded = 0;
 	unrecorded[PROBE_FENTRY] = 0;
 	CHECK_NEAR(comp_unrecorded(unrecorded, cost), 0, 1e-9);
+}
+
+/*
+ * Sampled timing: an untimed call costs 4 ticks in all where a timed one costs
+ * o_in 3 and o_out 2, so each of 10 untimed calls takes 1 from its row's o_out
+ * (its o_in counts as a timed one's, since the row's time is scaled from
+ * those); unmeasured, nothing.
+ */
+void test_compensate_untimed(void)
+{
+	struct comp_cost cost[PROBE_KINDS] = {
+		[PROBE_PLAIN] = { 3, 2, 0, 4 }, [PROBE_FENTRY] = { 5, 1, 0, 0 }
+	};
+
+	CHECK_NEAR(comp_untimed(10, cost, PROBE_PLAIN), -10, 1e-9);
+	CHECK_NEAR(comp_untimed(0, cost, PROBE_PLAIN), 0, 1e-9);
+	CHECK_NEAR(comp_untimed(10, cost, PROBE_FENTRY), 0, 1e-9);
 }

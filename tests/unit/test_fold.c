@@ -122,7 +122,7 @@ void test_fold_close_charges(void)
 	struct shadow s;
 	struct cct_node *a, *b, *a2, *c;
 
-	clock_init("none");
+	clock_init("none", false);
 	cct_init(&tree, 1);
 	CHECK_EQ_U64(shadow_init(&s, &tree.root, 64, 64), 0);
 	a = cct_child_get(&tree, &tree.root, FN_A, 0);

@@ -19,7 +19,7 @@ struct fixture {
 
 static void fixture_init(struct fixture *f, uint32_t cap, uint32_t max_cap)
 {
-	clock_init("none"); /* frames the shadow stack closes itself close at time 0 */
+	clock_init("none", false); /* frames the shadow stack closes itself close at time 0 */
 	cct_init(&f->tree, 0);
 	CHECK_EQ_U64(shadow_init(&f->stack, &f->tree.root, cap, max_cap), 0);
 }

@@ -46,6 +46,12 @@
 	T(compensate_off)                      \
 	T(compensate_mixed_reads)              \
 	T(compensate_unrecorded)               \
+	T(compensate_untimed)                  \
+	T(sampled_few_calls_exact)             \
+	T(sampled_period_r_unbiased)           \
+	T(sampled_period_2_unbiased)           \
+	T(sampled_error_matches_spread)        \
+	T(sampled_timed_bounds)                \
 	T(verdict_module_and_functions)        \
 	T(verdict_drop_and_reload)             \
 	T(verdict_many_functions)
