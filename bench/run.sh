@@ -146,11 +146,13 @@ variant_cmds() {
 	printf 'callprof-none%s\tCALLPROF_CLOCK=none CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpn.json" "$d/callprof" "$a"
 	printf 'callprof-adaptive%s\tCALLPROF_CLOCK=tsc-adaptive CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpa.json" "$d/callprof" "$a"
 	printf 'callprof-ordered%s\tCALLPROF_CLOCK=tsc-ordered CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpo.json" "$d/callprof" "$a"
+	printf 'callprof-sampled%s\tCALLPROF_TIMING=sampled CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpsm.json" "$d/callprof" "$a"
 	printf 'callprof-static%s\tCALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cps.json" "$d/callprof-static" "$a"
 	printf 'callprof-static-none%s\tCALLPROF_CLOCK=none CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpsn.json" "$d/callprof-static" "$a"
 	printf 'gprof%s\t%s %s\n' "$z" "$d/pg" "$a"
 	printf 'fentry%s\tCALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpf.json" "$d/fentry" "$a"
 	printf 'fentry-none%s\tCALLPROF_CLOCK=none CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpfn.json" "$d/fentry" "$a"
+	printf 'fentry-sampled%s\tCALLPROF_TIMING=sampled CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpfsm.json" "$d/fentry" "$a"
 	printf 'fentry-static%s\tCALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpfs.json" "$d/fentry-static" "$a"
 	printf 'fentry-glibc%s\t%s %s\n' "$z" "$d/fentry-glibc" "$a"
 	if [ $HAVE_UFTRACE = 1 ]; then

@@ -34,6 +34,8 @@ function label(v) {
 	if (v == "callprof") return "**callprof** (link mode, default clock: tsc)"
 	if (v == "callprof-none") return "**callprof**, CALLPROF_CLOCK=none"
 	if (v == "callprof-adaptive") return "**callprof**, CALLPROF_CLOCK=tsc-adaptive"
+	if (v == "callprof-sampled") return "**callprof**, CALLPROF_TIMING=sampled (one call in 64 timed past each context's first 64)"
+	if (v == "fentry-sampled") return "**callprof**, -pg -mfentry front-end, CALLPROF_TIMING=sampled"
 	if (v == "callprof-ordered") return "**callprof**, CALLPROF_CLOCK=tsc-ordered (fenced reads)"
 	if (v == "callprof-static") return "**callprof**, static archive (direct calls, no PLT)"
 	if (v == "callprof-static-none") return "**callprof**, static archive, CALLPROF_CLOCK=none"
@@ -150,7 +152,7 @@ function verdict(ok) {
 	return ok ? "met" : "**missed**"
 }
 
-function target_rows(w,    cp, fl, none, gp, uf, xr, r) {
+function target_rows(w,    cp, fl, none, gp, uf, xr, r, fe, sm) {
 	cp = net[w, "callprof"]; fl = net[w, "tsc"]; none = net[w, "callprof-none"]
 	gp = net[w, "gprof"]; uf = net[w, "uftrace-fi"]; xr = net[w, "xray-prof"]
 	if (cp != "" && fl != "") {
@@ -190,6 +192,15 @@ function target_rows(w,    cp, fl, none, gp, uf, xr, r) {
 	if (none != "" && gp != "")
 		printf "| %s | static archive: CALLPROF_CLOCK=none cheaper than gprof | %.1f vs %.1f ns | %s |\n",
 			w, none, gp, verdict(none < gp)
+	# Issue 14: sampled timing's probes against the timed floor (empty hooks and two TSC reads).
+	sm = net[w, "callprof-sampled"]
+	if (sm != "" && fl != "" && fl > 0)
+		printf "| %s | CALLPROF_TIMING=sampled: probe cost at most 0.45x the timed floor (TSC-only hooks) | %.1f vs %.1f ns: %.2fx | %s |\n",
+			w, sm, fl, sm / fl, verdict(sm / fl <= 0.45)
+	sm = net[w, "fentry-sampled"]; fe = net[w, "fentry"]
+	if (sm != "" && fe != "" && fe > 0)
+		printf "| %s | -pg -mfentry, sampled against every call timed (not a target) | %.1f vs %.1f ns: %.2fx | - |\n",
+			w, sm, fe, sm / fe
 }
 
 # The run least disturbed by the rest of the machine: the smallest raw total over the phases.

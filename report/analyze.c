@@ -709,6 +709,8 @@ static void totals(struct profile *p, const struct dump *dumps)
 		}
 		plain_ns -=
 			(double)counted * cost; /* counted without a time: nothing was subtracted */
+		if (run->has_untimed) /* sampled timing: calls that read no clock cost less */
+			plain_ns += (double)dump_untimed_calls(dump) * (run->untimed_ns - cost);
 		unrecorded_ns += dump_unrecorded_ns(dump);
 	}
 	p->overhead_ns = plain_ns + fenced_ns + fentry_ns + library_ns + unrecorded_ns;

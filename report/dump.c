@@ -56,6 +56,19 @@ void dump_release(struct dump *d)
 	memset(d, 0, sizeof(*d));
 }
 
+uint64_t dump_untimed_calls(const struct dump *d)
+{
+	uint64_t calls = 0;
+
+	for (size_t t = 0; t < d->nthreads; t++)
+		for (size_t i = 0; i < d->threads[t].nfuncs; i++) {
+			const struct pstat *st = &d->threads[t].funcs[i].st;
+			if (st->has_timed)
+				calls = u64_add(calls, st->calls - st->timed_calls);
+		}
+	return calls;
+}
+
 uint64_t dump_unrecorded_calls(const struct dump *d, unsigned k)
 {
 	uint64_t calls = 0;

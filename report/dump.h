@@ -145,6 +145,9 @@ void dump_write(const struct dump *d, struct buf *out);
 /* The calls d's functions made that were not recorded, of front-end k (pstat.h). */
 uint64_t dump_unrecorded_calls(const struct dump *d, unsigned k);
 
+/* dump_untimed_calls: the calls of d that sampled timing left untimed (pstat.timed_calls). */
+uint64_t dump_untimed_calls(const struct dump *d);
+
 /* dump_release frees what d holds. */
 void dump_release(struct dump *d);
 

@@ -369,6 +369,8 @@ static void merge_calibration(struct run *r, const struct dump *in, size_t n)
 	struct merge_mean per_call = { 0, 0 }, o_in = { 0, 0 }, o_out = { 0, 0 }, f_in = { 0, 0 },
 			  f_out = { 0, 0 };
 	struct merge_mean e_in = { 0, 0 }, e_out = { 0, 0 }, l_in = { 0, 0 }, l_out = { 0, 0 };
+	struct merge_mean untimed = { 0, 0 };
+	int any_untimed = 0;
 	int any_per_call = 0, any_o_in = 0, any_o_out = 0, any_f_in = 0, any_f_out = 0,
 	    any_e_in = 0, any_e_out = 0;
 	int any_l_in = 0, any_l_out = 0;
@@ -392,6 +394,8 @@ static void merge_calibration(struct run *r, const struct dump *in, size_t n)
 		mean_add(&l_in, s->has_library_o_in, s->library_o_in_ns, library);
 		mean_add(&l_out, s->has_library_o_out, s->library_o_out_ns, library);
 		any_l_in |= s->has_library_o_in, any_l_out |= s->has_library_o_out;
+		mean_add(&untimed, s->has_untimed, s->untimed_ns, dump_untimed_calls(&in[d]));
+		any_untimed |= s->has_untimed;
 		/* library probes: on if any input had them on, else what the inputs say */
 		if (s->library_probes && (!r->library_probes || !strcmp(s->library_probes, "on"))) {
 			free(r->library_probes);
@@ -411,6 +415,7 @@ static void merge_calibration(struct run *r, const struct dump *in, size_t n)
 	r->has_fentry_o_out = mean_get(&e_out, any_e_out, &r->fentry_o_out_ns) & 1;
 	r->has_library_o_in = mean_get(&l_in, any_l_in, &r->library_o_in_ns) & 1;
 	r->has_library_o_out = mean_get(&l_out, any_l_out, &r->library_o_out_ns) & 1;
+	r->has_untimed = mean_get(&untimed, any_untimed, &r->untimed_ns) & 1;
 	merge_unrecorded_costs(r, in, n);
 }
 
@@ -425,6 +430,12 @@ static void merge_clock(struct run *r, const struct dump *in, size_t n)
 
 	for (size_t d = 1; d < n; d++)
 		same_source &= str_eq(in[d].run.clock_source, in[0].run.clock_source);
+	for (size_t d = 0; d < n; d++) { /* any sampled input: the figures are estimates */
+		if (in[d].run.sample_rate > r->sample_rate)
+			r->sample_rate = in[d].run.sample_rate;
+		if (in[d].run.sample_rate && in[d].run.timed_first > r->timed_first)
+			r->timed_first = in[d].run.timed_first;
+	}
 	r->clock_source = same_source ? dup_or_null(in[0].run.clock_source) : xstrdup("mixed");
 	r->ticks_per_second = same_source ? in[0].run.ticks_per_second : 0;
 }

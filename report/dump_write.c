@@ -71,6 +71,11 @@ static void put_run(const struct run *r, struct buf *out)
 	buf_puts(out, "\"clock\":{\"source\":");
 	put_str(out, r->clock_source);
 	put_u64(out, "ticks_per_second", r->ticks_per_second);
+	if (r->sample_rate) {
+		buf_puts(out, ",\"timing\":\"sampled\"");
+		put_u64(out, "sample_rate", r->sample_rate);
+		put_u64(out, "timed_first", r->timed_first);
+	}
 	buf_puts(out, "},\n\"calibration\":{\"method\":\"merged: each figure is the mean of the "
 		      "dumps' own, "
 		      "weighted by their calls (fenced, fentry and library figures by their "
@@ -92,6 +97,8 @@ static void put_run(const struct run *r, struct buf *out)
 		put_num(out, "fentry_o_out_ns", r->fentry_o_out_ns);
 	if (r->has_library_o_in)
 		put_num(out, "library_o_in_ns", r->library_o_in_ns);
+	if (r->has_untimed)
+		put_num(out, "untimed_ns", r->untimed_ns);
 	if (r->has_library_o_out)
 		put_num(out, "library_o_out_ns", r->library_o_out_ns);
 	for (unsigned k = 0; k < UNREC_KINDS; k++) {
@@ -304,6 +311,11 @@ static void put_fstat(const struct dump_fstat *f, struct buf *out)
 	}
 	if (st->has_fenced)
 		put_u64(out, "fenced_calls", st->fenced_calls);
+	if (st->has_timed) {
+		put_u64(out, "timed_calls", st->timed_calls);
+		put_u64(out, "inclusive_se_ns", st->incl_se_ns);
+		put_u64(out, "self_se_ns", st->self_se_ns);
+	}
 	if (st->library_calls)
 		put_u64(out, "library_calls", st->library_calls);
 	if (st->fentry_calls)

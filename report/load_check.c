@@ -57,6 +57,9 @@ enum {
 	FS_UNRECORDED,
 	FS_FENTRY_UNRECORDED,
 	FS_LIBRARY_UNRECORDED,
+	FS_TIMED,
+	FS_INCL_SE,
+	FS_SELF_SE,
 	FS_NFIELDS
 };
 _Static_assert(FS_NFIELDS <= LOAD_MAX_FIELDS, "a record's fields are bits of a uint64_t");
@@ -81,6 +84,9 @@ static const struct load_field fstat_fields[FS_NFIELDS] = {
 				   FSTAT(unrecorded_calls[UNREC_FENTRY]) },
 	[FS_LIBRARY_UNRECORDED] = { "library_unrecorded_calls", LOAD_U64, LOAD_OPTIONAL,
 				    FSTAT(unrecorded_calls[UNREC_LIBRARY]) },
+	[FS_TIMED] = { "timed_calls", LOAD_U64, LOAD_OPTIONAL, FSTAT(timed_calls) },
+	[FS_INCL_SE] = { "inclusive_se_ns", LOAD_U64, LOAD_OPTIONAL, FSTAT(incl_se_ns) },
+	[FS_SELF_SE] = { "self_se_ns", LOAD_U64, LOAD_OPTIONAL, FSTAT(self_se_ns) },
 };
 
 /*
@@ -101,6 +107,11 @@ static int fstat_finish(struct load_ctx *c, void *record, uint64_t present,
 		st->raw_self_ns = st->self_ns;
 	st->has_minmax = (present & BIT(FS_MIN)) && (present & BIT(FS_MAX));
 	st->has_fenced = (present & BIT(FS_FENCED)) != 0;
+	st->has_timed = (present & BIT(FS_TIMED)) != 0;
+	if (st->timed_calls > st->calls)
+		return load_fail(c, "timed_calls %llu is more than calls %llu at %s.timed_calls",
+				 (unsigned long long)st->timed_calls, (unsigned long long)st->calls,
+				 load_where_format(where, sizeof(where), w));
 	if (st->fenced_calls > st->calls)
 		return load_fail(c, "fenced_calls %llu is more than calls %llu at %s.fenced_calls",
 				 (unsigned long long)st->fenced_calls,

@@ -105,6 +105,9 @@ static int load_kind_costs(struct load_ctx *c, struct dump *d, struct json_objec
 				&d->run.library_o_out_ns)) < 0)
 		return -1;
 	d->run.has_library_o_out = rc > 0;
+	if ((rc = load_want_num(c, cal, "untimed_ns", "calibration", &d->run.untimed_ns)) < 0)
+		return -1;
+	d->run.has_untimed = rc > 0;
 	for (unsigned k = 0; k < UNREC_KINDS; k++) {
 		char key[64];
 
@@ -132,7 +135,11 @@ static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *ro
 				  &d->run.ticks_per_second) < 0 ||
 		    load_want_str(c, clk, "note", "clock", LOAD_OPTIONAL, &d->run.clock_note) < 0 ||
 		    (rc = load_want_u64(c, clk, "stopped_ns", "clock", LOAD_OPTIONAL,
-					&d->run.clock_stopped_ns)) < 0)
+					&d->run.clock_stopped_ns)) < 0 ||
+		    load_want_u64(c, clk, "sample_rate", "clock", LOAD_OPTIONAL,
+				  &d->run.sample_rate) < 0 ||
+		    load_want_u64(c, clk, "timed_first", "clock", LOAD_OPTIONAL,
+				  &d->run.timed_first) < 0)
 			return -1;
 		d->run.has_clock_stopped = rc > 0;
 	} else if (bad) {

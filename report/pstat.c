@@ -1,6 +1,8 @@
 /* pstat.c: adding up a function's figures over threads and dumps. */
 #include "pstat.h"
 
+#include <math.h>
+
 void pstat_add(struct pstat *to, const struct pstat *from)
 {
 	if (from->has_minmax && from->calls) {
@@ -12,6 +14,14 @@ void pstat_add(struct pstat *to, const struct pstat *from)
 	}
 	if (from->has_fenced)
 		to->has_fenced = 1;
+	if (from->has_timed) {
+		to->has_timed = 1;
+		to->timed_calls = u64_add(to->timed_calls, from->timed_calls);
+		to->incl_se_ns =
+			(uint64_t)(hypot((double)to->incl_se_ns, (double)from->incl_se_ns) + 0.5);
+		to->self_se_ns =
+			(uint64_t)(hypot((double)to->self_se_ns, (double)from->self_se_ns) + 0.5);
+	}
 	to->calls = u64_add(to->calls, from->calls);
 	to->fenced_calls = u64_add(to->fenced_calls, from->fenced_calls);
 	to->library_calls = u64_add(to->library_calls, from->library_calls);

@@ -51,11 +51,17 @@ struct pstat {
 	uint64_t unrecorded_calls[UNREC_KINDS]; /* calls it made that were not recorded (filtered
 						 * out, too deep), by front-end: not among its
 						 * calls; their probes ran in its self time */
+	uint64_t timed_calls; /* sampled timing: of the calls, those its estimate was taken from
+			       * (own-timed); valid when has_timed */
+	uint64_t incl_se_ns, self_se_ns; /* sampled timing: the standard errors of the
+					  * estimates (of the raw and compensated figures alike) */
 	unsigned has_minmax : 1;
 	unsigned has_fenced : 1; /* the dump said how many calls were fenced (tsc-adaptive) */
+	unsigned has_timed : 1;  /* the times are sampled timing's estimates (dump-format.md) */
 };
 
-/* pstat_add adds the figures of from to those of to (saturating; min and max where both have them). */
+/* pstat_add adds the figures of from to those of to (saturating; min and max where both have
+ * them; standard errors as independent errors add, the root of their squares' sum). */
 void pstat_add(struct pstat *to, const struct pstat *from);
 
 /*

@@ -32,20 +32,44 @@ static void tile(struct buf *out, const char *id, const char *label, uint64_t v,
 	buf_puts(out, "</div>\n");
 }
 
+/*
+ * estimate_text: a time as its tile shows it, into out (ESTIMATE_SIZE bytes):
+ * under sampled timing marked as an estimate, its standard error on hover.
+ */
+#define ESTIMATE_SIZE (4 * FMT_SIZE + 128)
+static const char *estimate_text(char *out, const struct pstat *st, uint64_t ns, uint64_t se_ns)
+{
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+
+	if (!st->has_timed) {
+		snprintf(out, ESTIMATE_SIZE, "%s", fmt_ns(a, ns));
+		return out;
+	}
+	snprintf(out, ESTIMATE_SIZE,
+		 "<span class=\"est\" title=\"an estimate: standard error %s (%s)\">&asymp; "
+		 "%s</span>",
+		 fmt_ns(b, se_ns), fmt_pct(c, se_ns, ns), fmt_ns(a, ns));
+	return out;
+}
+
 static void figures(struct buf *out, const struct profile *p, const struct pfunc *f)
 {
 	const struct pstat *st = &f->st;
-	char a[FMT_SIZE], b[FMT_SIZE], note[2 * FMT_SIZE];
+	char a[FMT_SIZE], b[FMT_SIZE], note[2 * FMT_SIZE], est[ESTIMATE_SIZE];
 
 	tile(out, "fig-calls", "Calls", st->calls, fmt_count(a, st->calls), NULL);
 	snprintf(note, sizeof(note), "%s of the run", fmt_pct(b, st->incl_ns, p->run_ns));
-	tile(out, "fig-incl", "Inclusive", st->incl_ns, fmt_ns(a, st->incl_ns), note);
+	tile(out, "fig-incl", "Inclusive", st->incl_ns,
+	     estimate_text(est, st, st->incl_ns, st->incl_se_ns), note);
 	snprintf(note, sizeof(note), "%s of the run", fmt_pct(b, st->self_ns, p->run_ns));
-	tile(out, "fig-self", "Self", st->self_ns, fmt_ns(a, st->self_ns), note);
+	tile(out, "fig-self", "Self", st->self_ns,
+	     estimate_text(est, st, st->self_ns, st->self_se_ns), note);
 	uint64_t avg = st->calls ? st->incl_ns / st->calls : 0;
 	tile(out, "fig-avg", "Average per call", avg, fmt_ns(a, avg), "inclusive");
 	if (st->has_minmax) {
-		const char *raw = p->compensated ? "uncompensated" : NULL;
+		const char *raw = st->has_timed    ? "of the timed calls"
+				  : p->compensated ? "uncompensated"
+						   : NULL;
 
 		tile(out, "fig-min", "Shortest call", st->min_ns, fmt_ns(a, st->min_ns), raw);
 		tile(out, "fig-max", "Longest call", st->max_ns, fmt_ns(a, st->max_ns), raw);
@@ -94,6 +118,25 @@ static void fenced_reads(struct buf *out, const struct pfunc *f)
 		   "README).</li>\n",
 		   (unsigned long long)f->st.fenced_calls, fmt_count(a, f->st.fenced_calls),
 		   fmt_count(b, f->st.calls), f->st.calls == 1 ? "" : "s");
+}
+
+/*
+ * timed_calls: under sampled timing, how many of f's calls its times were
+ * estimated from, and their standard errors: the figures are estimates.
+ */
+static void timed_calls(struct buf *out, const struct pfunc *f)
+{
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE];
+
+	if (!f->st.has_timed)
+		return;
+	buf_printf(out,
+		   "<li class=\"info\" id=\"sampled\">Times estimated from <span "
+		   "data-v=\"%llu\">%s</span> timed of %s call%s (CALLPROF_TIMING=sampled): "
+		   "standard error %s inclusive, %s self (&asymp; marks an estimate).</li>\n",
+		   (unsigned long long)f->st.timed_calls, fmt_count(a, f->st.timed_calls),
+		   fmt_count(b, f->st.calls), f->st.calls == 1 ? "" : "s",
+		   fmt_ns(c, f->st.incl_se_ns), fmt_ns(d, f->st.self_se_ns));
 }
 
 /*
@@ -166,6 +209,7 @@ static void overhead(struct buf *out, const struct profile *p, const struct pfun
 			fmt_ns_f(a, probes), fmt_ns_f(b, probe_ns));
 	}
 	fenced_reads(out, f);
+	timed_calls(out, f);
 	unrecorded_calls(out, p, f);
 	if (p->has_overhead && st->calls && probes > (double)st->raw_self_ns)
 		buf_printf(out,

@@ -110,6 +110,28 @@ static void calibration_library(struct buf *v, const struct run *d)
 		   fmt_ns_f(b, d->library_o_in_ns), fmt_ns_f(c, d->library_o_out_ns));
 }
 
+/* facts_timing: under sampled timing, how many calls were timed; 0 when every call was. */
+static int facts_timing(struct buf *v, const struct profile *p)
+{
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+	const struct run *d = p->runs[0];
+	uint64_t timed = 0;
+
+	if (!d->sample_rate)
+		return 0;
+	for (size_t i = 0; i < p->nfuncs; i++)
+		timed = u64_add(timed, p->funcs[i].st.timed_calls);
+	buf_printf(v,
+		   "sampled: <span id=\"timed-calls\" data-v=\"%llu\">%s</span> of %s calls "
+		   "timed (each calling context's first %llu, then one in %llu at random); times "
+		   "are estimates, marked &asymp;, their standard errors on the function pages "
+		   "(%s of the calls timed)",
+		   (unsigned long long)timed, fmt_count(a, timed), fmt_count(b, p->calls),
+		   (unsigned long long)d->timed_first, (unsigned long long)d->sample_rate,
+		   fmt_pct(c, timed, p->calls));
+	return 1;
+}
+
 static void facts_clock(struct buf *out, const struct profile *p)
 {
 	const struct run *d = p->runs[0];
@@ -131,6 +153,9 @@ static void facts_clock(struct buf *out, const struct profile *p)
 		buf_puts(&v, " (fenced reads for leaves that do more work than the probes cost, so "
 			     "their time is their own; plain reads elsewhere)");
 	fact(out, "Clock", v.data);
+	buf_reset(&v);
+	if (facts_timing(&v, p))
+		fact(out, "Timing", v.data);
 	buf_reset(&v);
 	if (d->has_per_call) {
 		buf_printf(&v, "%s per call", fmt_ns_f(a, d->per_call_ns));

@@ -54,7 +54,10 @@ struct run {
 	int64_t pid;
 	char *clock_source; /* "tsc", "monotonic", "none" ... or NULL */
 	uint64_t ticks_per_second;
-	double per_call_ns;       /* calibration: probe cost per call */
+	uint64_t sample_rate; /* clock.sample_rate: sampled timing's one call in R timed; 0: every
+			       * call timed (clock.timing "all", or not said) */
+	uint64_t timed_first; /* clock.timed_first: each context's calls all timed first */
+	double per_call_ns;   /* calibration: probe cost per call */
 	double o_in_ns, o_out_ns; /* calibration: the part inside / outside the callee */
 	double fenced_o_in_ns,
 		fenced_o_out_ns; /* calibration under tsc-adaptive: the same for a fenced read */
@@ -65,11 +68,13 @@ struct run {
 	double unrecorded_ns[UNREC_KINDS]; /* calibration: a call not recorded, whole, per
 					    * front-end (pstat.h); valid where has_unrecorded */
 	unsigned has_unrecorded;           /* bit k: unrecorded_ns[k] was given */
+	double untimed_ns; /* calibration under sampled timing: a call left untimed, whole (its
+			    * probes are in no figure, only in the run); valid when has_untimed */
 	uint64_t wall_ns;
 	unsigned has_pid : 1, has_per_call : 1, has_o_in : 1, has_o_out : 1, has_wall : 1;
 	unsigned has_fenced_o_in : 1, has_fenced_o_out : 1, has_fentry_o_in : 1,
 		has_fentry_o_out : 1;
-	unsigned has_library_o_in : 1, has_library_o_out : 1;
+	unsigned has_library_o_in : 1, has_library_o_out : 1, has_untimed : 1;
 	char *library_probes; /* "on", "off", "unavailable" (the static archive), or NULL: an older dump */
 	int compensated;          /* calibration.compensated: 1, 0, or -1 when absent */
 	uint64_t clamped_figures; /* compensated figures clamped at 0 */

@@ -96,7 +96,8 @@ struct cell {
 	uint32_t run;
 	double calls, incl_ns, self_ns;
 	double incl_doubt_ns,
-		self_doubt_ns; /* how far off the wait taken out may be (wait_doubt) */
+		self_doubt_ns; /* how far off the wait taken out may be (wait_doubt), and a
+				* sampled timing estimate's own standard error */
 };
 
 /*
@@ -350,8 +351,10 @@ void runs_typical(const struct profile *p, const struct runs_plan *pl, int wall_
 			cells_add(&c,
 				  (struct cell){ th->funcs[i].fn, run, (double)st->calls,
 						 f * (double)st->incl_ns, f * (double)st->self_ns,
-						 wait_doubt((double)st->incl_ns, f),
-						 wait_doubt((double)st->self_ns, f) });
+						 hypot(wait_doubt((double)st->incl_ns, f),
+						       f * (double)st->incl_se_ns),
+						 hypot(wait_doubt((double)st->self_ns, f),
+						       f * (double)st->self_se_ns) });
 		}
 	}
 	sorted_cells(&c, pl);

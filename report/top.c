@@ -213,6 +213,8 @@ static void text_table(struct buf *out, const struct profile *p, const struct ta
 		buf_printf(out, "\n%s\n", t->thread);
 	put_right(out, "calls", 12);
 	put_right(out, "self", 9);
+	if (p->runs[0]->sample_rate)
+		put_right(out, "±self", 9);
 	put_right(out, "inclusive", 9);
 	put_right(out, "avg", 9);
 	put_right(out, "%", 6);
@@ -222,6 +224,8 @@ static void text_table(struct buf *out, const struct profile *p, const struct ta
 
 		put_right(out, fmt_count(a, st->calls), 12);
 		put_right(out, fmt_ns(b, st->self_ns), 9);
+		if (p->runs[0]->sample_rate)
+			put_right(out, st->has_timed ? fmt_ns(c, st->self_se_ns) : "-", 9);
 		put_right(out, fmt_ns(c, st->incl_ns), 9);
 		put_right(out, fmt_ns(a, avg_ns(st)), 9);
 		snprintf(b, sizeof(b), "%.1f", 100.0 * fmt_share(st->self_ns, t->run_ns));
@@ -321,6 +325,13 @@ static void json_table(struct buf *out, const struct profile *p, const struct ta
 			json_string(out, f->module);
 		else
 			buf_puts(out, "null");
+		if (st->has_timed)
+			buf_printf(out,
+				   ",\"timed_calls\":%llu,\"self_se_ns\":%llu,\"inclusive_se_ns\":%"
+				   "llu",
+				   (unsigned long long)st->timed_calls,
+				   (unsigned long long)st->self_se_ns,
+				   (unsigned long long)st->incl_se_ns);
 		buf_puts(out, "}");
 	}
 	buf_printf(out, "],\"more\":%zu}", t->n - shown);
@@ -428,6 +439,9 @@ static void print_profile(const struct profile *p, enum top_key key, enum top_fo
 		buf_printf(&out, "%zu dump%s, %zu thread%s, %s call%s, %s profiled\n", p->nruns,
 			   p->nruns == 1 ? "" : "s", p->nthreads, p->nthreads == 1 ? "" : "s",
 			   fmt_count(a, p->calls), p->calls == 1 ? "" : "s", fmt_ns(b, p->run_ns));
+		if (p->runs[0]->sample_rate)
+			buf_puts(&out, "sampled timing: times are estimates, ±self one standard "
+				       "error of the self time\n");
 		buf_add(&out, warn.data, warn.len);
 		buf_putc(&out, '\n');
 	} else {

@@ -225,8 +225,9 @@ static void clear_node(struct cct_node *n)
 	memset(n->kind_calls, 0, sizeof(n->kind_calls));
 	memset(n->unrecorded_calls, 0, sizeof(n->unrecorded_calls));
 	n->min_ticks = UINT64_MAX;
-	n->timed_calls = n->lent_calls = n->act_child_ticks = n->sample_calls = 0;
+	n->timed_calls = n->act_child_ticks = n->act_lent = n->lent_calls = n->sample_calls = 0;
 	n->sample_self = 0;
+	n->fold_child_ticks = 0;
 	n->sample_self_sq = 0;
 	n->sample_left = n->timing == CCT_TIME_NEVER ? UINT32_MAX : 0;
 }

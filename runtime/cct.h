@@ -74,21 +74,25 @@ struct cct_node {
 						 * their front-end's kind: their probes' whole cost
 						 * is in its self time */
 	struct cct_node *next_sibling;          /* walking only: far from what the probes touch */
-	/* Sampled timing (stamp.h): its first CCT_TIMED_FIRST calls are timed
-	 * ("own-timed"), then about one in options.sample_rate, and every call
-	 * made by an own-timed activation is timed for its caller's sake.
-	 * incl_ticks, child_ticks, min_ticks and max_ticks are over the own-timed
+	/* Sampled timing (stamp.h): its first CCT_TIMED_FIRST calls are timed,
+	 * then about one in options.sample_rate.  incl_ticks, child_ticks (its
+	 * callees' time as sampled), min_ticks and max_ticks are over the timed
 	 * activations; the sums past the first calls are the estimate's. */
-	uint64_t timed_calls;     /* own-timed calls (open ones too) */
-	uint64_t lent_calls;      /* calls timed for their caller's sake */
-	uint64_t act_child_ticks; /* the open own-timed activation's callees' time so far */
-	uint64_t sample_calls;    /* own-timed calls past the first ones, finished */
-	uint64_t sample_self;     /* their summed self time */
-	cct_wide sample_self_sq;  /* their self times squared, summed: the variance */
+	uint64_t timed_calls;     /* timed calls (open ones too) */
+	uint64_t act_child_ticks; /* the open timed activation's callees' time so far, as sampled */
+	uint64_t act_lent;        /* the callees it timed for itself so far (stamp.h) */
+	uint64_t lent_calls;      /* its calls timed for their caller (FRAME_LENT) */
+	uint64_t fold_child_ticks; /* its folded callees' time, all of it (fold.h): left out of
+				    * the self time estimated from its timed calls */
+	uint64_t sample_calls;     /* timed calls past the first ones, finished */
+	int64_t sample_self;       /* their summed self time (one may be below 0: shadow.h) */
+	cct_wide sample_self_sq;   /* their self times squared, summed: the variance */
 };
 
-/* Sampled timing: the calls of a node that are all timed, before sampling. */
+/* Sampled timing: the calls of a node that are all timed, before sampling;
+ * the callees an own-timed call times for its self time (stamp.h). */
 #define CCT_TIMED_FIRST 64
+#define CCT_LENT_CALLS 64
 
 /* How a node's calls are picked for timing under sampled timing. */
 #define CCT_TIME_SAMPLE 0u /* the first ones, then at random */

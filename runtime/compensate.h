@@ -76,7 +76,9 @@ double comp_hidden(uint64_t hidden_out, const struct comp_cost cost[PROBE_KINDS]
  * Sampled timing: what `untimed` calls of kind `kind` add to their row's o_out.
  * A row's estimated time scales its timed calls' o_in to all its calls, so an
  * untimed call counts the same o_in, and its o_out makes up its whole cost,
- * which is less than a timed call's: the difference is negative.
+ * which is less than a timed call's: the difference is negative.  (A timed
+ * caller's self time holds an untimed callee's whole cost, less the o_in its
+ * callees' estimate counts for it.)
  */
 double comp_untimed(uint64_t untimed, const struct comp_cost cost[PROBE_KINDS],
 		    enum probe_kind kind);

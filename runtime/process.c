@@ -33,6 +33,8 @@ static void start(void)
 		return;
 	/* no invariant TSC: every call is timed */
 	frames_sampled = clock_init(options.clock, options.sampled) == CLOCK_SRC_TSC_SAMPLED;
+	frames_sample_rate = options.sample_rate;
+	frames_sample_rate = options.sample_rate;
 	tstate_setup();
 	verdict_on = options.filtered;
 	start_profile();

@@ -1,15 +1,15 @@
-/* sampled.c: estimating a calling context's self time from its own-timed calls (sampled.h). */
+/* sampled.c: estimating a calling context's self time from its timed calls (sampled.h). */
 #include "sampled.h"
 
 double sampled_self(const struct cct_node *n, double *var)
 {
-	double self = n->incl_ticks > n->child_ticks ? (double)(n->incl_ticks - n->child_ticks) : 0;
+	double self = (double)n->incl_ticks - (double)n->child_ticks; /* may be below 0 */
 	double first, later, m = (double)n->sample_calls, mean, s2;
 
 	*var = 0;
 	if (n->calls <= CCT_TIMED_FIRST)
 		return self;
-	first = self > (double)n->sample_self ? self - (double)n->sample_self : 0;
+	first = self - (double)n->sample_self;
 	later = (double)n->calls - CCT_TIMED_FIRST;
 	mean = m >= 1 ? (double)n->sample_self / m : first / CCT_TIMED_FIRST;
 	if (m < 2) {

@@ -1,13 +1,16 @@
 /*
  * sampled.h: a calling context's self time under sampled timing (stamp.h),
- * from its own-timed calls.  Its first CCT_TIMED_FIRST calls are all
- * own-timed: their self time is exact.  Of the N later ones, m were
- * own-timed, a random sample with no regard to what the calls do, their self
- * times summing S with squares Q: their self time is estimated as N * S / m,
- * whose variance is N^2 * s^2 / m * (1 - m / N), s^2 the sample's variance
- * (Q - S^2 / m) / (m - 1).  With one own-timed later call the error is taken
- * as the whole estimate; with none, the first calls' mean stands in for
- * theirs, with the same error.
+ * from its timed calls.  A timed call's self time is its time less its
+ * callees' as they were sampled (a timed callee's time weighted by the calls
+ * it stands for: shadow.h).  Its context's first CCT_TIMED_FIRST calls are
+ * all timed: their self time is exact up to their callees' sampling.  Of the
+ * N later ones, m were timed, a random sample with no regard to what the
+ * calls do, their self times summing S with squares Q: their self time is
+ * estimated as N * S / m, whose variance is N^2 * s^2 / m * (1 - m / N), s^2
+ * the sample's variance (Q - S^2 / m) / (m - 1), which holds the callees'
+ * sampling too.  With one timed later call the error is taken as the whole
+ * estimate; with none, the first calls' mean stands in for theirs, with the
+ * same error.
  *
  * A context's inclusive time is then the sum of the self times of its
  * subtree (snapshot.c), and its variance the sum of theirs: a self time

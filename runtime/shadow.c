@@ -9,6 +9,7 @@
 #include "clock.h"
 
 bool frames_sampled;
+uint32_t frames_sample_rate = 1;
 
 uint32_t shadow_recorded_below(const struct shadow *s, uint32_t index)
 {
@@ -65,7 +66,10 @@ static void close_folded(struct shadow *s, uint32_t index, uint64_t now_ticks)
 		if (d > n->max_ticks)
 			n->max_ticks = d;
 	}
-	e.charge->child_ticks += own;
+	if (frames_sampled) /* its charge's self time is an estimate: this is taken off whole */
+		e.charge->fold_child_ticks += own;
+	else
+		e.charge->child_ticks += own;
 	if (caller)
 		caller->child_ticks += d;
 }

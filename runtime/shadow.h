@@ -95,48 +95,63 @@ static inline CP_NOINSTR void frame_close(const struct frame *f, const struct fr
 }
 
 /* Sampled timing (stamp.h) chose the clock: a frame entered at tick 0 is an
- * untimed call.  Kept when a program stops the clock (clock.h). */
+ * untimed call.  Kept when a program stops the clock (clock.h).  R: a
+ * context's later calls are timed one in frames_sample_rate. */
 extern bool frames_sampled;
+extern uint32_t frames_sample_rate;
 
 /* Sampled timing: the top bit of an own-timed call's entry time (never a
- * tick's: 2^63 cycles are centuries); a call timed for its caller's sake has
- * it clear. */
+ * tick's: 2^62 cycles are centuries), and of a transparent frame's in an
+ * own-timed call (its callees are that call's); the next bit of a call timed
+ * for its caller's self time (stamp.h). */
 #define FRAME_OWN_TIMED ((uint64_t)1 << 63)
+#define FRAME_LENT ((uint64_t)1 << 62)
+#define FRAME_TIMING (FRAME_OWN_TIMED | FRAME_LENT)
 
-/* When frame `f` entered, its mark taken off. */
+/* When frame `f` entered, its marks taken off. */
 static inline CP_NOINSTR uint64_t frame_enter_ticks(const struct frame *f)
 {
-	return f->t_enter_ticks & ~FRAME_OWN_TIMED;
+	return f->t_enter_ticks & ~FRAME_TIMING;
 }
 
-/* Sampled timing: closes the timed activation `f` at `now_ticks`: an
- * own-timed one's time, self time (its callees' time so far taken off) and,
- * past its node's first calls, the sums its self time's estimate takes; its time as its
- * caller's callee's when the caller (`parent`) is own-timed. */
+/* Sampled timing: the calls a timed call of node `n` stands for among its
+ * caller's callees: 1 among its first calls, which are all timed, R after. */
+static inline CP_NOINSTR uint64_t frame_sample_weight(const struct cct_node *n)
+{
+	return n->timed_calls > CCT_TIMED_FIRST ? frames_sample_rate : 1;
+}
+
+/* Sampled timing: closes the timed activation `f` at `now_ticks`.  An
+ * own-timed one: its time; its self time, its callees' taken off as they were
+ * timed (which may leave it below 0 in one call, and right on average); past
+ * its node's first calls, the sums the estimate takes.  Its time goes to its
+ * caller's callees' when the caller is own-timed: whole when lent to it,
+ * else weighted (frame_sample_weight). */
 static inline CP_NOINSTR void frame_close_timed(const struct frame *f, const struct frame *parent,
 						uint64_t now_ticks)
 {
 	struct cct_node *n = f->node;
 	uint64_t d = now_ticks - frame_enter_ticks(f);
+	int64_t self = (int64_t)d - (int64_t)n->act_child_ticks;
 
-	if (f->t_enter_ticks & FRAME_OWN_TIMED) {
-		uint64_t self = d > n->act_child_ticks ? d - n->act_child_ticks : 0;
-
-		n->incl_ticks += d;
-		n->child_ticks += d - self;
-		if (d < n->min_ticks)
-			n->min_ticks = d;
-		if (d > n->max_ticks)
-			n->max_ticks = d;
-		if (n->timed_calls >
-		    CCT_TIMED_FIRST) { /* integers: the hijacking exits use no SSE */
-			n->sample_calls++;
-			n->sample_self += self;
-			n->sample_self_sq += (cct_wide)self * self;
-		}
-	}
 	if (parent->t_enter_ticks & FRAME_OWN_TIMED)
-		parent->node->act_child_ticks += d;
+		parent->node->act_child_ticks +=
+			f->t_enter_ticks & FRAME_LENT ? d : d * frame_sample_weight(n);
+	if (!(f->t_enter_ticks & FRAME_OWN_TIMED))
+		return;
+	n->incl_ticks += d;
+	n->child_ticks += n->act_child_ticks;
+	if (d < n->min_ticks)
+		n->min_ticks = d;
+	if (d > n->max_ticks)
+		n->max_ticks = d;
+	if (n->timed_calls > CCT_TIMED_FIRST) { /* integers: the hijacking exits use no SSE */
+		uint64_t size = self < 0 ? (uint64_t)-self : (uint64_t)self;
+
+		n->sample_calls++;
+		n->sample_self += self;
+		n->sample_self_sq += (cct_wide)size * size;
+	}
 }
 
 /* Closes frame `f` (not a marked one) at `now_ticks` off the fast path: as

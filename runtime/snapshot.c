@@ -178,12 +178,15 @@ static int tree_rows(struct snapshot *s, struct row_buf *r, const struct cct *tr
 		x->fn = (uint32_t)fn & 0x7fffffff;
 		x->comp_root = cct_node_is_folded(tree, c);
 		x->calls = c->calls;
-		if (frames_sampled) { /* its subtree's self times, summed in thread_open */
-			x->raw_self = x->raw_incl = sampled_self(c, &x->self_var);
+		if (frames_sampled && !x->comp_root) { /* inclusive: summed in thread_open */
+			x->folded = (double)c->fold_child_ticks;
+			x->raw_self = sampled_self(c, &x->self_var) - x->folded;
+			x->raw_incl = x->raw_self;
 			x->incl_var = x->self_var;
-		} else {
+		} else { /* a folded call is timed whole, as every call without sampling */
 			x->raw_incl = (double)c->incl_ticks;
-			x->raw_self = (double)c->incl_ticks - (double)c->child_ticks;
+			x->raw_self = (double)c->incl_ticks - (double)c->child_ticks -
+				      (double)c->fold_child_ticks;
 		}
 		x->nested = (double)c->nested_ticks;
 		r->n++;
@@ -200,10 +203,11 @@ static int64_t row_of(const struct snap_row *rows, size_t n, const struct cct_no
 }
 
 /* add_open's count of open frame `f` (not a marked one) under sampled timing:
- * an own-timed one's self time so far (its finished callees' taken off, and
- * its open callee's, which is timed, below); a timed one's time out of its
- * caller's self time when the caller is own-timed; nothing for an untimed
- * one.  Inclusive times are summed after (sampled_inclusive). */
+ * an own-timed one's self time so far (its finished callees' taken off as
+ * timed, and its open callee's below), and a timed one's time out of its
+ * caller's self time when the caller is own-timed, as frame_close_timed
+ * takes it; nothing for an untimed one.
+ * Inclusive times are summed after (sampled_inclusive). */
 static void add_open_sampled(struct snap_row *rows, size_t n, const struct frame *f, uint64_t now)
 {
 	uint64_t at = frame_enter_ticks(f);
@@ -214,10 +218,12 @@ static void add_open_sampled(struct snap_row *rows, size_t n, const struct frame
 		return;
 	if ((f->t_enter_ticks & FRAME_OWN_TIMED) && row >= 0) {
 		child = (double)__atomic_load_n(&f->node->act_child_ticks, __ATOMIC_RELAXED);
-		rows[row].raw_self += d > child ? d - child : 0;
+		rows[row].raw_self += d - child;
 	}
 	if ((f[-1].t_enter_ticks & FRAME_OWN_TIMED) && caller >= 0)
-		rows[caller].raw_self -= d;
+		rows[caller].raw_self -= f->t_enter_ticks & FRAME_LENT
+						 ? d
+						 : d * (double)frame_sample_weight(f->node);
 }
 
 /*
@@ -275,8 +281,11 @@ static void add_open(struct snap_row *rows, size_t n, const struct shadow *stack
 			if (e && e->nested)
 				rows[row].nested += own;
 		}
-		if (caller >= 0)
+		if (caller >= 0) {
 			rows[caller].raw_self -= own;
+			if (frames_sampled) /* a folded frame's: its charge's (sampled_inclusive) */
+				rows[caller].folded += own;
+		}
 		above = d;
 	}
 }
@@ -358,13 +367,16 @@ static void add_open_kept(const struct shadow *s, uint64_t paused_ticks, void *a
 }
 
 /* Sampled timing: a row's inclusive time is the sum of its subtree's self
- * times, its variance theirs (sampled.h); a folded row is no child of its
- * tree parent (fold.h), and the `<signal>` row's time is its children's
+ * times and the time of the folded calls charged to them, its variance the
+ * sum of theirs (sampled.h); a folded row is timed whole and is no child of
+ * its tree parent (fold.h), and the `<signal>` row's time is its children's
  * (thread_open).  Children come after parents: a backward pass. */
 static void sampled_inclusive(struct snap_row *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		rows[i].raw_incl = snap_raw_self(&rows[i]);
+		if (rows[i].comp_root) /* a folded row: timed whole */
+			continue;
+		rows[i].raw_incl = snap_raw_self(&rows[i]) + rows[i].folded;
 		rows[i].incl_var = rows[i].self_var;
 	}
 	for (size_t i = n; i-- > 0;) {
@@ -481,35 +493,32 @@ void snapshot_release(struct snapshot *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Sampled timing: what the untimed calls of row i add to its o_out (comp_untimed):
- * its calls less the timed ones, own-timed or for their caller, and the
- * counted ones (no time to take); of the kind of its front-end's calls. */
+/*
+ * Sampled timing: what the untimed calls of row i add to its o_out
+ * (comp_untimed).  Its parent's self time is estimated from the parent's
+ * own-timed calls, scaled to all of them (its calls per own-timed one); in
+ * those, this row's calls were timed when lent (stamp.h), and otherwise read
+ * no clock.  So of its calls, as many as it was lent, scaled, count as timed;
+ * the rest, less the counted ones (no time to take), as untimed, of the kind
+ * of its front-end's calls.
+ */
 static double row_untimed(const struct snap_totals *tot, size_t i,
 			  const struct comp_cost cost[PROBE_KINDS])
 {
 	const struct snap_row *x = &tot->rows[i];
-	const struct cct_node *c = x->node;
-	uint64_t timed;
+	const struct cct_node *c = x->node, *p;
+	double timed, scale;
 	enum probe_kind k;
 
-	if (!frames_sampled || !c)
+	if (!frames_sampled || !c || x->comp_root || x->parent == SNAP_NO_FN ||
+	    !(p = tot->rows[x->parent].node))
 		return 0;
-	timed = c->timed_calls + c->lent_calls + snap_kind_calls(tot, i, PROBE_COUNTED - 1);
+	scale = p->timed_calls ? (double)p->calls / (double)p->timed_calls : 1;
+	timed = (double)c->lent_calls * scale + (double)snap_kind_calls(tot, i, PROBE_COUNTED - 1);
 	k = (c->fe_word & CCT_FE_MASK) == CCT_FE_LIBRARY ? PROBE_LIBRARY : cct_base_kind(c);
-	return comp_untimed(x->calls > timed ? x->calls - timed : 0, cost, k);
-}
-
-/* Sampled timing: per row, what its children's untimed calls add to their o_out
- * (row_untimed), into a new array; NULL without memory. */
-static double *children_untimed(const struct snap_totals *tot,
-				const struct comp_cost cost[PROBE_KINDS])
-{
-	double *sum = calloc(tot->n ? tot->n : 1, sizeof(*sum));
-
-	for (size_t i = 0; sum && i < tot->n; i++)
-		if (tot->rows[i].parent != SNAP_NO_FN && !tot->rows[i].comp_root)
-			sum[tot->rows[i].parent] += row_untimed(tot, i, cost);
-	return sum;
+	return timed < (double)x->calls
+		       ? comp_untimed((uint64_t)((double)x->calls - timed), cost, k)
+		       : 0;
 }
 
 /*
@@ -522,7 +531,6 @@ static uint64_t compensate(struct snap_totals *tot, const struct comp_cost cost[
 	struct snap_row *rows = tot->rows;
 	size_t n = tot->n;
 	uint64_t clamped = 0;
-	double *kids_untimed = frames_sampled ? children_untimed(tot, cost) : NULL;
 
 	for (size_t i = 0; i < n;
 	     i++) { /* incl: the count of open folded calls' probes (add_open) */
@@ -540,6 +548,7 @@ static uint64_t compensate(struct snap_totals *tot, const struct comp_cost cost[
 		for (unsigned k = 0; k < PROBE_KINDS - 1; k++)
 			kinds[k] = snap_kind_calls(tot, i, k);
 		comp_own_costs(x->calls, kinds, cost, &own_in, &own_out);
+		own_out += row_untimed(tot, i, cost);
 		hidden = c ? comp_hidden(c->fold_child_calls, cost, cct_base_kind(c)) : 0;
 		if (c) {
 			double unrecorded = comp_unrecorded(c->unrecorded_calls, cost);
@@ -551,17 +560,11 @@ static uint64_t compensate(struct snap_totals *tot, const struct comp_cost cost[
 		}
 		clamped += comp_figures(x->raw_incl, snap_raw_self(x), own_in, below, child_out,
 					hidden, &x->incl, &x->self);
-		/* Sampled timing: below a row's own-timed calls its children's are all
-		 * timed, and what its time is scaled to holds their timed probes'
-		 * cost; deeper, the calls are timed or not as they were. */
-		if (kids_untimed)
-			below += kids_untimed[i];
 		if (x->parent != SNAP_NO_FN && !x->comp_root) {
 			rows[x->parent].incl += below + own_in + own_out;
 			rows[x->parent].self += own_out;
 		}
 	}
-	free(kids_untimed);
 	return clamped;
 }
 

@@ -23,7 +23,7 @@
 
 #define SNAP_NO_FN COMP_NO_PARENT /* the caller of a thread's root calls; no parent row */
 
-/* One tree node as read, 80 bytes: the dump holds one per node of one thread. */
+/* One tree node as read, 88 bytes: the dump holds one per node of one thread. */
 struct snap_row {
 	const struct cct_node
 		*node;          /* for the rest: kinds of calls (at most `calls`), min, max, call
@@ -38,6 +38,8 @@ struct snap_row {
 	double incl, self;         /* compensated ticks (before: incl counts the probes of open
 				      * folded calls in its time, self is scratch) */
 	double incl_var, self_var; /* sampled timing: the variances of its estimates (sampled.h) */
+	double folded; /* sampled timing: its folded callees' time (fold.h), outside its estimated
+			* self time, inside its inclusive one */
 };
 
 /* The raw self time of a row. */

@@ -24,13 +24,17 @@
  * context times its first CCT_TIMED_FIRST calls, then one call after a
  * random run of untimed ones, uniform in [0, 2R - 2] (R = CALLPROF_SAMPLE),
  * so one in R on average and never in step with a pattern of the program's.
- * These calls are "own-timed" (FRAME_OWN_TIMED, shadow.h); the calls an
- * own-timed activation makes are timed too, for its self time, but count for
- * nothing of their own.  An untimed call is counted and pushed as any other,
- * its entry time 0.  The dump estimates each context's inclusive and self
- * time from its first calls (exact) and the own-timed later ones (scaled to
- * all of them), with their standard errors (sampled.h); an untimed call's
- * probes cost less than a timed one's and are calibrated apart (calib.h).
+ * These calls are "own-timed" (FRAME_OWN_TIMED, shadow.h).  An own-timed
+ * call times its first CCT_LENT_CALLS callees too (FRAME_LENT), so its self
+ * time is its time less theirs; a callee past them counts as its own
+ * sampling took it, weighted by the calls it stands for (1 among its
+ * context's first calls, R after them): unbiased, whatever the callees do,
+ * and exact for the calls with few callees.  Any other call is untimed: it
+ * is counted and pushed as any other, its entry time 0.  The dump estimates each
+ * context's self time from its first calls (exact) and the timed later ones
+ * (scaled to all of them), its inclusive time from its subtree, with their
+ * standard errors (sampled.h); an untimed call's probes cost less than a
+ * timed one's and are calibrated apart (calib.h).
  */
 #ifndef CALLPROF_STAMP_H
 #define CALLPROF_STAMP_H
@@ -119,16 +123,21 @@ static inline CP_NOINSTR void stamp_enter(struct frame *f, struct cct_node *n)
 	if (likely(src == CLOCK_SRC_TSC)) {
 		f->t_enter_ticks = clock_tsc_read();
 	} else if (src == CLOCK_SRC_TSC_SAMPLED) {
+		uint64_t how = 0;
+
 		if (unlikely(n->sample_left-- == 0)) {
 			stamp_pick_next(n);
 			n->act_child_ticks = 0;
-			f->t_enter_ticks = clock_tsc_read() | FRAME_OWN_TIMED;
-		} else if (f[-1].t_enter_ticks & FRAME_OWN_TIMED) {
-			n->lent_calls++;
-			f->t_enter_ticks = clock_tsc_read(); /* its caller's self time needs it */
-		} else {
-			f->t_enter_ticks = 0; /* untimed */
+			n->act_lent = 0;
+			how = FRAME_OWN_TIMED;
 		}
+		if (unlikely(f[-1].t_enter_ticks & FRAME_OWN_TIMED) &&
+		    f[-1].node->act_lent < CCT_LENT_CALLS) {
+			f[-1].node->act_lent++; /* its caller's self time takes it whole */
+			n->lent_calls++;
+			how |= FRAME_LENT;
+		}
+		f->t_enter_ticks = how ? clock_tsc_read() | how : 0; /* 0: untimed */
 	} else if (src == CLOCK_SRC_NONE) {
 		f->t_enter_ticks = 0;
 	} else if (src == CLOCK_SRC_TSC_ADAPTIVE) {
@@ -162,7 +171,7 @@ static inline CP_NOINSTR uint64_t stamp_enter_again(const struct frame *f)
 	if (!f->t_enter_ticks)
 		return 0;
 	return f->sp & FRAME_FENCED ? clock_tsc_read_fenced()
-				    : stamp_enter_read() | (f->t_enter_ticks & FRAME_OWN_TIMED);
+				    : stamp_enter_read() | (f->t_enter_ticks & FRAME_TIMING);
 }
 
 /*

@@ -81,6 +81,19 @@ status "a directory of run directories against itself: exit 0" 0
 has "each subdirectory is a run, all of one workload" "$W/site-dirs/index.html" 'New \(merged\)</dt><dd>3 runs of 1 workload: '
 has "a run is its dumps added up: work 100 + 10 calls, median 11 + 5 ms" "$W/site-dirs/index.html" \
 	'>work</a></td><td class="num pair" data-v="110" data-before="110">110 → 110</td><td class="num pair" data-v="16000000" data-before="16000000">'
+# Sampled timing: one run a side, whose estimates have standard errors of their own (4 ms): the
+# doubled time is within 3 times their noise, so the gate passes where the same runs without
+# errors trip it (above).
+for _s in base new; do
+	jq '.clock += {timing: "sampled", sample_rate: 64, timed_first: 64} |
+		.threads[].functions |= map(. + {timed_calls: ([.calls, 70] | min),
+			inclusive_se_ns: 4000000, self_se_ns: 4000000})' "$W/steady-$_s/w-1.json" >"$W/sampled-$_s.json"
+done
+diffrun sampled "$W/sampled-base.json" "$W/sampled-new.json" --fail-above 25 --min-time 5ms
+status "sampled timing: a change within the estimates' errors passes the gate" 0
+has "sampled timing: the change is marked within the noise, the estimates' errors summed" \
+	"$W/site-sampled/index.html" \
+	'>work</a>.*<td class="num change up noise" data-v="10000000" data-ratio="1" title="within the noise of the runs: ±5.66 ms">'
 
 # ---- waits for a CPU ---------------------------------------------------------------------------
 # The base's thread waited half of its 21 ms wall for a CPU: its work of 20 ms counts 10 ms.

@@ -737,7 +737,10 @@ static void read_kinds(json_object *obj, const char *where, uint64_t calls, stru
 }
 
 /* self <= inclusive, compensated <= raw, inclusive within the thread's wall time. */
-static void check_times(const struct times *t, const char *where, int64_t wall_ns, bool to_wall)
+/* sampled: the times are sampled timing's estimates, whose compensation may add to a raw self
+ * time (untimed callees cost less than the timed ones it is estimated from). */
+static void check_times(const struct times *t, const char *where, int64_t wall_ns, bool to_wall,
+			bool sampled)
 {
 	if (t->incl_ns >= 0 && t->self_ns > t->incl_ns)
 		problem("%s: self_ns %" PRId64 " > inclusive_ns %" PRId64, where, t->self_ns,
@@ -748,7 +751,7 @@ static void check_times(const struct times *t, const char *where, int64_t wall_n
 	if (t->raw_incl_ns >= 0 && t->incl_ns > t->raw_incl_ns)
 		problem("%s: inclusive_ns %" PRId64 " > raw_inclusive_ns %" PRId64, where,
 			t->incl_ns, t->raw_incl_ns);
-	if (t->raw_self_ns >= 0 && t->self_ns > t->raw_self_ns)
+	if (t->raw_self_ns >= 0 && t->self_ns > t->raw_self_ns && !sampled)
 		problem("%s: self_ns %" PRId64 " > raw_self_ns %" PRId64, where, t->self_ns,
 			t->raw_self_ns);
 	if (to_wall && wall_ns >= 0 && t->incl_ns > wall_ns + WALL_SLACK_NS)
@@ -796,7 +799,7 @@ static void check_thread_function(struct dump *d, struct thread *t, json_object 
 	fig->t.raw_self_ns = time_member(d, f, where, "raw_self_ns");
 	read_kinds(f, where, fig->calls, &fig->k);
 	check_min_max(d, f, where, fig->calls);
-	check_times(&fig->t, where, t->wall_ns, !d->sampled);
+	check_times(&fig->t, where, t->wall_ns, !d->sampled, d->sampled);
 }
 
 static void check_edge(struct dump *d, struct thread *t, json_object *e, const char *where)
@@ -830,7 +833,7 @@ static void check_edge(struct dump *d, struct thread *t, json_object *e, const c
 	fig->t.self_ns = time_member(d, e, where, "self_ns");
 	fig->t.raw_incl_ns = fig->t.raw_self_ns = NO_TIME;
 	read_kinds(e, where, fig->calls, &fig->k);
-	check_times(&fig->t, where, t->wall_ns, !d->sampled);
+	check_times(&fig->t, where, t->wall_ns, !d->sampled, d->sampled);
 	if (!imap_put(&t->edge_index, edge_key(fig->caller, fig->callee), t->nedges)) {
 		problem("%s: edge %s -> %s listed twice", where,
 			fig->caller < 0 ? "(root)" : d->fns[fig->caller].name,
@@ -949,7 +952,7 @@ static void check_row(struct dump *d, struct thread *t, json_object *r, const st
 			problem("%s: its calls of kinds other than plain are more than its calls",
 				where);
 	}
-	check_times(&row->t, where, t->wall_ns, false);
+	check_times(&row->t, where, t->wall_ns, false, d->sampled);
 	if (row->t.raw_incl_ns >= 0 && row->nested_ns > row->t.raw_incl_ns)
 		problem("%s: nested_ns %" PRId64 " > raw_inclusive_ns %" PRId64, where,
 			row->nested_ns, row->t.raw_incl_ns);

@@ -518,20 +518,26 @@ for fe in $FRONTENDS; do
 	done
 done
 
-# tsc-adaptive marks fenced frames and reads their exits out of line: every case
-# again on corners of the matrix, with the same exact counts, in a directory of
-# its own.
-CLOCK_ENV=CALLPROF_CLOCK=tsc-adaptive
-for corner in "finstrument gcc-O2 link" "finstrument clang-O0 preload" "fentry gcc-O2 link"; do
-	set -- $corner
-	front_end $1
-	W=$W/adaptive
-	mkdir -p "$W"
-	for kase in $CASES; do
-		case_$kase $2 $3
+# clock_corners ENV DIR: every case again on corners of the matrix with ENV (CLOCK_ENV's
+# words) in every run, with the same exact counts, in a directory DIR of its own.
+clock_corners() {
+	CLOCK_ENV=$1 _dir=$2
+	for corner in "finstrument gcc-O2 link" "finstrument clang-O0 preload" "fentry gcc-O2 link"; do
+		set -- $corner
+		front_end $1
+		W=$W/$_dir
+		mkdir -p "$W"
+		for kase in $CASES; do
+			case_$kase $2 $3
+		done
 	done
-done
-CLOCK_ENV=
+	CLOCK_ENV=
+}
+# tsc-adaptive marks fenced frames and reads their exits out of line.
+clock_corners CALLPROF_CLOCK=tsc-adaptive adaptive
+# Sampled timing leaves most calls untimed (entry time 0) and times one in
+# CALLPROF_SAMPLE at random, with the calls those make: here one in 4.
+clock_corners "CALLPROF_TIMING=sampled CALLPROF_SAMPLE=4" sampled
 
 # The slow ones, on representative corners of the matrix: a full million-node
 # tree (a 44 MB dump that dumpcheck reads in 3 s) and the option that sets the

@@ -122,6 +122,58 @@ else
 	fail "merged: fenced calls" "$(head -c 300 "$W/adaptive-twice.err" "$W/adaptive-mixed.err")"
 fi
 
+# ---- sampled timing: estimates marked, timed calls and standard errors shown and merged ----
+# c-small made a sampled dump: cmp_int (fn 6) timed 142 of its 5,000 calls, standard errors
+# 250 µs inclusive and 200 µs self; every other function timed all its calls, errors 0.
+jq '.clock += {timing: "sampled", sample_rate: 64, timed_first: 64} |
+	.threads[0].functions |= map(if .fn == 6 then . + {timed_calls: 142, inclusive_se_ns: 250000, self_se_ns: 200000}
+		else . + {timed_calls: .calls, inclusive_se_ns: 0, self_se_ns: 0} end)' \
+	"$FIX/c-small.json" >"$W/sampled.json"
+if report sampled "$W/sampled.json"; then
+	has "sampled: the index says how many calls were timed" "$W/site-sampled/index.html" \
+		'Timing</dt><dd>sampled: <span id="timed-calls" data-v="1371">1,371</span> of 6,229 calls timed \(each calling context.s first 64, then one in 64 at random\)'
+	has "sampled: cmp_int's page says its times are estimates, with their errors" "$W/site-sampled/fn/0/6.html" \
+		'id="sampled">Times estimated from <span data-v="142">142</span> timed of 5,000 calls \(CALLPROF_TIMING=sampled\): standard error 250 µs inclusive, 200 µs self'
+	has "sampled: its inclusive time is marked as an estimate, its error on hover" "$W/site-sampled/fn/0/6.html" \
+		'id="fig-incl" data-v="5000000"><span class="est" title="an estimate: standard error 250 µs \(5.0%\)">&asymp; 5.00 ms</span>'
+	has "sampled: its shortest and longest calls are of the timed ones" "$W/site-sampled/fn/0/6.html" \
+		'id="fig-min" data-v="[0-9]*">[^<]*</dd><dd class="note">of the timed calls'
+else
+	fail "report a sampled dump" "$(head -c 300 "$W/sampled.err")"
+fi
+if grep -l -e 'id="sampled"' -e 'class="est"' -e 'Timing</dt>' "$S/index.html" "$S"/fn/*/*.html >"$W/sampled-small.txt"; then
+	fail "without sampled timing no page speaks of estimates" "in $(tr '\n' ' ' <"$W/sampled-small.txt")"
+else
+	ok "without sampled timing no page speaks of estimates"
+fi
+"$CP" top "$W/sampled.json" >"$W/sampled-top.txt" 2>&1
+has "sampled: top shows the self time's standard error" "$W/sampled-top.txt" \
+	'^ +5,000 +5.00 ms +200 µs +5.00 ms +1.00 µs +[0-9.]+  cmp_int$'
+"$CP" merge -o "$W/sampled-merged.json" "$W/sampled.json" "$W/sampled.json" >/dev/null 2>"$W/sampled-merge.err"
+got=$(jq -c '[.clock.timing, .clock.sample_rate, (.threads[].functions[] | select(.fn == 6) |
+	.timed_calls, .inclusive_se_ns, .self_se_ns)]' "$W/sampled-merged.json")
+if [ "$got" = '["sampled",64,142,250000,200000,142,250000,200000]' ]; then
+	ok "sampled: a merged dump keeps the timing, timed calls and errors"
+else
+	fail "sampled: a merged dump keeps the timing, timed calls and errors" "$got $(cat "$W/sampled-merge.err")"
+fi
+if report sampled-twice "$W/sampled.json" "$W/sampled.json"; then
+	has "sampled: over two dumps, timed calls add up and errors add as independent ones" \
+		"$W/site-sampled-twice/fn/0/6.html" \
+		'Times estimated from <span data-v="284">284</span> timed of 10,000 calls \(CALLPROF_TIMING=sampled\): standard error 354 µs inclusive, 283 µs self'
+else
+	fail "report two sampled dumps" "$(head -c 300 "$W/sampled-twice.err")"
+fi
+jq '.threads[0].functions[6].timed_calls = 5001' "$W/sampled.json" >"$W/sampled-bad.json"
+"$CP" report -o "$W/site-sampled-bad" "$W/sampled-bad.json" >/dev/null 2>"$W/sampled-bad.err"
+rc=$?
+if [ $rc -ne 0 ] && [ "$(wc -l <"$W/sampled-bad.err")" -eq 1 ] &&
+	grep -q "timed_calls 5001 is more than calls 5000 .* in '.*sampled-bad.json'" "$W/sampled-bad.err"; then
+	ok "more timed calls than calls: one line naming the file, non-zero exit"
+else
+	fail "more timed calls than calls: one line naming the file, non-zero exit" "rc $rc: $(cat "$W/sampled-bad.err")"
+fi
+
 # ---- hostile names ------------------------------------------------------------------------
 H=$W/site-cpp-hostile
 pages=$(find "$H" -name '*.html' | sort)
