@@ -152,14 +152,19 @@ function verdict(ok) {
 	return ok ? "met" : "**missed**"
 }
 
-function target_rows(w,    cp, fl, none, gp, uf, xr, r, fe, sm) {
+# ratio_row W WHAT A B LIMIT: a target row "A vs B ns: A/Bx", met when A/B <= LIMIT (no verdict
+# for a LIMIT of 0: a figure, not a target); nothing when either is missing.
+function ratio_row(w, what, a, b, limit) {
+	if (a == "" || b == "" || b <= 0)
+		return
+	printf "| %s | %s | %.1f vs %.1f ns: %.2fx | %s |\n", w, what, a, b, a / b,
+		limit ? verdict(a / b <= limit) : "-"
+}
+
+function target_rows(w,    cp, fl, none, gp, uf, xr) {
 	cp = net[w, "callprof"]; fl = net[w, "tsc"]; none = net[w, "callprof-none"]
 	gp = net[w, "gprof"]; uf = net[w, "uftrace-fi"]; xr = net[w, "xray-prof"]
-	if (cp != "" && fl != "") {
-		r = cp / fl
-		printf "| %s | callprof within 1.25x of the timed floor (TSC-only hooks) | %.1f vs %.1f ns: %.2fx | %s |\n",
-			w, cp, fl, r, verdict(r <= 1.25)
-	}
+	ratio_row(w, "callprof within 1.25x of the timed floor (TSC-only hooks)", cp, fl, 1.25)
 	if (cp != "" && uf != "")
 		printf "| %s | callprof >= 4x cheaper than uftrace record | %.1f vs %.1f ns: %.1fx | %s |\n",
 			w, cp, uf, uf / cp, verdict(uf / cp >= 4)
@@ -172,35 +177,22 @@ function target_rows(w,    cp, fl, none, gp, uf, xr, r, fe, sm) {
 		printf "| %s | CALLPROF_CLOCK=none cheaper than gprof | %.1f vs %.1f ns | %s |\n",
 			w, none, gp, verdict(none < gp)
 	# The TSC-only and empty hooks are linked in, called directly; so is the static archive.
-	cp = net[w, "callprof-static"]; none = net[w, "callprof-static-none"]
-	if (cp != "" && fl != "") {
-		r = cp / fl
-		printf "| %s | static archive: callprof within 1.25x of the timed floor | %.1f vs %.1f ns: %.2fx | %s |\n",
-			w, cp, fl, r, verdict(r <= 1.25)
-	}
+	none = net[w, "callprof-static-none"]
+	ratio_row(w, "static archive: callprof within 1.25x of the timed floor", net[w, "callprof-static"], fl, 1.25)
 	if (none != "")
 		printf "| %s | static archive: CALLPROF_CLOCK=none <= 5 ns/call | %.1f ns | %s |\n", w, none, verdict(none <= 5)
 	# Issue 12: the -pg -mfentry front-end against the -finstrument-functions one, same run, same floor.
-	cp = net[w, "callprof"]; fe = net[w, "fentry"]
-	if (cp != "" && fe != "" && cp > 0)
-		printf "| %s | -pg -mfentry probe within 1.25x of the -finstrument-functions one (link mode) | %.1f vs %.1f ns: %.2fx | %s |\n",
-			w, fe, cp, fe / cp, verdict(fe / cp <= 1.25)
-	cp = net[w, "callprof-static"]; fe = net[w, "fentry-static"]
-	if (cp != "" && fe != "" && cp > 0)
-		printf "| %s | the same, static archive | %.1f vs %.1f ns: %.2fx | %s |\n",
-			w, fe, cp, fe / cp, verdict(fe / cp <= 1.25)
+	ratio_row(w, "-pg -mfentry probe within 1.25x of the -finstrument-functions one (link mode)",
+		net[w, "fentry"], cp, 1.25)
+	ratio_row(w, "the same, static archive", net[w, "fentry-static"], net[w, "callprof-static"], 1.25)
 	if (none != "" && gp != "")
 		printf "| %s | static archive: CALLPROF_CLOCK=none cheaper than gprof | %.1f vs %.1f ns | %s |\n",
 			w, none, gp, verdict(none < gp)
 	# Issue 14: sampled timing's probes against the timed floor (empty hooks and two TSC reads).
-	sm = net[w, "callprof-sampled"]
-	if (sm != "" && fl != "" && fl > 0)
-		printf "| %s | CALLPROF_TIMING=sampled: probe cost at most 0.45x the timed floor (TSC-only hooks) | %.1f vs %.1f ns: %.2fx | %s |\n",
-			w, sm, fl, sm / fl, verdict(sm / fl <= 0.45)
-	sm = net[w, "fentry-sampled"]; fe = net[w, "fentry"]
-	if (sm != "" && fe != "" && fe > 0)
-		printf "| %s | -pg -mfentry, sampled against every call timed (not a target) | %.1f vs %.1f ns: %.2fx | - |\n",
-			w, sm, fe, sm / fe
+	ratio_row(w, "CALLPROF_TIMING=sampled: probe cost at most 0.45x the timed floor (TSC-only hooks)",
+		net[w, "callprof-sampled"], fl, 0.45)
+	ratio_row(w, "-pg -mfentry, sampled against every call timed (not a target)",
+		net[w, "fentry-sampled"], net[w, "fentry"], 0)
 }
 
 # The run least disturbed by the rest of the machine: the smallest raw total over the phases.
