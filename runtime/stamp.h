@@ -46,7 +46,6 @@
 #include "clock.h"
 #include "compat.h"
 #include "kind.h"
-#include "options.h"
 #include "shadow.h"
 
 #define STAMP_SAMPLE_CALLS 16
@@ -72,8 +71,30 @@ static inline CP_NOINSTR void stamp_pick_next(struct cct_node *n)
 	x ^= x << 25;
 	x ^= x >> 27;
 	stamp_random = x;
-	span = 2 * options.sample_rate - 1;
+	span = 2 * frames_sample_rate - 1;
 	n->sample_left = (uint32_t)(((x * 0x2545F4914F6CDD1Dull) >> 32) * span >> 32);
+}
+
+/* Sampled timing: how the call of node `n` entering at frame `f` is timed
+ * (FRAME_OWN_TIMED, FRAME_LENT: shadow.h), 0 for untimed; the enter probe's
+ * choice, before it reads the clock. */
+static inline CP_NOINSTR uint64_t stamp_sampled_how(struct frame *f, struct cct_node *n)
+{
+	uint64_t how = 0;
+
+	if (unlikely(n->sample_left-- == 0)) {
+		stamp_pick_next(n);
+		n->act_child_ticks = 0;
+		n->act_lent = 0;
+		how = FRAME_OWN_TIMED;
+	}
+	if (unlikely(f[-1].t_enter_ticks & FRAME_OWN_TIMED) &&
+	    f[-1].node->act_lent < CCT_LENT_CALLS) {
+		f[-1].node->act_lent++; /* its caller's self time takes it whole */
+		n->lent_calls++;
+		how |= FRAME_LENT;
+	}
+	return how;
 }
 
 /* The time a callee's interval begins, as the enter probe reads it. */
@@ -123,20 +144,8 @@ static inline CP_NOINSTR void stamp_enter(struct frame *f, struct cct_node *n)
 	if (likely(src == CLOCK_SRC_TSC)) {
 		f->t_enter_ticks = clock_tsc_read();
 	} else if (src == CLOCK_SRC_TSC_SAMPLED) {
-		uint64_t how = 0;
+		uint64_t how = stamp_sampled_how(f, n);
 
-		if (unlikely(n->sample_left-- == 0)) {
-			stamp_pick_next(n);
-			n->act_child_ticks = 0;
-			n->act_lent = 0;
-			how = FRAME_OWN_TIMED;
-		}
-		if (unlikely(f[-1].t_enter_ticks & FRAME_OWN_TIMED) &&
-		    f[-1].node->act_lent < CCT_LENT_CALLS) {
-			f[-1].node->act_lent++; /* its caller's self time takes it whole */
-			n->lent_calls++;
-			how |= FRAME_LENT;
-		}
 		f->t_enter_ticks = how ? clock_tsc_read() | how : 0; /* 0: untimed */
 	} else if (src == CLOCK_SRC_NONE) {
 		f->t_enter_ticks = 0;

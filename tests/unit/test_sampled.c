@@ -2,21 +2,19 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "options.h"
 #include "sampled.h"
 #include "stamp.h"
 #include "unit.h"
 
 /* What the probes read, which the unit binary does not link otherwise. */
-struct options options;
 __thread uint64_t stamp_random __attribute__((tls_model("initial-exec")));
 
 #define R 64
 #define TRIALS 400
 
 /* A leaf called `calls` times, call i costing cost(i) ticks, through the
- * probes' own choice (stamp_enter's test, stamp_pick_next) and close
- * (frame_close_timed): its estimated self time, variance in *var. */
+ * probes' own choice (stamp_sampled_how) and close (frame_close_timed), on a
+ * clock of its own: its estimated self time, variance in *var. */
 static double run_leaf(uint64_t calls, uint64_t (*cost)(uint64_t), uint64_t seed, double *var,
 		       struct cct_node *n)
 {
@@ -31,11 +29,11 @@ static double run_leaf(uint64_t calls, uint64_t (*cost)(uint64_t), uint64_t seed
 	memset(n + 1, 0, sizeof(*n));
 	stamp_random = seed;
 	for (uint64_t i = 0; i < calls; i++) {
+		uint64_t how;
+
 		n->calls++;
-		if (n->sample_left-- == 0) {
-			stamp_pick_next(n);
-			n->act_child_ticks = 0;
-			f[1].t_enter_ticks = now | FRAME_OWN_TIMED;
+		if ((how = stamp_sampled_how(&f[1], n))) {
+			f[1].t_enter_ticks = now | how;
 			frame_close_timed(&f[1], &f[0], now + cost(i));
 		}
 		now += cost(i);
@@ -86,7 +84,7 @@ void test_sampled_few_calls_exact(void)
 	struct cct_node n[2];
 	double var;
 
-	options.sample_rate = R;
+	frames_sample_rate = R;
 	CHECK_NEAR(run_leaf(CCT_TIMED_FIRST, two_costs_period_2, 1, &var, n),
 		   truth(CCT_TIMED_FIRST, two_costs_period_2), 1e-9);
 	CHECK_NEAR(var, 0, 1e-9);
@@ -99,7 +97,7 @@ void test_sampled_period_r_unbiased(void)
 {
 	double spread, var, t = truth(200000, two_costs_period_r);
 
-	options.sample_rate = R;
+	frames_sample_rate = R;
 	CHECK_NEAR(mean_estimate(200000, two_costs_period_r, &spread, &var) / t, 1, 0.01);
 }
 
@@ -107,7 +105,7 @@ void test_sampled_period_2_unbiased(void)
 {
 	double spread, var, t = truth(200000, two_costs_period_2);
 
-	options.sample_rate = R;
+	frames_sample_rate = R;
 	CHECK_NEAR(mean_estimate(200000, two_costs_period_2, &spread, &var) / t, 1, 0.01);
 }
 
@@ -116,7 +114,7 @@ void test_sampled_error_matches_spread(void)
 {
 	double spread, var;
 
-	options.sample_rate = R;
+	frames_sample_rate = R;
 	mean_estimate(100000, two_costs_period_r, &spread, &var);
 	CHECK_NEAR(var / spread, 1, 0.25);
 	mean_estimate(100000, two_costs_period_2, &spread, &var);
@@ -131,7 +129,7 @@ void test_sampled_timed_bounds(void)
 	double var;
 	uint64_t later;
 
-	options.sample_rate = R;
+	frames_sample_rate = R;
 	run_leaf(10, two_costs_period_2, 7, &var, n);
 	CHECK_EQ_U64(n[0].timed_calls, 10);
 	run_leaf(64000 + CCT_TIMED_FIRST, two_costs_period_2, 7, &var, n);
@@ -139,4 +137,99 @@ void test_sampled_timed_bounds(void)
 	CHECK(n[0].timed_calls <= n[0].calls);
 	CHECK(later >= 800 && later <= 1200);
 	CHECK_EQ_U64(n[0].sample_calls, later);
+}
+
+/* A callee's cost: one call in 50 is 250 times dearer. */
+static uint64_t callee_cost(uint64_t j)
+{
+	return j % 50 == 0 ? 5000 : 20;
+}
+
+/* A callee's cost that varies little: 20 to 22 ticks. */
+static uint64_t callee_even(uint64_t j)
+{
+	return 20 + j % 3;
+}
+
+/*
+ * A caller called `calls` times, doing 50 ticks of its own work a call around
+ * `k` calls of a callee costing cost(j) ticks for its j-th call, both through
+ * the probes' own choice and close: the caller's estimated self time; the
+ * callee's in *callee.
+ */
+static double run_caller(uint64_t calls, unsigned k, uint64_t (*cost)(uint64_t), uint64_t seed,
+			 double *callee)
+{
+	struct cct_node n[3]; /* the root, the caller, the callee */
+	struct frame f[3];
+	uint64_t now = 1000, j = 0;
+	double var;
+
+	memset(n, 0, sizeof(n));
+	memset(f, 0, sizeof(f));
+	for (unsigned i = 0; i < 3; i++)
+		f[i].node = &n[i];
+	stamp_random = seed;
+	for (uint64_t i = 0; i < calls; i++) {
+		uint64_t how;
+
+		n[1].calls++;
+		how = stamp_sampled_how(&f[1], &n[1]);
+		f[1].t_enter_ticks = how ? now | how : 0;
+		now += 25;
+		for (unsigned c = 0; c < k; c++, j++) {
+			uint64_t callee_how;
+
+			n[2].calls++;
+			callee_how = stamp_sampled_how(&f[2], &n[2]);
+			f[2].t_enter_ticks = callee_how ? now | callee_how : 0;
+			if (callee_how)
+				frame_close_timed(&f[2], &f[1], now + cost(j));
+			now += cost(j);
+		}
+		now += 25;
+		if (how)
+			frame_close_timed(&f[1], &f[0], now);
+	}
+	*callee = sampled_self(&n[2], &var);
+	return sampled_self(&n[1], &var);
+}
+
+/* The mean over `trials` runs of run_caller of the caller's and the callee's
+ * self time, each over its truth. */
+static void caller_means(uint64_t calls, unsigned k, uint64_t (*cost)(uint64_t), unsigned trials,
+			 double *caller, double *callee)
+{
+	double truth_callee = 0, c;
+
+	for (uint64_t j = 0; j < calls * k; j++)
+		truth_callee += (double)cost(j);
+	*caller = *callee = 0;
+	for (unsigned t = 0; t < trials; t++) {
+		*caller += run_caller(calls, k, cost, 0xD1B54A32D192ED03ull * (t + 1), &c) /
+			   (50.0 * (double)calls) / trials;
+		*callee += c / truth_callee / trials;
+	}
+}
+
+/*
+ * A caller with few callees a call times them all for itself (lent): its self
+ * time is exact whatever they cost.  With more callees than it lends, the rest
+ * count as their own sampling took them, weighted: right on average, and as
+ * noisy as the callees' costs make it (each counts R times or not at all),
+ * so that case takes callees of even cost, one call in 2 timed.  Bounds: about 4 standard errors of the mean of the trials
+ * (the streams are fixed: the results never change).
+ */
+void test_sampled_caller_self(void)
+{
+	double caller, callee;
+
+	frames_sample_rate = 8;
+	caller_means(20000, 3, callee_cost, 20, &caller, &callee);
+	CHECK_NEAR(caller, 1, 1e-9);
+	CHECK_NEAR(callee, 1, 0.06);
+	frames_sample_rate = 2;
+	caller_means(2000, 200, callee_even, 40, &caller, &callee);
+	CHECK_NEAR(caller, 1, 0.1);
+	CHECK_NEAR(callee, 1, 0.01);
 }

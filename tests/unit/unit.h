@@ -52,6 +52,7 @@
 	T(sampled_period_2_unbiased)           \
 	T(sampled_error_matches_spread)        \
 	T(sampled_timed_bounds)                \
+	T(sampled_caller_self)                 \
 	T(verdict_module_and_functions)        \
 	T(verdict_drop_and_reload)             \
 	T(verdict_many_functions)
