@@ -230,9 +230,9 @@ static uint32_t measure_whole(enum probe_kind kind, enum whole what, double *tic
 	if (kind == PROBE_FENCED || !g->probed || !(t = tstate_create(stamp_new_node_state())))
 		return 0;
 	t->unfiltered = true;
+	/* Unrecorded: deeper than the root's sentinel and the loop, so the leaf. */
 	if (what == WHOLE_UNRECORDED)
-		t->record_depth =
-			2; /* the root's sentinel and the loop: the leaf is not recorded */
+		t->record_depth = 2;
 	tstate_self = t;
 	calib_sink = g->probed(UNRECORDED_CALLS, 0); /* warm the caches and the tree */
 	if (what == WHOLE_UNTIMED && t->tree.root.first_child &&

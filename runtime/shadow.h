@@ -132,13 +132,14 @@ static inline CP_NOINSTR void frame_close_timed(const struct frame *f, const str
 {
 	struct cct_node *n = f->node;
 	uint64_t d = now_ticks - frame_enter_ticks(f);
-	int64_t self = (int64_t)d - (int64_t)n->act_child_ticks;
+	int64_t self;
 
 	if (parent->t_enter_ticks & FRAME_OWN_TIMED)
 		parent->node->act_child_ticks +=
 			f->t_enter_ticks & FRAME_LENT ? d : d * frame_sample_weight(n);
 	if (!(f->t_enter_ticks & FRAME_OWN_TIMED))
 		return;
+	self = (int64_t)d - (int64_t)n->act_child_ticks;
 	n->incl_ticks += d;
 	n->child_ticks += n->act_child_ticks;
 	if (d < n->min_ticks)
@@ -152,6 +153,14 @@ static inline CP_NOINSTR void frame_close_timed(const struct frame *f, const str
 		n->sample_self += self;
 		n->sample_self_sq += (cct_wide)size * size;
 	}
+}
+
+/* Restarts open frame `f`'s time at `now_ticks` (a counts reset, a fork's
+ * fresh tree), keeping its sampled-timing marks; an untimed one stays so. */
+static inline CP_NOINSTR void frame_restart(struct frame *f, uint64_t now_ticks)
+{
+	if (!frames_sampled || f->t_enter_ticks)
+		f->t_enter_ticks = (f->t_enter_ticks & FRAME_TIMING) | now_ticks;
 }
 
 /* Closes frame `f` (not a marked one) at `now_ticks` off the fast path: as

@@ -742,7 +742,7 @@ int snapshot_thread(struct snapshot *s, size_t i, const struct comp_cost cost[PR
 		goto out_release;
 	for (size_t k = 0; k < s->nfns; k++)
 		out->fns[k].min_ticks = UINT64_MAX;
-	if (!st->t->finished && st->t->tid != (int)gettid() && freeze_kinds(out) < 0)
+	if (may_change(st->t) && freeze_kinds(out) < 0)
 		goto out_release;
 	out->clamped = compensate(out, cost);
 	signal_figures(out->rows, out->n);

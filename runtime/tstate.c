@@ -187,9 +187,7 @@ void tstate_clear(struct tstate *t, uint64_t now_ticks)
 		tstate_clear(t->sig, now_ticks);
 	cct_clear_counts(&t->tree);
 	for (uint32_t i = 1; i < t->stack.depth; i++)
-		if (!frames_sampled || t->stack.base[i].t_enter_ticks) /* untimed stays so */
-			t->stack.base[i].t_enter_ticks =
-				(t->stack.base[i].t_enter_ticks & FRAME_TIMING) | now_ticks;
+		frame_restart(&t->stack.base[i], now_ticks);
 	t->dropped_calls = t->dropped_no_room = t->resyncs = 0;
 	t->unmatched_exits = t->closed_at_exit = t->undecided_calls = t->dropped_at_end = 0;
 	t->t_start_ticks = now_ticks;
@@ -228,8 +226,7 @@ static void rebase(struct tstate *t, struct shadow *s, uint64_t now)
 		}
 		n->fe_word = f->node->fe_word;
 		f->node = n;
-		if (!frames_sampled || f->t_enter_ticks) /* untimed stays so */
-			f->t_enter_ticks = (f->t_enter_ticks & FRAME_TIMING) | now;
+		frame_restart(f, now);
 		parent = n;
 	}
 }
