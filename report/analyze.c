@@ -273,6 +273,30 @@ static void tree_release(struct ptree *t)
 	free(t->sub_calls);
 }
 
+void profile_cpu_tree(const struct ptree *t, struct ptree *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->n = t->n;
+	out->nodes = xmalloc((t->n + 1) * sizeof(*out->nodes));
+	for (size_t i = 0; i < t->n; i++) {
+		out->nodes[i] = t->nodes[i];
+		out->nodes[i].incl_ns = out->nodes[i].self_ns = t->nodes[i].cpu_self_ns;
+	}
+	for (size_t i = t->n; i-- > 0;) /* children come after their parent */
+		if (t->nodes[i].parent >= 0)
+			out->nodes[t->nodes[i].parent].incl_ns = u64_add(
+				out->nodes[t->nodes[i].parent].incl_ns, out->nodes[i].incl_ns);
+	for (size_t i = 0; i < t->n; i++)
+		out->nodes[i].cpu_ns = out->nodes[i].incl_ns;
+	tree_index(out, NULL, t->by_calls);
+}
+
+void profile_tree_release(struct ptree *t)
+{
+	tree_release(t);
+	memset(t, 0, sizeof(*t));
+}
+
 /* merge_trees: the merged tree, each distinct path of functions one node. */
 static void merge_trees(struct profile *p)
 {
@@ -317,6 +341,8 @@ static void merge_trees(struct profile *p)
 			m->nodes[k].calls = u64_add(m->nodes[k].calls, n->calls);
 			m->nodes[k].incl_ns = u64_add(m->nodes[k].incl_ns, n->incl_ns);
 			m->nodes[k].self_ns = u64_add(m->nodes[k].self_ns, n->self_ns);
+			m->nodes[k].cpu_ns = u64_add(m->nodes[k].cpu_ns, n->cpu_ns);
+			m->nodes[k].cpu_self_ns = u64_add(m->nodes[k].cpu_self_ns, n->cpu_self_ns);
 			to[i] = k;
 		}
 		free(to);
@@ -367,6 +393,8 @@ static void build_thread(struct profile *p, struct pthread *pt, size_t d,
 
 		pt->funcs[i].st = *st;
 		pt->calls = u64_add(pt->calls, st->calls);
+		pt->cpu_run_ns = u64_add(pt->cpu_run_ns, st->cpu_self_ns);
+		p->has_cpu |= st->has_cpu;
 		self_total = u64_add(self_total, st->self_ns);
 		raw_total = u64_add(raw_total, st->raw_self_ns);
 		/* Without calibration.compensated, raw figures that differ tell the same. */
@@ -386,7 +414,9 @@ static void build_thread(struct profile *p, struct pthread *pt, size_t d,
 						    .fn = map[n->fn],
 						    .calls = n->calls,
 						    .incl_ns = n->incl_ns,
-						    .self_ns = n->self_ns };
+						    .self_ns = n->self_ns,
+						    .cpu_ns = n->cpu_ns,
+						    .cpu_self_ns = n->cpu_self_ns };
 	}
 	tree_index(&pt->tree, p->runs[d], 0);
 }
@@ -666,6 +696,7 @@ static void totals(struct profile *p, const struct dump *dumps)
 		for (size_t i = 0; i < dump->nthreads; i++, t++) {
 			calls = u64_add(calls, p->threads[t].calls);
 			p->run_ns = u64_add(p->run_ns, p->threads[t].run_ns);
+			p->cpu_run_ns = u64_add(p->cpu_run_ns, p->threads[t].cpu_run_ns);
 			p->raw_run_ns = u64_add(p->raw_run_ns, p->threads[t].raw_run_ns);
 		}
 		p->calls = u64_add(p->calls, calls);

@@ -81,6 +81,7 @@ struct dump_node {
 	int32_t parent; /* index into dump_thread.nodes, -1 for a root */
 	uint32_t fn;    /* index into dump.functions */
 	uint64_t calls, incl_ns, self_ns;
+	uint64_t cpu_ns, cpu_self_ns; /* of those, on a CPU: equal to them without has_cpu */
 };
 
 struct dump_thread {
@@ -93,6 +94,7 @@ struct dump_thread {
 	unsigned has_wait : 1;
 	unsigned has_pid : 1;
 	unsigned running : 1;            /* still running when the dump was written */
+	unsigned has_cpu : 1;            /* its tree has the cpu_ns and cpu_self_ns columns */
 	uint64_t counters[RUN_COUNTERS]; /* see enum run_counter */
 	int32_t folded_first_fn; /* index into dump.functions: the first function whose path was folded, or -1 */
 	size_t nfuncs, nedges, nnodes;

@@ -316,6 +316,11 @@ static void put_fstat(const struct dump_fstat *f, struct buf *out)
 		put_u64(out, "inclusive_se_ns", st->incl_se_ns);
 		put_u64(out, "self_se_ns", st->self_se_ns);
 	}
+	if (st->has_cpu) {
+		put_u64(out, "cpu_calls", st->cpu_calls);
+		put_u64(out, "cpu_ns", st->cpu_ns);
+		put_u64(out, "cpu_self_ns", st->cpu_self_ns);
+	}
 	if (st->library_calls)
 		put_u64(out, "library_calls", st->library_calls);
 	if (st->fentry_calls)
@@ -358,7 +363,8 @@ static void put_edge(const struct dump_edge *e, struct buf *out)
 static void put_tree(const struct dump_thread *t, struct buf *out)
 {
 	buf_puts(out, ",\n\"tree\":{\"columns\":[\"id\",\"parent\",\"fn\",\"calls\",\"inclusive_"
-		      "ns\",\"self_ns\"],\n\"rows\":[");
+		      "ns\",\"self_ns\"");
+	buf_puts(out, t->has_cpu ? ",\"cpu_ns\",\"cpu_self_ns\"],\n\"rows\":[" : "],\n\"rows\":[");
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct dump_node *n = &t->nodes[i];
 
@@ -367,8 +373,12 @@ static void put_tree(const struct dump_thread *t, struct buf *out)
 			buf_printf(out, "%d", n->parent);
 		else
 			buf_puts(out, "null");
-		buf_printf(out, ",%u,%llu,%llu,%llu]", n->fn, (unsigned long long)n->calls,
+		buf_printf(out, ",%u,%llu,%llu,%llu", n->fn, (unsigned long long)n->calls,
 			   (unsigned long long)n->incl_ns, (unsigned long long)n->self_ns);
+		if (t->has_cpu)
+			buf_printf(out, ",%llu,%llu", (unsigned long long)n->cpu_ns,
+				   (unsigned long long)n->cpu_self_ns);
+		buf_putc(out, ']');
 	}
 	buf_puts(out, "]}");
 }

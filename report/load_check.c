@@ -60,6 +60,9 @@ enum {
 	FS_TIMED,
 	FS_INCL_SE,
 	FS_SELF_SE,
+	FS_CPU_CALLS,
+	FS_CPU,
+	FS_CPU_SELF,
 	FS_NFIELDS
 };
 _Static_assert(FS_NFIELDS <= LOAD_MAX_FIELDS, "a record's fields are bits of a uint64_t");
@@ -87,6 +90,9 @@ static const struct load_field fstat_fields[FS_NFIELDS] = {
 	[FS_TIMED] = { "timed_calls", LOAD_U64, LOAD_OPTIONAL, FSTAT(timed_calls) },
 	[FS_INCL_SE] = { "inclusive_se_ns", LOAD_U64, LOAD_OPTIONAL, FSTAT(incl_se_ns) },
 	[FS_SELF_SE] = { "self_se_ns", LOAD_U64, LOAD_OPTIONAL, FSTAT(self_se_ns) },
+	[FS_CPU_CALLS] = { "cpu_calls", LOAD_U64, LOAD_OPTIONAL, FSTAT(cpu_calls) },
+	[FS_CPU] = { "cpu_ns", LOAD_U64, LOAD_OPTIONAL, FSTAT(cpu_ns) },
+	[FS_CPU_SELF] = { "cpu_self_ns", LOAD_U64, LOAD_OPTIONAL, FSTAT(cpu_self_ns) },
 };
 
 /*
@@ -108,6 +114,19 @@ static int fstat_finish(struct load_ctx *c, void *record, uint64_t present,
 	st->has_minmax = (present & BIT(FS_MIN)) && (present & BIT(FS_MAX));
 	st->has_fenced = (present & BIT(FS_FENCED)) != 0;
 	st->has_timed = (present & BIT(FS_TIMED)) != 0;
+	st->has_cpu = (present & BIT(FS_CPU)) != 0;
+	if (!st->has_cpu) { /* no CPU time measured: all of it counts as on a CPU */
+		st->cpu_ns = st->incl_ns;
+		st->cpu_self_ns = st->self_ns;
+	} else if (!(present & BIT(FS_CPU_SELF))) {
+		return load_fail(c, "cpu_ns without cpu_self_ns at %s",
+				 load_where_format(where, sizeof(where), w));
+	}
+	if (st->cpu_calls > st->calls || st->cpu_ns > st->incl_ns || st->cpu_self_ns > st->self_ns)
+		return load_fail(c,
+				 "cpu_calls, cpu_ns or cpu_self_ns above calls, inclusive_ns or "
+				 "self_ns at %s",
+				 load_where_format(where, sizeof(where), w));
 	if (st->timed_calls > st->calls)
 		return load_fail(c, "timed_calls %llu is more than calls %llu at %s.timed_calls",
 				 (unsigned long long)st->timed_calls, (unsigned long long)st->calls,

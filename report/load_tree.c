@@ -6,10 +6,13 @@
 
 #include "load_json.h"
 
-/* The tree columns a reader needs, in the order tree_node takes them. */
-enum { COL_ID, COL_PARENT, COL_FN, COL_CALLS, COL_INCL, COL_SELF, NCOLS };
+/* The tree columns a reader takes, in the order tree_node takes them: the
+ * ones before COL_OPTIONAL are required; an optional one absent reads as null. */
+enum { COL_ID, COL_PARENT, COL_FN, COL_CALLS, COL_INCL, COL_SELF, COL_CPU, COL_CPU_SELF, NCOLS };
+#define COL_OPTIONAL COL_CPU
+#define COL_ABSENT SIZE_MAX
 static const char *const tree_cols[NCOLS] = {
-	"id", "parent", "fn", "calls", "inclusive_ns", "self_ns",
+	"id", "parent", "fn", "calls", "inclusive_ns", "self_ns", "cpu_ns", "cpu_self_ns",
 };
 
 static int tree_columns(struct load_ctx *c, struct json_object *cols, const char *where,
@@ -26,9 +29,9 @@ static int tree_columns(struct load_ctx *c, struct json_object *cols, const char
 			    !strcmp(json_object_get_string(s), tree_cols[k]))
 				break;
 		}
-		if (i == *ncols)
+		if (i == *ncols && k < COL_OPTIONAL)
 			return load_fail(c, "%s.columns lacks \"%s\"", where, tree_cols[k]);
-		pos[k] = i;
+		pos[k] = i == *ncols ? COL_ABSENT : i;
 	}
 	return 0;
 }
@@ -43,7 +46,7 @@ static int tree_node(struct load_ctx *c, struct dump_thread *t, size_t r, const 
 		     struct keymap *rows)
 {
 	struct dump_node *n = &t->nodes[r];
-	uint64_t *dst[3] = { &n->calls, &n->incl_ns, &n->self_ns };
+	uint64_t *dst[5] = { &n->calls, &n->incl_ns, &n->self_ns, &n->cpu_ns, &n->cpu_self_ns };
 	int64_t fn;
 
 	if (v[COL_ID] == ROWSCAN_NULL)
@@ -71,12 +74,22 @@ static int tree_node(struct load_ctx *c, struct dump_thread *t, size_t r, const 
 					   "function id %lld is not in functions[] at %s.rows[%zu]",
 					   (long long)v[COL_FN], where, r);
 	n->fn = (uint32_t)fn;
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < 5; k++) {
+		if (COL_CALLS + k >= COL_OPTIONAL && pos[COL_CALLS + k] == COL_ABSENT)
+			break;
 		if (v[COL_CALLS + k] < 0) /* ROWSCAN_NULL is negative too */
 			return load_fail(
 				c, "expected a non-negative integer at %s.rows[%zu][%zu] (%s)",
 				where, r, pos[COL_CALLS + k], tree_cols[COL_CALLS + k]);
 		*dst[k] = (uint64_t)v[COL_CALLS + k];
+	}
+	if (pos[COL_CPU] == COL_ABSENT || pos[COL_CPU_SELF] == COL_ABSENT) {
+		n->cpu_ns = n->incl_ns; /* no CPU time measured: all of it counts as on a CPU */
+		n->cpu_self_ns = n->self_ns;
+	} else if (n->cpu_ns > n->incl_ns || n->cpu_self_ns > n->self_ns) {
+		return load_fail(
+			c, "cpu_ns or cpu_self_ns above inclusive_ns or self_ns at %s.rows[%zu]",
+			where, r);
 	}
 	return 0;
 }
@@ -92,7 +105,8 @@ static int tree_row_json(struct load_ctx *c, struct json_object *row, size_t r,
 		return load_fail(c, "row has %zu fields for %zu columns at %s.rows[%zu]",
 				 json_object_array_length(row), ncols, where, r);
 	for (int k = 0; k < NCOLS; k++) {
-		struct json_object *x = json_object_array_get_idx(row, pos[k]);
+		struct json_object *x =
+			pos[k] == COL_ABSENT ? NULL : json_object_array_get_idx(row, pos[k]);
 
 		if (!x) {
 			v[k] = ROWSCAN_NULL;
@@ -138,6 +152,7 @@ int load_tree(struct load_ctx *c, struct dump_thread *t, size_t ti, struct json_
 		return -1;
 	if (tree_columns(c, cols, where, pos, &ncols) < 0)
 		return -1;
+	t->has_cpu = pos[COL_CPU] != COL_ABSENT && pos[COL_CPU_SELF] != COL_ABSENT;
 	/* rowscan read the rows already when they were plain integers (json-c then sees []). */
 	fast = json_object_array_length(rows) == 0 ? rowscan_find(c->rows, RS_TREE_ROWS, ti) : NULL;
 	t->nnodes = fast ? fast->nrows : json_object_array_length(rows);
@@ -151,7 +166,8 @@ int load_tree(struct load_ctx *c, struct dump_thread *t, size_t ti, struct json_
 	for (size_t r = 0; r < t->nnodes && !bad; r++) {
 		if (fast) {
 			for (int k = 0; k < NCOLS; k++)
-				v[k] = fast->cells[r * ncols + pos[k]];
+				v[k] = pos[k] == COL_ABSENT ? ROWSCAN_NULL
+							    : fast->cells[r * ncols + pos[k]];
 		} else if (tree_row_json(c, json_object_array_get_idx(rows, r), r, pos, ncols,
 					 where, v) < 0) {
 			bad = -1;

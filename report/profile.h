@@ -106,6 +106,7 @@ struct pnode {
 	int32_t parent; /* node index, -1 for a root */
 	uint32_t fn;    /* function index */
 	uint64_t calls, incl_ns, self_ns;
+	uint64_t cpu_ns, cpu_self_ns; /* of those, on a CPU (pstat.h) */
 };
 
 /* A calling-context tree with its children lists sorted by weight. */
@@ -163,6 +164,7 @@ struct pthread {
 	uint64_t run_ns;     /* what "% of run" means on this thread's pages: summed self time */
 	uint64_t raw_run_ns; /* the same without compensation (at least wall_ns) */
 	uint64_t calls;      /* all calls on the thread */
+	uint64_t cpu_run_ns; /* of run_ns, on a CPU: its functions' CPU self time */
 	int32_t folded_first_fn; /* the first function whose path was folded (node budget), or -1 */
 	size_t nfuncs;
 	struct pfstat *funcs; /* the functions that ran on it, by self time */
@@ -204,10 +206,12 @@ struct profile {
 	double library_probe_ns; /* the same for calls a library probe followed; 0 if none */
 	double fentry_probe_ns;  /* the same for calls of the -pg -mfentry front-end; 0 if none */
 	double fentry_o_in_ns;   /* of which inside the callee's own interval */
-	double o_in_ns;   /* of which inside the callee's own interval; 0 when no dump says */
-	int has_overhead; /* some dump had a calibration figure */
-	int compensated;  /* the figures have the probes' cost subtracted (some dump says so) */
-	uint64_t clamped; /* compensated figures the runtime clamped at 0, all dumps */
+	double o_in_ns;      /* of which inside the callee's own interval; 0 when no dump says */
+	int has_overhead;    /* some dump had a calibration figure */
+	int compensated;     /* the figures have the probes' cost subtracted (some dump says so) */
+	int has_cpu;         /* some dump measured CPU time beside wall time (pstat.has_cpu) */
+	uint64_t cpu_run_ns; /* of run_ns, on a CPU: summed cpu_run_ns of all threads */
+	uint64_t clamped;    /* compensated figures the runtime clamped at 0, all dumps */
 	int processes; /* threads of several processes: labels name the pid (several dumps, or a merged one) */
 };
 
@@ -216,6 +220,16 @@ void profile_args(struct profile *p, const struct dump *dumps, uint32_t *const *
 
 /* profile_args_release frees what profile_args made. */
 void profile_args_release(struct profile *p);
+
+/*
+ * profile_cpu_tree: a copy of t weighed by CPU time (the flame graph of CPU
+ * time): each node's self time is its CPU self time, its inclusive time that
+ * and its children's (so a child never outweighs its parent, as the dump's
+ * own CPU inclusive times may where a callee's CPU share was assumed: see
+ * dump-format.md).  profile_tree_release frees it.
+ */
+void profile_cpu_tree(const struct ptree *t, struct ptree *out);
+void profile_tree_release(struct ptree *t);
 
 /* profile_build: 0, or -1 after printing one line (too large for 32-bit indices). */
 int profile_build(struct profile *p, const struct dump *dumps, size_t ndumps);

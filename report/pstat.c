@@ -30,6 +30,10 @@ void pstat_add(struct pstat *to, const struct pstat *from)
 	for (unsigned k = 0; k < UNREC_KINDS; k++)
 		to->unrecorded_calls[k] =
 			u64_add(to->unrecorded_calls[k], from->unrecorded_calls[k]);
+	to->has_cpu |= from->has_cpu;
+	to->cpu_calls = u64_add(to->cpu_calls, from->cpu_calls);
+	to->cpu_ns = u64_add(to->cpu_ns, from->cpu_ns);
+	to->cpu_self_ns = u64_add(to->cpu_self_ns, from->cpu_self_ns);
 	to->incl_ns = u64_add(to->incl_ns, from->incl_ns);
 	to->self_ns = u64_add(to->self_ns, from->self_ns);
 	to->raw_incl_ns = u64_add(to->raw_incl_ns, from->raw_incl_ns);

@@ -55,9 +55,14 @@ struct pstat {
 			       * (own-timed); valid when has_timed */
 	uint64_t incl_se_ns, self_se_ns; /* sampled timing: the standard errors of the
 					  * estimates (of the raw and compensated figures alike) */
+	uint64_t cpu_calls;              /* of the calls, those that read the CPU clock */
+	uint64_t cpu_ns, cpu_self_ns;    /* of incl_ns and self_ns, the time on a CPU (the rest
+					  * blocked, asleep or preempted): equal to them when the
+					  * dump does not say */
 	unsigned has_minmax : 1;
 	unsigned has_fenced : 1; /* the dump said how many calls were fenced (tsc-adaptive) */
 	unsigned has_timed : 1;  /* the times are sampled timing's estimates (dump-format.md) */
+	unsigned has_cpu : 1;    /* the dump measured CPU time (dump-format.md, "CPU time") */
 };
 
 /* pstat_add adds the figures of from to those of to (saturating; min and max where both have

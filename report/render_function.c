@@ -79,6 +79,14 @@ static void figures(struct buf *out, const struct profile *p, const struct pfunc
 		tile(out, "fig-raw", "Uncompensated", st->raw_incl_ns, fmt_ns(a, st->raw_incl_ns),
 		     note);
 	}
+	if (st->has_cpu) {
+		uint64_t off = st->incl_ns - st->cpu_ns, off_self = st->self_ns - st->cpu_self_ns;
+
+		snprintf(note, sizeof(note), "self %s", fmt_ns(b, st->cpu_self_ns));
+		tile(out, "fig-cpu", "On a CPU", st->cpu_ns, fmt_ns(a, st->cpu_ns), note);
+		snprintf(note, sizeof(note), "self %s", fmt_ns(b, off_self));
+		tile(out, "fig-offcpu", "Off the CPU", off, fmt_ns(a, off), note);
+	}
 }
 
 /* probe_cost: what the probes of f's own calls cost, in ns (calls x per-call cost, at
@@ -140,6 +148,25 @@ static void timed_calls(struct buf *out, const struct pfunc *f)
 }
 
 /*
+ * cpu_reads: with CPU time, what its figures rest on: how many of f's calls
+ * read the thread's CPU clock, and what off-CPU time is.
+ */
+static void cpu_reads(struct buf *out, const struct pfunc *f)
+{
+	char a[FMT_SIZE], b[FMT_SIZE];
+
+	if (!f->st.has_cpu)
+		return;
+	buf_printf(out,
+		   "<li class=\"info\" id=\"cpu\">CPU time read on <span data-v=\"%llu\">%s</span> "
+		   "of %s call%s (a calling context's first call and those after a long one): "
+		   "off-CPU time is time spent blocked, asleep or waiting to run, in the share "
+		   "those calls had; calls that never read it count as on a CPU.</li>\n",
+		   (unsigned long long)f->st.cpu_calls, fmt_count(a, f->st.cpu_calls),
+		   fmt_count(b, f->st.calls), f->st.calls == 1 ? "" : "s");
+}
+
+/*
  * unrecorded_calls: the calls f made that a filter or the depth limit left
  * unrecorded.  Their callees attach to f, and their probes ran in f's self
  * time: the reader learns why f's self time holds work of functions the
@@ -182,7 +209,7 @@ static void overhead(struct buf *out, const struct profile *p, const struct pfun
 	       probe_ns = fentry ? p->fentry_probe_ns : p->probe_ns;
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE];
 
-	if (!p->has_overhead && !p->compensated && !st->has_fenced)
+	if (!p->has_overhead && !p->compensated && !st->has_fenced && !st->has_cpu)
 		return;
 	buf_puts(out, "<ul class=\"notices\" id=\"overhead\">\n");
 	if (p->compensated) {
@@ -210,6 +237,7 @@ static void overhead(struct buf *out, const struct profile *p, const struct pfun
 	}
 	fenced_reads(out, f);
 	timed_calls(out, f);
+	cpu_reads(out, f);
 	unrecorded_calls(out, p, f);
 	if (p->has_overhead && st->calls && probes > (double)st->raw_self_ns)
 		buf_printf(out,

@@ -1,4 +1,5 @@
 /* render_index.c: index.html: what ran, the hottest functions, the flat profile, the threads. */
+#define _GNU_SOURCE /* qsort_r */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +221,13 @@ static void facts(struct buf *out, const struct render_ctx *ctx, const struct pr
 	buf_reset(&v);
 	buf_printf(&v, "%s calls to %s functions", fmt_count(c, p->calls), fmt_count(b, p->nfuncs));
 	fact(out, "Calls", v.data);
+	if (p->has_cpu) {
+		buf_reset(&v);
+		buf_printf(&v, "<a href=\"#cpu\">%s</a> of it on a CPU (%s), %s off it",
+			   fmt_ns(a, p->cpu_run_ns), fmt_pct(b, p->cpu_run_ns, p->run_ns),
+			   fmt_ns(c, p->run_ns - p->cpu_run_ns));
+		fact(out, "CPU time", v.data);
+	}
 	facts_library(out, p);
 	facts_clock(out, p);
 	buf_release(&v);
@@ -572,16 +580,31 @@ static void warnings(struct buf *out, const struct profile *p)
 }
 
 /* top_list: the hottest functions by one figure, as a compact table with bars. */
-static void top_list(struct buf *out, const struct profile *p, const uint32_t *order, int by_self)
+/* What a "hottest" card ranks by. */
+enum top_by { TOP_BY_SELF, TOP_BY_INCL, TOP_BY_CPU_SELF, TOP_BY_OFF_CPU_SELF };
+
+static uint64_t top_value(const struct pfunc *f, enum top_by by)
 {
+	switch (by) {
+	case TOP_BY_SELF: return f->st.self_ns;
+	case TOP_BY_INCL: return f->st.incl_ns;
+	case TOP_BY_CPU_SELF: return f->st.cpu_self_ns;
+	case TOP_BY_OFF_CPU_SELF: break;
+	}
+	return f->st.self_ns - f->st.cpu_self_ns;
+}
+
+static void top_list(struct buf *out, const struct profile *p, const uint32_t *order,
+		     enum top_by by)
+{
+	static const char *const ids[] = { "self", "incl", "cpu-self", "off-cpu-self" };
 	size_t n = p->nfuncs < INDEX_TOP ? p->nfuncs : INDEX_TOP;
 	char a[FMT_SIZE], b[FMT_SIZE];
 
-	buf_printf(out, "<table class=\"top\" id=\"top-%s\">\n<tbody>\n",
-		   by_self ? "self" : "incl");
+	buf_printf(out, "<table class=\"top\" id=\"top-%s\">\n<tbody>\n", ids[by]);
 	for (size_t i = 0; i < n; i++) {
 		const struct pfunc *f = &p->funcs[order[i]];
-		uint64_t v = by_self ? f->st.self_ns : f->st.incl_ns;
+		uint64_t v = top_value(f, by);
 
 		buf_puts(out, "<tr><td class=\"name\">");
 		link_fn(out, p, order[i], "");
@@ -710,6 +733,60 @@ static void modules(struct buf *out, const struct profile *p)
 	buf_puts(out, "</tbody>\n</table>\n</section>\n");
 }
 
+/* The functions ranked by `by`, most first, then by name order's index. */
+struct top_order {
+	const struct profile *p;
+	enum top_by by;
+};
+
+static int cmp_top(const void *a, const void *b, void *arg)
+{
+	const struct top_order *o = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t vx = top_value(&o->p->funcs[x], o->by), vy = top_value(&o->p->funcs[y], o->by);
+
+	if (vx != vy)
+		return vx > vy ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * cpu_cards: with CPU time, where the time on a CPU went and where the time
+ * off it (blocked, asleep, waiting to run) was spent, so an idle wait that
+ * tops the cards of wall time finds its place.
+ */
+static void cpu_cards(struct buf *out, const struct profile *p)
+{
+	uint32_t *order;
+	struct top_order o = { p, TOP_BY_CPU_SELF };
+	char a[FMT_SIZE], b[FMT_SIZE];
+
+	if (!p->has_cpu)
+		return;
+	order = xmalloc((p->nfuncs + 1) * sizeof(*order));
+	for (size_t i = 0; i < p->nfuncs; i++)
+		order[i] = (uint32_t)i;
+	buf_printf(out,
+		   "<section id=\"cpu\">\n<h2>On a CPU and off it</h2>\n<p class=\"hint\">"
+		   "Of the %s profiled, <span id=\"cpu-run\" data-v=\"%llu\">%s</span> ran on a "
+		   "CPU; the rest was spent blocked, asleep or waiting to run. See also the "
+		   "<a href=\"flame/all-cpu.html\">flame graph of CPU time</a>.</p>\n"
+		   "<div class=\"cards\">\n<section class=\"card\">\n<h2>Hottest by CPU self "
+		   "time</h2>\n<p class=\"hint\">Time its own code ran on a CPU.</p>\n",
+		   fmt_ns(a, p->run_ns), (unsigned long long)p->cpu_run_ns,
+		   fmt_ns(b, p->cpu_run_ns));
+	qsort_r(order, p->nfuncs, sizeof(*order), cmp_top, &o);
+	top_list(out, p, order, TOP_BY_CPU_SELF);
+	buf_puts(out, "</section>\n<section class=\"card\">\n<h2>Most self time off the "
+		      "CPU</h2>\n<p class=\"hint\">Time in its own code (and the uninstrumented "
+		      "calls it made) blocked, asleep or waiting to run.</p>\n");
+	o.by = TOP_BY_OFF_CPU_SELF;
+	qsort_r(order, p->nfuncs, sizeof(*order), cmp_top, &o);
+	top_list(out, p, order, TOP_BY_OFF_CPU_SELF);
+	buf_puts(out, "</section>\n</div>\n</section>\n");
+	free(order);
+}
+
 static void flat(struct buf *out, const struct profile *p)
 {
 	struct pfstat *rows = table_flat_rows(p);
@@ -722,8 +799,8 @@ static void flat(struct buf *out, const struct profile *p)
 int render_index(struct render_ctx *ctx)
 {
 	const struct profile *p = ctx->prof;
-	struct buf parts[9];
-	enum { HEADING, FACTS, WARN, NOTES, TOP_SELF, TOP_INCL, THREADS, FLAT, MODULES };
+	struct buf parts[10];
+	enum { HEADING, FACTS, WARN, NOTES, TOP_SELF, TOP_INCL, THREADS, FLAT, MODULES, CPU };
 	const char *self_hint =
 		p->library_probes == 1
 			? "Self time excludes library functions, which are rows of their own "
@@ -734,7 +811,7 @@ int render_index(struct render_ctx *ctx)
 	struct buf summary = BUF_INIT;
 	int rc;
 
-	for (size_t i = 0; i < 9; i++)
+	for (size_t i = 0; i < 10; i++)
 		buf_init(&parts[i]);
 	html_escape(&parts[HEADING], layout_title(ctx));
 	facts(&parts[FACTS], ctx, p);
@@ -744,8 +821,9 @@ int render_index(struct render_ctx *ctx)
 		md_render_html(&parts[NOTES], ctx->notes_md, ctx->notes_len);
 		buf_puts(&parts[NOTES], "</section>\n");
 	}
-	top_list(&parts[TOP_SELF], p, p->by_self, 1);
-	top_list(&parts[TOP_INCL], p, p->by_incl, 0);
+	top_list(&parts[TOP_SELF], p, p->by_self, TOP_BY_SELF);
+	top_list(&parts[TOP_INCL], p, p->by_incl, TOP_BY_INCL);
+	cpu_cards(&parts[CPU], p);
 	thread_table(&parts[THREADS], p);
 	flat(&parts[FLAT], p);
 	modules(&parts[MODULES], p);
@@ -762,6 +840,12 @@ int render_index(struct render_ctx *ctx)
 			{ "threads", parts[THREADS].data },
 			{ "flat", parts[FLAT].data },
 			{ "modules", parts[MODULES].data },
+			{ "cpu", parts[CPU].data },
+			{ "cpu_view",
+			  p->has_cpu ? "<li><a href=\"flame/all-cpu.html\">Flame graph of CPU "
+				       "time</a>: the time on a CPU only, without the time "
+				       "blocked or waiting.</li>\n"
+				     : "" },
 			{ "self_hint", self_hint },
 			{ "nfuncs", fmt_count(nfuncs, p->nfuncs) },
 			{ "summary", summary.data },
@@ -769,7 +853,7 @@ int render_index(struct render_ctx *ctx)
 		rc = layout_page(ctx, "index.html", "", "index", "Overview", "index.html", vars,
 				 sizeof(vars) / sizeof(vars[0]));
 	}
-	for (size_t i = 0; i < 9; i++)
+	for (size_t i = 0; i < 10; i++)
 		buf_release(&parts[i]);
 	buf_release(&summary);
 	return rc;

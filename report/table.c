@@ -21,9 +21,12 @@ void table_flat(struct buf *out, const struct profile *p, const struct pfstat *r
 		   "<th data-sort=\"num\">Self %%</th>"
 		   "<th data-sort=\"num\">Inclusive</th>"
 		   "<th data-sort=\"num\">Incl. %%</th>"
-		   "<th data-sort=\"num\">Avg / call</th>"
+		   "<th data-sort=\"num\">Avg / call</th>%s"
 		   "</tr></thead>\n<tbody>\n",
-		   id);
+		   id,
+		   p->has_cpu ? "<th data-sort=\"num\">CPU self</th>"
+				"<th data-sort=\"num\">Off-CPU self</th>"
+			      : "");
 	for (size_t i = 0; i < n; i++) {
 		const struct pstat *st = &rows[i].st;
 
@@ -36,6 +39,10 @@ void table_flat(struct buf *out, const struct profile *p, const struct pfstat *r
 		doubtful |= cell_time_doubtful(out, st->incl_ns, st->raw_incl_ns, p->compensated);
 		cell_pct(out, st->incl_ns, run_ns);
 		cell_time(out, st->calls ? st->incl_ns / st->calls : 0);
+		if (p->has_cpu) {
+			cell_time(out, st->cpu_self_ns);
+			cell_time(out, st->self_ns - st->cpu_self_ns);
+		}
 		buf_puts(out, "</tr>\n");
 	}
 	buf_puts(out, "</tbody>\n</table>\n");

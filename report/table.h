@@ -10,7 +10,7 @@
 
 /*
  * table_flat: the flat profile table (function, calls, self, self %,
- * inclusive, inclusive %, average), one row per rows[i] (a pfstat: fn and its
+ * inclusive, inclusive %, average; with CPU time, CPU and off-CPU self time), one row per rows[i] (a pfstat: fn and its
  * figures), in the order given (by self time); run_ns is the 100% figure.
  * id is the table's HTML id, limit the most rows to show (0 for all): a line
  * below says how many more there are.

@@ -5,6 +5,7 @@
 
 #include "cct.h"
 #include "clock.h"
+#include "cputime.h"
 #include "compensate.h"
 #include "got.h"
 #include "libcall.h"
@@ -132,6 +133,19 @@ static double min_double(double a, double b)
 	return a < b ? a : b;
 }
 
+/* A private thread state for measuring, or NULL: unfiltered, its calls never
+ * reading the CPU clock (a loop's long call would read it on the next round). */
+static struct tstate *calib_state(void)
+{
+	struct tstate *t = tstate_create(stamp_new_node_state());
+
+	if (t) {
+		t->unfiltered = true;
+		t->tree.new_cpu = CCT_CPU_NEVER;
+	}
+	return t;
+}
+
 /*
  * Interference (preemption, another process's cache traffic) only ever adds
  * time, so each quantity keeps its minimum over the rounds:
@@ -146,12 +160,11 @@ static uint32_t measure(enum probe_kind kind, double *o_in_ticks, double *o_out_
 	const struct target *g = &targets[kind];
 	struct round best = { 1e300, 1e300, 1e300, 1e300 }, r;
 	struct tstate *saved = tstate_self;
-	struct tstate *t = tstate_create(stamp_new_node_state());
+	struct tstate *t = calib_state();
 	uint32_t n = 0;
 
 	if (!t)
 		return 0;
-	t->unfiltered = true;
 	tstate_self = t;
 	calib_sink = g->probed(g->calls, 0); /* warm the caches and the tree */
 	if (t->tree.root.first_child && t->tree.root.first_child->first_child) {
@@ -227,9 +240,8 @@ static uint32_t measure_whole(enum probe_kind kind, enum whole what, double *tic
 	struct tstate *t;
 	uint32_t n = 0;
 
-	if (kind == PROBE_FENCED || !g->probed || !(t = tstate_create(stamp_new_node_state())))
+	if (kind == PROBE_FENCED || !g->probed || !(t = calib_state()))
 		return 0;
-	t->unfiltered = true;
 	/* Unrecorded: deeper than the root's sentinel and the loop, so the leaf. */
 	if (what == WHOLE_UNRECORDED)
 		t->record_depth = 2;
@@ -283,7 +295,35 @@ static void calib_whole(unsigned k, bool again)
 struct comp_cost calib_comp_cost(const struct calib_cost *c)
 {
 	return (struct comp_cost){ c->o_in_ticks, c->o_out_ticks, c->unrecorded_ticks,
-				   c->untimed_ticks };
+				   c->untimed_ticks, calib.cpu_read_ticks };
+}
+
+/*
+ * What a call that reads the CPU clock pays for it (cputime.h): the system
+ * call and a wall clock read beside it, on each side.  The median of rounds
+ * of a few such pairs: the least would take a round no preemption touched,
+ * but these reads enter the kernel, where a round may find it slow or fast.
+ */
+static double measure_cpu_read(void)
+{
+	enum { ROUNDS = 31, PAIRS = 4 };
+	double round[ROUNDS];
+
+	for (unsigned i = 0; i < ROUNDS; i++) {
+		uint64_t t0 = clock_now(), sink = 0;
+
+		for (unsigned j = 0; j < PAIRS; j++)
+			sink += cputime_self_ns() + clock_now() + cputime_self_ns() + clock_now();
+		calib_sink = sink;
+		round[i] = (double)(clock_now() - t0) / PAIRS;
+	}
+	for (unsigned i = 1; i < ROUNDS; i++) /* insertion sort: 31 figures */
+		for (unsigned j = i; j > 0 && round[j - 1] > round[j]; j--) {
+			double x = round[j];
+			round[j] = round[j - 1];
+			round[j - 1] = x;
+		}
+	return round[ROUNDS / 2];
 }
 
 /* Gives the probes the costs compensation uses (tsc-adaptive weighs them). */
@@ -352,6 +392,10 @@ void calib_run(void)
 			calib.rounds = rounds;
 	}
 	calib.calls_per_round = CALIB_CALLS;
+	if (cputime_on) {
+		calib.cpu_read_ticks = measure_cpu_read();
+		cputime_set_cost(calib.cpu_read_ticks);
+	}
 	calib_late(); /* when the first calibration is the dump's */
 	calib.cost_ns = clock_mono_ns() - start_ns;
 	calib.done = all;

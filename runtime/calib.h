@@ -46,8 +46,10 @@ struct calib {
 	struct calib_cost kind[PROBE_KINDS];
 	uint32_t rounds; /* measurement rounds of plain calls that counted */
 	uint32_t calls_per_round;
-	uint64_t cost_ns;   /* time calibration took at start-up */
-	const char *method; /* how the figures were measured, for the dump */
+	uint64_t cost_ns;      /* time calibration took at start-up */
+	double cpu_read_ticks; /* a call's two reads of the CPU clock and of the wall clock
+				* beside them (cputime.h); 0: CPU time off */
+	const char *method;    /* how the figures were measured, for the dump */
 };
 
 extern struct calib calib;

@@ -132,6 +132,7 @@ static struct cct_node *node_new(struct cct *tree, struct cct_node *parent, uint
 	n->min_ticks = UINT64_MAX;
 	n->call_site = call_site;
 	n->fence = tree->new_fence;
+	n->cpu = (uint16_t)tree->new_cpu;
 	/* Prepend: constant time however many children the parent has. */
 	n->next_sibling = parent->first_child;
 	/* Release: a dump walking the tree from another thread sees a whole node. */
@@ -229,6 +230,7 @@ static void clear_node(struct cct_node *n)
 	n->sample_self = 0;
 	n->fold_child_ticks = 0;
 	n->sample_self_sq = 0;
+	n->cpu_calls = n->cpu_ns = n->cpu_wall_ticks = 0;
 	n->sample_left = n->timing == CCT_TIME_NEVER ? UINT32_MAX : 0;
 }
 

@@ -54,7 +54,9 @@ struct cct_node {
 	uint32_t dump_id;              /* scratch for the dump; the probes never touch it */
 	uint32_t many;                 /* slots full: every child is in the overflow table too */
 	uint32_t sample_left;          /* sampled timing: untimed calls before its next timed one */
-	uint32_t timing;               /* sampled timing: CCT_TIME_*, how its calls are picked */
+	uint16_t timing;               /* sampled timing: CCT_TIME_*, how its calls are picked */
+	uint16_t cpu;                  /* CCT_CPU_READ: its next call reads the CPU clock
+					* (cputime.h); the enter fast paths test it */
 	uintptr_t slot_fn[CCT_SLOTS];  /* inline child table: key ... */
 	struct cct_node *slot_child[CCT_SLOTS]; /* ... and child; slot_fn 0 = empty */
 	/* Last, clear of the lookup's fields: only probes of other kinds than plain read them. */
@@ -87,7 +89,17 @@ struct cct_node {
 	uint64_t sample_calls;     /* timed calls past the first ones, finished */
 	int64_t sample_self;       /* their summed self time (one may be below 0: shadow.h) */
 	cct_wide sample_self_sq;   /* their self times squared, summed: the variance */
+	/* CPU time (cputime.h): the calls that read the CPU clock, finished. */
+	uint64_t cpu_calls;
+	uint64_t cpu_ns;         /* their CPU time, ns */
+	uint64_t cpu_wall_ticks; /* their wall time, ticks, read with it */
 };
+
+/* Whether a node's next call reads the CPU clock (cputime.h): CCT_CPU_READ
+ * set, or never (calibration's trees, whose loops must time the probes only). */
+#define CCT_CPU_SKIP 0u
+#define CCT_CPU_READ 1u
+#define CCT_CPU_NEVER 2u
 
 /* Sampled timing: the calls of a node that are all timed, before sampling;
  * the callees an own-timed call times for its self time (stamp.h). */
@@ -154,6 +166,7 @@ struct cct {
 	struct cct_node
 		fold_root; /* virtual root of the calls folded past the budget (cct_child_get_slow) */
 	uint32_t new_fence; /* the fence state new nodes start in */
+	uint32_t new_cpu;   /* CCT_CPU_*: whether new nodes' first call reads the CPU clock */
 	void *chunks;       /* arena: newest mapped chunk, each links the one before */
 	char *chunk_next;   /* arena: next free byte of the newest chunk */
 	char *chunk_end;

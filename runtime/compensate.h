@@ -36,6 +36,8 @@ struct comp_cost {
 			    * (filtered out, too deep): its probes run in its caller's self time */
 	double untimed;    /* the whole cost of an untimed call of this kind (sampled timing,
 			    * stamp.h); 0: not measured */
+	double cpu_read;   /* what a call's reads of the CPU clock cost (cputime.h), outside
+			    * its interval, inside its caller's: the same for every kind */
 };
 
 struct comp_row {

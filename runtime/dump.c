@@ -146,6 +146,8 @@ static void write_calibration(struct dump_ctx *d)
 		if (c->done && c->kind[k].measured && c->kind[k].untimed_measured)
 			write_double_member(w, kind_key(key, sizeof(key), k, "untimed_ns"),
 					    ns_per_call(d, c->kind[k].untimed_ticks));
+	if (c->cpu_read_ticks > 0)
+		write_double_member(w, "cpu_read_ns", ns_per_call(d, c->cpu_read_ticks));
 	write_uint_member(w, "rounds", c->rounds);
 	write_uint_member(w, "calls_per_round", c->calls_per_round);
 	write_uint_member(w, "startup_cost_ns", c->cost_ns);
@@ -167,6 +169,10 @@ static void write_clock(struct dump_ctx *d)
 		write_uint_member(w, "sample_rate", d->info->sample_rate);
 		write_uint_member(w, "timed_first", CCT_TIMED_FIRST);
 	}
+	jsonw_key(w, "cpu_time");
+	jsonw_bool(w, d->info->cpu_time);
+	if (d->info->cpu_time && d->info->cpu_long_ticks != UINT64_MAX)
+		write_uint_member(w, "cpu_long_ns", ns(d, (double)d->info->cpu_long_ticks));
 	if (stopped)
 		write_uint_member(w, "stopped_ns",
 				  ns(d, stopped > d->info->start_ticks
@@ -496,6 +502,14 @@ static void write_times(struct dump_ctx *d, const struct snap_total *a)
 		write_uint_member(&d->w, "inclusive_se_ns", ns(d, sampled_se(a->incl_var)));
 		write_uint_member(&d->w, "self_se_ns", ns(d, sampled_se(a->self_var)));
 	}
+	if (d->info->cpu_time) {
+		write_uint_member(&d->w, "cpu_calls",
+				  a->cpu_calls < a->calls ? a->cpu_calls : a->calls);
+		write_uint_member(&d->w, "cpu_ns",
+				  ns(d, a->cpu_incl < a->incl ? a->cpu_incl : a->incl));
+		write_uint_member(&d->w, "cpu_self_ns",
+				  ns(d, a->cpu_self < a->cpu_incl ? a->cpu_self : a->cpu_incl));
+	}
 }
 
 /* Per kind of call but plain (when the clock makes it): <name>_calls. */
@@ -628,6 +642,11 @@ static void write_thread_tree(struct dump_ctx *d, const struct snap_totals *tot)
 		jsonw_string(w, "inclusive_se_ns");
 		jsonw_string(w, "self_se_ns");
 	}
+	if (d->info->cpu_time) {
+		jsonw_string(w, "cpu_calls");
+		jsonw_string(w, "cpu_ns");
+		jsonw_string(w, "cpu_self_ns");
+	}
 	jsonw_array_end(w);
 	jsonw_key(w, "rows");
 	jsonw_array_begin(w);
@@ -656,6 +675,11 @@ static void write_thread_tree(struct dump_ctx *d, const struct snap_totals *tot)
 			jsonw_uint(w, timed < x->calls ? timed : x->calls);
 			jsonw_uint(w, ns(d, sampled_se(x->incl_var)));
 			jsonw_uint(w, ns(d, sampled_se(x->self_var)));
+		}
+		if (d->info->cpu_time) {
+			jsonw_uint(w, x->node ? x->node->cpu_calls : 0);
+			jsonw_uint(w, ns(d, x->cpu_incl));
+			jsonw_uint(w, ns(d, x->cpu_self));
 		}
 		jsonw_array_end(w);
 	}
@@ -746,7 +770,7 @@ static void pick_costs(struct dump_ctx *d)
 
 	for (unsigned k = 0; k < PROBE_KINDS; k++)
 		d->cost[k] = on && c->kind[k].measured ? calib_comp_cost(&c->kind[k])
-						       : (struct comp_cost){ 0, 0, 0, 0 };
+						       : (struct comp_cost){ 0 };
 }
 
 /* The addresses of the functions still loaded, for symbols_open_for (a

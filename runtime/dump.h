@@ -21,6 +21,8 @@ struct dump_info {
 	uint64_t start_realtime_ns; /* the same moment on the wall clock */
 	const char *clock_name;     /* "tsc", "tsc-adaptive", ... */
 	uint32_t sample_rate;       /* sampled timing's R (stamp.h); 0: every call is timed */
+	bool cpu_time;              /* CPU time beside wall time (cputime.h) */
+	uint64_t cpu_long_ticks;    /* ... read after calls that lasted this long */
 	double ticks_per_second;    /* 0: no clock */
 	probe_kind_set kinds;       /* the kinds of call the clock makes (kind.h) */
 	const struct calib *calib;  /* the probes' measured costs */

@@ -21,6 +21,7 @@
 #include "calib.h"
 #include "callprof.h"
 #include "clock.h"
+#include "cputime.h"
 #include "compat.h"
 #include "dump.h"
 #include "dumpfile.h"
@@ -192,6 +193,8 @@ static void dump_info_now(struct dump_info *info, int pid, int cut_short)
 	info->start_realtime_ns = process.start_realtime_ns;
 	info->clock_name = clock_source_name();
 	info->sample_rate = frames_sampled ? options.sample_rate : 0;
+	info->cpu_time = cputime_on;
+	info->cpu_long_ticks = cputime_long_ticks;
 	info->ticks_per_second = clock_ticks_per_second();
 	info->kinds = stamp_kinds() | libcall_kinds() |
 		      __atomic_load_n(&probe_kinds_seen, __ATOMIC_RELAXED);

@@ -278,6 +278,7 @@ void options_read(void)
 	options.compensate = read_flag("CALLPROF_COMPENSATE", true);
 	options.debuginfod = read_flag("CALLPROF_DEBUGINFOD", false);
 	options.libcalls = read_flag("CALLPROF_LIBCALLS", true);
+	options.cpu = read_flag("CALLPROF_CPU", true);
 	read_output();
 	read_clock();
 	read_timing();

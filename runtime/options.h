@@ -18,6 +18,7 @@ struct options {
 	bool sampled;         /* CALLPROF_TIMING=sampled: calls past each calling context's first
 				     ones are timed one in sample_rate (stamp.h); "all" times every one */
 	uint32_t sample_rate; /* CALLPROF_SAMPLE: R, the mean calls per timed one once sampling */
+	bool cpu;             /* CALLPROF_CPU=0: no CPU time beside wall time (cputime.h) */
 	uint64_t max_nodes;   /* CALLPROF_MAX_NODES: tree node budget per thread, 0 = none */
 	uint32_t max_stack;   /* CALLPROF_MAX_STACK: deepest shadow stack, in frames */
 	uint32_t max_depth;   /* CALLPROF_MAX_DEPTH: deeper calls are transparent; 0 = no limit */

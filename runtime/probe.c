@@ -71,6 +71,8 @@ static void close_late(struct tstate *t, struct frame *top, uint64_t now)
 	frame_close_any(top, top - 1, now < frame_enter_ticks(top) ? frame_enter_ticks(top) : now);
 	if (stamp_sampled(top->node))
 		settle(top->node);
+	if (t->stack.cpu_frame == t->stack.depth - 1)
+		shadow_cpu_close(&t->stack, t->stack.depth - 1);
 	t->stack.depth--;
 }
 
@@ -138,6 +140,29 @@ static bool probed_twice(const struct frame *top, uintptr_t fn)
 	       top->fn - fn <= CCT_FE_FENTRY_KEY_SPAN;
 }
 
+/* Pushes the call of `fn` at `node` whose probe gave `sp`, a frame marked
+ * `mark` (shadow.h), on the enter's slow path: the enter's last act.  A marked
+ * frame reads plainly (a transparent one has no time: its caller's node); a
+ * node whose next call reads the CPU clock reads it first (cputime.h). */
+static void push_frame(struct shadow *s, uintptr_t fn, struct cct_node *node, uintptr_t sp,
+		       uintptr_t mark)
+{
+	struct frame *f = &s->base[s->depth];
+
+	f->fn = mark ? ~fn : fn;
+	f->node = node;
+	f->sp = sp | mark;
+	if (mark) {
+		s->depth++;
+		stamp_enter_marked(f);
+		return;
+	}
+	if (node->cpu & CCT_CPU_READ)
+		shadow_cpu_open(s, s->depth);
+	s->depth++;
+	stamp_enter(f, node);
+}
+
 /* The body of probe_enter_slow, with busy set; clears it. */
 static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
 {
@@ -169,14 +194,7 @@ static void enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uint
 		drop_enter(t, sp, &t->dropped_no_room);
 		goto out;
 	}
-	top[1].fn = mark ? ~fn : fn;
-	top[1].node = node;
-	top[1].sp = sp | mark;
-	s->depth++;
-	if (mark) /* a marked frame reads plainly (a transparent one has no time: its caller's node) */
-		stamp_enter_marked(&top[1]);
-	else
-		stamp_enter(&top[1], node);
+	push_frame(s, fn, node, sp, mark);
 out:
 	cp_barrier();
 	t->busy = 0;
@@ -444,14 +462,7 @@ static enum probe_opened open_held(struct tstate *t, uintptr_t fn, uintptr_t cal
 		t->dropped_no_room++;
 		return PROBE_FRAMELESS;
 	}
-	top[1].fn = mark ? ~fn : fn;
-	top[1].node = node;
-	top[1].sp = sp | mark;
-	s->depth++;
-	if (mark)
-		stamp_enter_marked(&top[1]);
-	else
-		stamp_enter(&top[1], node);
+	push_frame(s, fn, node, sp, mark);
 	return PROBE_FRAMED;
 }
 

@@ -150,7 +150,7 @@ probe_enter(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
 	if (unlikely(top->sp < sp || s->depth == s->cap || t->dropped_depth))
 		goto slow;
 	node = cct_child_find(&t->tree, top->node, fn);
-	if (likely(node != NULL))
+	if (likely(node != NULL && !(node->cpu & CCT_CPU_READ))) /* else: cputime.h */
 		goto found;
 slow:
 	probe_enter_slow(t, fn, call_site, sp);
@@ -184,7 +184,7 @@ static inline __attribute__((always_inline)) CP_NOINSTR void probe_exit(struct t
 	now = stamp_exit_first();
 	s = &t->stack;
 	top = &s->base[s->depth - 1];
-	if (unlikely(top->fn != fn || t->dropped_depth)) {
+	if (unlikely(top->fn != fn || t->dropped_depth || s->cpu_frame == s->depth - 1)) {
 		probe_exit_slow(t, fn, now);
 		return;
 	}
@@ -243,9 +243,12 @@ probe_find_held(struct tstate *t, uintptr_t fn, uintptr_t sp)
 	struct shadow *s = &t->stack;
 	struct frame *top = &s->base[s->depth - 1];
 
+	struct cct_node *node;
+
 	if (unlikely(top->sp < sp || s->depth == s->cap || t->dropped_depth))
 		return NULL;
-	return cct_child_find(&t->tree, top->node, fn);
+	node = cct_child_find(&t->tree, top->node, fn);
+	return likely(node != NULL && !(node->cpu & CCT_CPU_READ)) ? node : NULL; /* cputime.h */
 }
 
 /* Opens the call of `fn` at `node` (probe_find_held's), a call counted apart
@@ -333,7 +336,7 @@ probe_close_fast_held(struct tstate *t, uintptr_t fn, uintptr_t sp, uint64_t now
 	struct frame *top = &s->base[s->depth - 1];
 
 	if (unlikely(top->fn != fn || (top->sp ^ sp) > (FRAME_FENCED | FRAME_MARKS) ||
-		     t->dropped_depth || (top->sp & FRAME_FENCED)))
+		     t->dropped_depth || (top->sp & FRAME_FENCED) || s->cpu_frame == s->depth - 1))
 		return false;
 	if (!stamp_close(top, now)) /* tsc-ordered, monotonic: `now` is the read they want */
 		frame_close_any(top, top - 1, now);

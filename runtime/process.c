@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cputime.h"
 #include "options.h"
 #include "shadow.h"
 #include "tstate.h"
@@ -34,7 +35,7 @@ static void start(void)
 	/* no invariant TSC: every call is timed */
 	frames_sampled = clock_init(options.clock, options.sampled) == CLOCK_SRC_TSC_SAMPLED;
 	frames_sample_rate = options.sample_rate;
-	frames_sample_rate = options.sample_rate;
+	cputime_init(options.cpu);
 	tstate_setup();
 	verdict_on = options.filtered;
 	start_profile();

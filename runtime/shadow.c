@@ -84,6 +84,66 @@ void shadow_close_frame(struct shadow *s, uint32_t index, uint64_t now_ticks)
 		close_folded(s, index, now_ticks);
 	else if (!frame_is_marked(f))
 		frame_close_any(f, f - 1, now_ticks);
+	if (s->cpu_frame >= index && s->cpu_frame)
+		shadow_cpu_close(s, index);
+}
+
+/* Takes off the entries of frames at or above `index`, and says which is innermost now. */
+static void cpu_drop_from(struct shadow *s, uint32_t index)
+{
+	while (s->cpu_depth && s->cpu[s->cpu_depth - 1].frame >= index)
+		s->cpu_depth--;
+	s->cpu_frame = s->cpu_depth ? s->cpu[s->cpu_depth - 1].frame : 0;
+}
+
+void shadow_cpu_open(struct shadow *s, uint32_t index)
+{
+	struct shadow_cpu *e;
+	uint64_t cpu_ns;
+
+	cpu_drop_from(s, index);
+	if (s->cpu_depth == SHADOW_CPU_OPEN || !(cpu_ns = cputime_self_ns()))
+		return;
+	e = &s->cpu[s->cpu_depth];
+	e->frame = index;
+	e->cpu_ns = cpu_ns;
+	e->ticks = clock_now();
+	s->cpu_depth++;
+	s->cpu_frame = index;
+}
+
+void shadow_cpu_close(struct shadow *s, uint32_t index)
+{
+	const struct shadow_cpu *e;
+	struct cct_node *n = s->base[index].node;
+	uint64_t ticks, cpu_ns, wall;
+
+	cpu_drop_from(s, index + 1); /* left by frames dropped without a close */
+	if (s->cpu_frame != index)
+		return;
+	e = &s->cpu[s->cpu_depth - 1];
+	ticks = clock_now();
+	cpu_ns = cputime_self_ns();
+	wall = ticks > e->ticks ? ticks - e->ticks : 0;
+	if (cpu_ns >= e->cpu_ns && !frame_is_marked(&s->base[index])) {
+		n->cpu_calls++;
+		n->cpu_ns += cpu_ns - e->cpu_ns;
+		n->cpu_wall_ticks += wall;
+		if (!(n->cpu & CCT_CPU_NEVER))
+			n->cpu = wall >= cputime_long_ticks ? CCT_CPU_READ : CCT_CPU_SKIP;
+	}
+	cpu_drop_from(s, index);
+}
+
+void shadow_cpu_restart(struct shadow *s)
+{
+	uint64_t cpu_ns = cputime_self_ns(), ticks = clock_now();
+
+	cpu_drop_from(s, s->depth);
+	for (uint32_t i = 0; i < s->cpu_depth; i++) {
+		s->cpu[i].cpu_ns = cpu_ns;
+		s->cpu[i].ticks = ticks;
+	}
 }
 
 int shadow_init(struct shadow *s, struct cct_node *root, uint32_t cap, uint32_t max_cap)
@@ -97,6 +157,7 @@ int shadow_init(struct shadow *s, struct cct_node *root, uint32_t cap, uint32_t 
 	s->cap = cap;
 	s->max_cap = max_cap < cap ? cap : max_cap;
 	s->depth = 1;
+	s->cpu_depth = s->cpu_frame = 0;
 	s->base[0].fn = 0;
 	s->base[0].node = root;
 	s->base[0].t_enter_ticks = 0;

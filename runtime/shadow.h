@@ -22,6 +22,7 @@
 
 #include "cct.h"
 #include "compat.h"
+#include "cputime.h"
 #include "fold.h"
 
 struct frame {
@@ -31,12 +32,25 @@ struct frame {
 	uintptr_t sp;           /* the enter probe's stack address (probe.h): liveness test */
 };
 
+/* An open call that read the CPU clock (cputime.h), and when: frames have no
+ * word to spare, so these stand beside them, innermost last. */
+struct shadow_cpu {
+	uint32_t frame;  /* its frame's index */
+	uint64_t cpu_ns; /* the thread's CPU time at its entry */
+	uint64_t ticks;  /* the wall clock then, read with it */
+};
+
+#define SHADOW_CPU_OPEN 32 /* open calls that read the CPU clock; calls past them do not */
+
 struct shadow {
 	struct frame *base; /* mmap'ed; base[0] is the root sentinel */
 	uint32_t depth;     /* frames in use, sentinel included (>= 1) */
 	uint32_t cap;       /* frames mapped */
 	uint32_t max_cap;   /* growth limit; past it calls are dropped and counted */
+	uint32_t cpu_frame; /* the innermost frame in cpu[], or 0: the exit fast paths test it */
+	uint32_t cpu_depth; /* entries of cpu[] in use */
 	struct fold fold;   /* its folded calls (fold.h) */
+	struct shadow_cpu cpu[SHADOW_CPU_OPEN];
 };
 
 /*
@@ -78,6 +92,14 @@ static inline CP_NOINSTR uintptr_t frame_fn(const struct frame *f)
 	return frame_is_marked(f) ? ~f->fn : f->fn;
 }
 
+/* A call of node `n` lasted `d` ticks: a long one makes its next call read
+ * the CPU clock (cputime.h). */
+static inline CP_NOINSTR void frame_lasted(struct cct_node *n, uint64_t d)
+{
+	if (unlikely(d >= cputime_long_ticks) && !(n->cpu & CCT_CPU_NEVER))
+		n->cpu = CCT_CPU_READ;
+}
+
 /* Closes the activation `f` at `now_ticks`, charging its duration to its
  * node and to its caller's node (`parent`, the frame below). */
 static inline CP_NOINSTR void frame_close(const struct frame *f, const struct frame *parent,
@@ -86,6 +108,7 @@ static inline CP_NOINSTR void frame_close(const struct frame *f, const struct fr
 	struct cct_node *n = f->node;
 	uint64_t d = now_ticks - f->t_enter_ticks;
 
+	frame_lasted(n, d);
 	n->incl_ticks += d;
 	if (d < n->min_ticks)
 		n->min_ticks = d;
@@ -137,6 +160,7 @@ static inline CP_NOINSTR void frame_close_timed(const struct frame *f, const str
 	if (parent->t_enter_ticks & FRAME_OWN_TIMED)
 		parent->node->act_child_ticks +=
 			f->t_enter_ticks & FRAME_LENT ? d : d * frame_sample_weight(n);
+	frame_lasted(n, d);
 	if (!(f->t_enter_ticks & FRAME_OWN_TIMED))
 		return;
 	self = (int64_t)d - (int64_t)n->act_child_ticks;
@@ -176,8 +200,19 @@ static inline CP_NOINSTR void frame_close_any(const struct frame *f, const struc
 
 /* Closes frame `index` of `s` at `now_ticks`, leaving depth alone: a plain
  * frame as frame_close does, a folded one as fold.h says; a transparent one
- * adds no time (cold). */
+ * adds no time; and its CPU interval, if it has one (cold). */
 void shadow_close_frame(struct shadow *s, uint32_t index, uint64_t now_ticks);
+
+/* CPU time (cputime.h), cold.  shadow_cpu_open: the call about to be pushed
+ * as frame `index` reads the CPU clock, before its enter reads the wall clock
+ * (so neither read is in its time); entries of frames at or above it, left
+ * behind by frames dropped without a close, go.  shadow_cpu_close: frame
+ * `index`, just closed, reads it too, and its node settles whether its next
+ * call reads it.  shadow_cpu_restart: the open intervals start again now (a
+ * fork's child, whose CPU clock starts at 0; a counts reset). */
+void shadow_cpu_open(struct shadow *s, uint32_t index);
+void shadow_cpu_close(struct shadow *s, uint32_t index);
+void shadow_cpu_restart(struct shadow *s);
 
 /* The node that the time of a call made from frame `index` of `s` is child
  * time of: the frame's node, looking through transparent frames (they carry

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cputime.h"
 #include "sampled.h"
 #include "schedstat.h"
 #include "shadow.h"
@@ -189,6 +190,8 @@ static int tree_rows(struct snapshot *s, struct row_buf *r, const struct cct *tr
 				      (double)c->fold_child_ticks;
 		}
 		x->nested = (double)c->nested_ticks;
+		x->cpu_incl = (double)c->cpu_ns;
+		x->cpu_self = (double)c->cpu_wall_ticks;
 		r->n++;
 		c = cct_next(tree, c);
 	}
@@ -389,6 +392,38 @@ static void sampled_inclusive(struct snap_row *rows, size_t n)
 	}
 }
 
+/* The CPU intervals open on `stack` (cputime.h), of a thread whose CPU time
+ * is now `cpu_ns`, up to `now`: added to their rows' sums.  (A context that
+ * does not run keeps none: context.c.) */
+static void add_open_cpu(struct snap_row *rows, size_t n, const struct shadow *stack,
+			 uint64_t cpu_ns, uint64_t now)
+{
+	const struct frame *base = __atomic_load_n(&stack->base, __ATOMIC_ACQUIRE);
+	uint32_t depth = __atomic_load_n(&stack->depth, __ATOMIC_ACQUIRE);
+	uint32_t open = __atomic_load_n(&stack->cpu_depth, __ATOMIC_ACQUIRE);
+
+	for (uint32_t k = 0; base && k < open && k < SHADOW_CPU_OPEN; k++) {
+		const struct shadow_cpu *e = &stack->cpu[k];
+		int64_t row;
+
+		if (e->frame == 0 || e->frame >= depth || frame_is_marked(&base[e->frame]) ||
+		    (row = row_of(rows, n, base[e->frame].node)) < 0 || cpu_ns < e->cpu_ns)
+			continue;
+		rows[row].cpu_incl += (double)(cpu_ns - e->cpu_ns);
+		rows[row].cpu_self += now > e->ticks ? (double)(now - e->ticks) : 0;
+	}
+}
+
+/* The CPU time of thread `t` now, ns; 0 when the kernel will not tell. */
+static uint64_t thread_cpu_now(const struct tstate *t)
+{
+	uint64_t ns = 0;
+
+	if (t->tid == (int)gettid())
+		return cputime_self_ns();
+	return cputime_thread_ns(t->tid, &ns) == 0 ? ns : 0;
+}
+
 /* Counts the open calls of thread `t`, whose rows are `rows`, up to `now`
  * (its stopped contexts' up to when they stopped); then the `<signal>` row's
  * time is its children's. */
@@ -396,9 +431,13 @@ static void thread_open(const struct tstate *t, struct snap_row *rows, size_t n,
 {
 	struct open_rows o = { rows, n };
 	size_t sig = n;
+	uint64_t cpu_ns = cputime_on && !t->finished ? thread_cpu_now(t) : 0;
 
-	for (const struct tstate *l = t; l; l = __atomic_load_n(&l->sig, __ATOMIC_ACQUIRE))
+	for (const struct tstate *l = t; l; l = __atomic_load_n(&l->sig, __ATOMIC_ACQUIRE)) {
 		add_open(rows, n, &l->stack, now);
+		if (cpu_ns)
+			add_open_cpu(rows, n, &l->stack, cpu_ns, now);
+	}
 	ctxmap_each_saved(t->contexts, add_open_kept, &o);
 	if (frames_sampled)
 		sampled_inclusive(rows, n);
@@ -549,6 +588,8 @@ static uint64_t compensate(struct snap_totals *tot, const struct comp_cost cost[
 			kinds[k] = snap_kind_calls(tot, i, k);
 		comp_own_costs(x->calls, kinds, cost, &own_in, &own_out);
 		own_out += row_untimed(tot, i, cost);
+		if (c)
+			own_out += (double)c->cpu_calls * cost[cct_base_kind(c)].cpu_read;
 		hidden = c ? comp_hidden(c->fold_child_calls, cost, cct_base_kind(c)) : 0;
 		if (c) {
 			double unrecorded = comp_unrecorded(c->unrecorded_calls, cost);
@@ -583,24 +624,64 @@ static void signal_figures(struct snap_row *rows, size_t n)
 	}
 }
 
+/*
+ * CPU time (cputime.h) of every row, from its sums (tree_rows, add_open_cpu),
+ * once compensated.  What its calls that read the CPU clock spent off the
+ * CPU (wall less CPU time) is measured, and is no probe's: the probes run on
+ * the CPU.  So a row's off-CPU time is its raw inclusive time times the
+ * off-CPU share of those calls (none for a row with none: calls that short
+ * are taken to run, and a folded row's are never read), and its CPU time is
+ * its compensated time less that.  Its self off-CPU time is its off-CPU time
+ * less its children's, at least 0; its CPU self time is its self time less
+ * that.  `ns_per_tick` converts the CPU clock's ns.
+ */
+static void cpu_figures(struct snap_row *rows, size_t n, double ns_per_tick)
+{
+	for (size_t i = 0; i < n; i++) { /* cpu_self: the off-CPU time, inclusive */
+		struct snap_row *x = &rows[i];
+		double wall = x->cpu_self, cpu = x->cpu_incl / ns_per_tick;
+		double off = wall > cpu ? x->raw_incl * (wall - cpu) / wall : 0;
+
+		off = off < x->incl ? off : x->incl;
+		x->cpu_incl = x->incl - off;
+		x->cpu_self = off;
+	}
+	for (size_t i = 0; i < n; i++) { /* then less its children's, at the parent */
+		const struct snap_row *x = &rows[i];
+
+		if (x->parent != SNAP_NO_FN && !x->comp_root)
+			rows[x->parent].cpu_self -= x->incl - x->cpu_incl;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double off_self = rows[i].cpu_self > 0 ? rows[i].cpu_self : 0;
+
+		rows[i].cpu_self = rows[i].self > off_self ? rows[i].self - off_self : 0;
+	}
+}
+
 static void total_add(struct snap_total *a, const struct snap_totals *tot, size_t i, bool outermost)
 {
 	const struct snap_row *x = &tot->rows[i];
 
 	a->calls += x->calls;
+	a->cpu_self += x->cpu_self;
 	for (unsigned k = 0; k < PROBE_KINDS - 1; k++)
 		a->kind_calls[k] += snap_kind_calls(tot, i, k);
 	a->self += x->self;
 	a->raw_self += snap_raw_self(x);
 	a->self_var += x->self_var;
 	if (outermost) { /* the time of nested folded calls is inside an outer one's */
-		a->incl += x->incl > x->nested ? x->incl - x->nested : 0;
+		double own = x->incl > x->nested ? x->incl - x->nested : 0;
+
+		a->cpu_incl += x->incl > 0 ? own * (x->cpu_incl / x->incl) : 0;
+		a->incl += own;
 		a->raw_incl += x->raw_incl > x->nested ? x->raw_incl - x->nested : 0;
 		a->incl_var += x->incl_var;
 	}
 	if (!x->node)
 		return;
 	a->timed_calls += x->node->timed_calls;
+	a->cpu_calls += x->node->cpu_calls;
 	for (unsigned k = 0; k < PROBE_KINDS; k++)
 		a->unrecorded_calls[k] += x->node->unrecorded_calls[k];
 	if (x->node->min_ticks < a->min_ticks)
@@ -746,6 +827,8 @@ int snapshot_thread(struct snapshot *s, size_t i, const struct comp_cost cost[PR
 		goto out_release;
 	out->clamped = compensate(out, cost);
 	signal_figures(out->rows, out->n);
+	if (cputime_on)
+		cpu_figures(out->rows, out->n, 1e9 / clock_ticks_per_second());
 	for (size_t k = 0; k < out->n && !out->has_nested; k++)
 		out->has_nested = out->rows[k].nested > 0;
 	if (thread_totals(out) < 0)

@@ -23,7 +23,7 @@
 
 #define SNAP_NO_FN COMP_NO_PARENT /* the caller of a thread's root calls; no parent row */
 
-/* One tree node as read, 88 bytes: the dump holds one per node of one thread. */
+/* One tree node as read, 104 bytes: the dump holds one per node of one thread. */
 struct snap_row {
 	const struct cct_node
 		*node;          /* for the rest: kinds of calls (at most `calls`), min, max, call
@@ -40,6 +40,10 @@ struct snap_row {
 	double incl_var, self_var; /* sampled timing: the variances of its estimates (sampled.h) */
 	double folded; /* sampled timing: its folded callees' time (fold.h), outside its estimated
 			* self time, inside its inclusive one */
+	double cpu_incl, cpu_self; /* CPU time (cputime.h), compensated ticks: inclusive, its
+				    * share of `incl` that its calls which read the CPU clock had
+				    * (all of it without any); self, that less its children's.
+				    * Before: those calls' CPU ns and wall ticks, summed */
 };
 
 /* The raw self time of a row. */
@@ -85,6 +89,8 @@ struct snap_total {
 	uint64_t unrecorded_calls[PROBE_KINDS]; /* calls its activations made that were not
 						 * recorded, by their front-end's kind */
 	double incl, self, raw_incl, raw_self;
+	double cpu_incl, cpu_self; /* CPU time (cputime.h), compensated ticks */
+	uint64_t cpu_calls;        /* ... read by these calls */
 	uint64_t timed_calls;      /* sampled timing: the calls timed */
 	double incl_var, self_var; /* sampled timing: the variances of the estimates */
 	uint64_t min_ticks, max_ticks;

@@ -11,6 +11,7 @@
 
 #include "altstack.h"
 #include "clock.h"
+#include "cputime.h"
 #include "handoff.h"
 #include "options.h"
 
@@ -34,6 +35,7 @@ static void tree_init(struct tstate *t, uint32_t node_state)
 {
 	cct_init(&t->tree, options.max_nodes);
 	t->tree.new_fence = node_state;
+	t->tree.new_cpu = cputime_on ? CCT_CPU_READ : CCT_CPU_SKIP;
 }
 
 /* A state whose stack starts with room for `frames` frames. */
@@ -188,6 +190,7 @@ void tstate_clear(struct tstate *t, uint64_t now_ticks)
 	cct_clear_counts(&t->tree);
 	for (uint32_t i = 1; i < t->stack.depth; i++)
 		frame_restart(&t->stack.base[i], now_ticks);
+	shadow_cpu_restart(&t->stack);
 	t->dropped_calls = t->dropped_no_room = t->resyncs = 0;
 	t->unmatched_exits = t->closed_at_exit = t->undecided_calls = t->dropped_at_end = 0;
 	t->t_start_ticks = now_ticks;
@@ -229,6 +232,7 @@ static void rebase(struct tstate *t, struct shadow *s, uint64_t now)
 		frame_restart(f, now);
 		parent = n;
 	}
+	shadow_cpu_restart(s);
 }
 
 static void rebase_saved(struct shadow *s, uint64_t *paused_ticks, void *arg)

@@ -23,6 +23,6 @@ CXX_clang = clang++
 
 # tests/e2e: the programs (P.c or P.cc, plus parts P_*.c), and those also linked with
 # libcallprof.a.
-E2E_PROGS_C = basic recurse qsort statics threads api exitcode
+E2E_PROGS_C = basic recurse qsort statics threads api exitcode offcpu
 E2E_PROGS_CC = cxx
 E2E_STATIC = basic threads api

@@ -61,6 +61,13 @@ rm -f "$W/scale/exit.json" "$W/scale/big" "$W/scale/big.c"
 TMPDIR=$W/tmp node tests/browser/views.js "$W/site-c-small" tests/report/fixtures/c-small.json "$W/site-diff" \
 	"$W/site-scale" "$W/site-every-field" "$B/tests/screens" </dev/null
 
+# CPU time (tests/browser/cpu.js): the flame graph's switch, the index's cards.
+if "$B/callprof" report -o "$W/site-cpu" tests/report/fixtures/c-cpu.json >/dev/null 2>"$W/cpu.err"; then
+	TMPDIR=$W/tmp node tests/browser/cpu.js "$W/site-cpu" tests/report/fixtures/c-cpu.json "$B/tests/screens" </dev/null
+else
+	fail "report c-cpu" "$(head -c 300 "$W/cpu.err")"
+fi
+
 # Pages at real size (tests/browser/fit.js): a diff of C++ names, 300 dumps merged, the names box.
 sed -e 's/"inclusive_ns": 1500000, "self_ns": 900000/"inclusive_ns": 2500000, "self_ns": 1900000/' \
 	tests/report/fixtures/cpp-hostile.json >"$W/cpp-new.json"

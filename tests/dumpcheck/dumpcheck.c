@@ -759,6 +759,28 @@ static void check_times(const struct times *t, const char *where, int64_t wall_n
 			t->incl_ns, wall_ns);
 }
 
+/* CPU time (dump-format.md): both figures or neither, each a part of its wall-time one. */
+static void check_cpu(struct dump *d, json_object *f, const char *where, uint64_t calls,
+		      const struct times *t)
+{
+	json_object *v;
+	bool has = json_object_object_get_ex(f, "cpu_ns", &v);
+	int64_t cpu_ns, cpu_self_ns;
+
+	if (has != json_object_object_get_ex(f, "cpu_self_ns", &v))
+		problem("%s: cpu_ns and cpu_self_ns, one without the other", where);
+	if (!has)
+		return;
+	cpu_ns = time_member(d, f, where, "cpu_ns");
+	cpu_self_ns = time_member(d, f, where, "cpu_self_ns");
+	if (count_member(f, where, "cpu_calls") > calls)
+		problem("%s.cpu_calls: above calls", where);
+	if (cpu_ns > t->incl_ns || cpu_self_ns > t->self_ns || cpu_self_ns > cpu_ns)
+		problem("%s: cpu_ns %" PRId64 " or cpu_self_ns %" PRId64
+			" above inclusive_ns %" PRId64 " or self_ns %" PRId64,
+			where, cpu_ns, cpu_self_ns, t->incl_ns, t->self_ns);
+}
+
 static void check_min_max(struct dump *d, json_object *f, const char *where, uint64_t calls)
 {
 	int64_t min_ns = time_member(d, f, where, "min_ns");
@@ -800,6 +822,7 @@ static void check_thread_function(struct dump *d, struct thread *t, json_object 
 	read_kinds(f, where, fig->calls, &fig->k);
 	check_min_max(d, f, where, fig->calls);
 	check_times(&fig->t, where, t->wall_ns, !d->sampled, d->sampled);
+	check_cpu(d, f, where, fig->calls, &fig->t);
 }
 
 static void check_edge(struct dump *d, struct thread *t, json_object *e, const char *where)
@@ -834,6 +857,7 @@ static void check_edge(struct dump *d, struct thread *t, json_object *e, const c
 	fig->t.raw_incl_ns = fig->t.raw_self_ns = NO_TIME;
 	read_kinds(e, where, fig->calls, &fig->k);
 	check_times(&fig->t, where, t->wall_ns, !d->sampled, d->sampled);
+	check_cpu(d, e, where, fig->calls, &fig->t);
 	if (!imap_put(&t->edge_index, edge_key(fig->caller, fig->callee), t->nedges)) {
 		problem("%s: edge %s -> %s listed twice", where,
 			fig->caller < 0 ? "(root)" : d->fns[fig->caller].name,

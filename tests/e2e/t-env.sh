@@ -2,7 +2,7 @@
 # tests/e2e/t-env.sh: the runtime's settings and edges: CALLPROF_DISABLE, %p in
 # CALLPROF_OUTPUT, unwritable output, exit statuses through `callprof record`,
 # CALLPROF_CLOCK=none, tsc-ordered and tsc-adaptive, CALLPROF_MAX_NODES, the default output path, callprof_dump(),
-# CALLPROF_LIBCALLS=0.
+# CALLPROF_LIBCALLS=0, CPU time and CALLPROF_CPU=0.
 . "$TOP/tests/lib.sh"
 E=$TOP/tests/e2e
 P=$B/tests/e2e/gcc-O2
@@ -222,6 +222,55 @@ mkdir -p "$W/cwd"
 (cd "$W/cwd" && env -u CALLPROF_OUTPUT "$P/basic")
 expect_status "default output callprof.json" 0 $? &&
 	check "default output callprof.json" "$DC" "$W/cwd/callprof.json" "$E/basic.expect"
+
+# ---- CPU time: on a CPU and off it ------------------------------------------------------
+# offcpu sleeps 4 x 50 ms in wait_for_work (a second thread) and 2 x 10 ms in nap: at least
+# that much off the CPU, whatever the load, and little CPU time.  Calls that long read the CPU
+# clock every time.  compute only computes: the most CPU self time of the process.
+cpu_facts='[.threads[].functions[]] as $f | .functions as $n |
+	def fig(name): [$f[] | select($n[.fn].name == name)][0];
+	def off(name): fig(name) | .inclusive_ns - .cpu_ns;
+	[.clock.cpu_time, (.calibration.cpu_read_ns > 0),
+	 fig("wait_for_work").cpu_calls, (off("wait_for_work") >= 190000000),
+	 (fig("wait_for_work").cpu_ns < 20000000),
+	 fig("nap").cpu_calls, (off("nap") >= 19000000),
+	 (fig("compute").cpu_calls >= 1), (fig("tiny").cpu_calls | . >= 1 and . <= 1000),
+	 ([$f[] | select(.cpu_self_ns > fig("compute").cpu_self_ns)] | length)]'
+cpu_case() {
+	rm -f "$W/cpu.json"
+	if [ "$2" = link ]; then
+		env $3 CALLPROF_OUTPUT=$W/cpu.json "$P/offcpu"
+	else
+		env $3 "$REC" record -o "$W/cpu.json" -- "$P/offcpu.pre"
+	fi
+	expect_status "$1" 0 $? || return
+	got=$(jq -c "$cpu_facts" "$W/cpu.json")
+	if [ "$got" != '[true,true,4,true,true,2,true,true,true,0]' ]; then
+		fail "$1" "[cpu_time, cpu_read, waits read, off, cpu, naps read, off, compute read, tiny read, above compute] $got in $W/cpu.json"
+	else
+		check "$1" "$DC" "$W/cpu.json" "$E/offcpu.expect"
+	fi
+}
+cpu_case "CPU time: sleeps off the CPU, computing on it (linked)" link
+cpu_case "CPU time: sleeps off the CPU, computing on it (preloaded)" preload
+cpu_case "CPU time under sampled timing" link "CALLPROF_TIMING=sampled CALLPROF_SAMPLE=4"
+cpu_case "CPU time under tsc-adaptive" link CALLPROF_CLOCK=tsc-adaptive
+CALLPROF_CPU=0 CALLPROF_OUTPUT=$W/nocpu.json "$P/offcpu"
+if expect_status "CALLPROF_CPU=0" 0 $?; then
+	got=$(jq -c '[.clock.cpu_time, .calibration.cpu_read_ns, ([.threads[].functions[] | select(has("cpu_ns"))] | length),
+		(.threads[0].tree.columns | index("cpu_ns"))]' "$W/nocpu.json")
+	if [ "$got" = '[false,null,0,null]' ]; then
+		check "CALLPROF_CPU=0: no CPU time, the same counts" "$DC" "$W/nocpu.json" "$E/offcpu.expect"
+	else
+		fail "CALLPROF_CPU=0: no CPU time" "$got"
+	fi
+fi
+CALLPROF_CLOCK=none CALLPROF_OUTPUT=$W/nocpu.json "$P/offcpu"
+if expect_status "CALLPROF_CLOCK=none" 0 $?; then
+	got=$(jq -c '[.clock.cpu_time, ([.threads[].functions[] | select(has("cpu_ns"))] | length)]' "$W/nocpu.json")
+	[ "$got" = '[false,0]' ] && ok "CALLPROF_CLOCK=none: no CPU time either" ||
+		fail "CALLPROF_CLOCK=none: no CPU time either" "$got"
+fi
 
 # ---- callprof_dump(NULL) ----------------------------------------------------------
 CALLPROF_OUTPUT=$W/api-null.json "$P/api" null

@@ -380,7 +380,8 @@ case_budget() {
 # main_compensated: compensation is arithmetic on the dump's own figures:
 # main's inclusive time is its raw one less its o_in and the probes of every
 # call below it, folded or not, each call at its own kind's cost (plain,
-# fenced, -pg -mfentry; a counted call costs nothing), within 1% (the folded
+# fenced, -pg -mfentry; a counted call costs nothing; a call that read the CPU
+# clock, its reads too), within 1% (the folded
 # calls of fenced functions are taken at their front-end's cost), and the self
 # times add up to it.
 main_compensated() {
@@ -391,7 +392,8 @@ main_compensated() {
 				(.fentry_calls // 0) * ($c.fentry_o_in_ns // 0);
 			def whole: plain * $c.per_call_ns +
 				(.fenced_calls // 0) * (($c.fenced_o_in_ns // 0) + ($c.fenced_o_out_ns // 0)) +
-				(.fentry_calls // 0) * (($c.fentry_o_in_ns // 0) + ($c.fentry_o_out_ns // 0));
+				(.fentry_calls // 0) * (($c.fentry_o_in_ns // 0) + ($c.fentry_o_out_ns // 0)) +
+				(.cpu_calls // 0) * ($c.cpu_read_ns // 0);
 			(.functions[] | select(.fn == '"$(fid main)"')) as $m |
 			($m.raw_inclusive_ns - ($m | o_in) -
 			 ([.functions[] | select(.fn != $m.fn) | whole] | add)) as $want |

@@ -174,6 +174,64 @@ else
 	fail "more timed calls than calls: one line naming the file, non-zero exit" "rc $rc: $(cat "$W/sampled-bad.err")"
 fi
 
+# ---- CPU time: on a CPU and off it, on the index, the function pages and a flame graph ----
+# c-cpu is c-small with CPU time: compute (fn 3) spent 30 of its 40 ms of self time off the CPU,
+# load_input 1.5 of 2 ms, write_output 0.8 of 1 ms; the rest ran.  So compute tops the
+# self time, and fib the CPU self time.
+C=$W/site-cpu
+if report cpu "$FIX/c-cpu.json"; then
+	has "cpu: the index says how much of the run was on a CPU" "$C/index.html" \
+		'CPU time</dt><dd><a href="#cpu">60.2 ms</a> of it on a CPU \(65.1%\), 32.3 ms off it'
+	tr '\n' ' ' <"$C/index.html" >"$W/cpu-index.txt"
+	has "cpu: fib tops the CPU self time" "$W/cpu-index.txt" \
+		'id="top-cpu-self"> <tbody> <tr><td class="name"><a class="fn" href="fn/0/4.html"'
+	has "cpu: compute tops the self time off the CPU, 30 ms" "$W/cpu-index.txt" \
+		'id="top-off-cpu-self"> <tbody> <tr><td class="name"><a class="fn" href="fn/0/3.html"[^<]*>compute</a></td><td class="num" data-v="30000000">'
+	has "cpu: the flat profile has CPU and off-CPU self time" "$C/index.html" \
+		'<th data-sort="num">CPU self</th><th data-sort="num">Off-CPU self</th>'
+	has "cpu: compute's page shows its time on a CPU" "$C/fn/0/3.html" \
+		'id="fig-cpu" data-v="40000000">40.0 ms</dd><dd class="note">self 10.0 ms'
+	has "cpu: compute's page shows its time off the CPU" "$C/fn/0/3.html" \
+		'id="fig-offcpu" data-v="30000000">30.0 ms</dd><dd class="note">self 30.0 ms'
+	has "cpu: compute's page says on how many calls the CPU clock was read" "$C/fn/0/3.html" \
+		'id="cpu">CPU time read on <span data-v="10">10</span> of 10 calls'
+	has "cpu: the flame graph links to the one of CPU time" "$C/flame/all.html" \
+		'id="time-switch">Time: <strong>wall</strong> &middot; <a href="all-cpu.html" id="to-cpu">'
+	has "cpu: the flame graph of CPU time links back" "$C/flame/all-cpu.html" \
+		'<a href="all.html" id="to-wall">wall</a>'
+	has "cpu: the flame graph of CPU time weighs the CPU time, 60.2 ms" "$C/flame/all-cpu.data.js" \
+		'"whole":60200000,"total":60200000'
+else
+	fail "report a dump with CPU time" "$(head -c 300 "$W/cpu.err")"
+fi
+if grep -l -e 'id="cpu"' -e 'CPU time</dt>' -e 'CPU self</th>' "$S/index.html" "$S"/fn/*/*.html >"$W/cpu-none.txt" ||
+	[ -e "$S/flame/all-cpu.html" ]; then
+	fail "without CPU time no page speaks of it" "in $(tr '\n' ' ' <"$W/cpu-none.txt")"
+else
+	ok "without CPU time no page speaks of it"
+fi
+"$CP" merge -o "$W/cpu-merged.json" "$FIX/c-cpu.json" "$FIX/c-cpu.json" >/dev/null 2>"$W/cpu-merge.err"
+got=$(jq -c '[(.threads[0].functions[] | select(.fn == 3) | .cpu_calls, .cpu_ns, .cpu_self_ns),
+	(.threads[0].tree | (.columns | index("cpu_self_ns")) as $k | .rows[3][$k])]' "$W/cpu-merged.json")
+if [ "$got" = '[10,40000000,10000000,10000000]' ] && report cpu-twice "$W/cpu-merged.json" &&
+	grep -q 'id="fig-offcpu" data-v="60000000">' "$W/site-cpu-twice/fn/0/3.html"; then
+	ok "cpu: a merged dump keeps the CPU figures, which add up over dumps"
+else
+	fail "cpu: a merged dump keeps the CPU figures, which add up over dumps" "$got $(cat "$W/cpu-merge.err")"
+fi
+for bad in '.threads[0].functions[3].cpu_ns = 70000001' '.threads[0].tree.rows[3][9] = 40000001'; do
+	jq "$bad" "$FIX/c-cpu.json" >"$W/cpu-bad.json"
+	"$CP" report -o "$W/site-cpu-bad" "$W/cpu-bad.json" >/dev/null 2>"$W/cpu-bad.err"
+	rc=$?
+	if [ $rc -ne 0 ] && [ "$(wc -l <"$W/cpu-bad.err")" -eq 1 ] &&
+		grep -q "cpu.* above .* in '.*cpu-bad.json'" "$W/cpu-bad.err"; then
+		ok "more CPU time than time ($bad): one line naming the file, non-zero exit"
+	else
+		fail "more CPU time than time ($bad): one line naming the file, non-zero exit" \
+			"rc $rc: $(cat "$W/cpu-bad.err")"
+	fi
+done
+
 # ---- hostile names ------------------------------------------------------------------------
 H=$W/site-cpp-hostile
 pages=$(find "$H" -name '*.html' | sort)

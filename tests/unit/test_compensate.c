@@ -10,7 +10,7 @@
 	(const struct comp_cost[PROBE_KINDS]) \
 	{                                     \
 		{                             \
-			o_in, o_out, 0, 0     \
+			o_in, o_out, 0, 0, 0  \
 		}                             \
 	}
 
@@ -110,7 +110,7 @@ void test_compensate_off(void)
  */
 void test_compensate_mixed_reads(void)
 {
-	const struct comp_cost plain = { 3, 2, 0, 0 }, fenced = { 10, 7, 0, 0 };
+	const struct comp_cost plain = { 3, 2, 0, 0, 0 }, fenced = { 10, 7, 0, 0, 0 };
 	const struct comp_cost cost[PROBE_KINDS] = {
 		[PROBE_PLAIN] = plain, [PROBE_FENCED] = fenced
 	};

@@ -1,0 +1,71 @@
+// cpu.js SITE DUMP SCREENS: CPU time in headless Chromium, on the site of a dump with CPU
+// time (tests/report/fixtures/c-cpu.json): the flame graph's switch to the flame graph of CPU
+// time and back, boxes sized by CPU time there, and the index's cards of CPU and off-CPU time.
+// Prints "ok - NAME" / "not ok - NAME: WHY" lines (tests/run.sh protocol); exits 1 on failure.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const { open } = require("./launch.js");
+
+const [site, dumpPath, screens] = process.argv.slice(2);
+let failures = 0;
+const ok = (name) => console.log("ok - " + name);
+const notOk = (name, why) => { failures++; console.log("not ok - " + name + ": " + why); };
+const expect = (name, cond, why) => (cond ? ok(name) : notOk(name, why));
+const url = (file) => "file://" + path.resolve(site, file);
+
+async function main() {
+	const dump = JSON.parse(fs.readFileSync(dumpPath, "utf8"));
+	const { browser, page, problems } = await open(30000);
+	const name = new Map(dump.functions.map((f) => [f.id, f.name]));
+	const t = dump.threads[0], col = (c) => t.tree.columns.indexOf(c);
+	// The width a box of function fn under main has, as a share of main's, by wall and by CPU time
+	// (the CPU one summed from CPU self times up the tree, as the flame graph of CPU time draws it).
+	const rowOf = (fn) => t.tree.rows.find((r) => name.get(r[col("fn")]) === fn && r[col("parent")] === 0);
+	const cpuIncl = (r) => r[col("cpu_self_ns")] + t.tree.rows.filter((k) => k[col("parent")] === r[col("id")])
+		.reduce((s, k) => s + cpuIncl(k), 0);
+	const main = t.tree.rows[0], compute = rowOf("compute");
+	const wantWall = compute[col("inclusive_ns")] / main[col("inclusive_ns")];
+	const wantCpu = cpuIncl(compute) / cpuIncl(main);
+	const share = (fn) => page.evaluate((fn) => {
+		const boxes = [...document.querySelectorAll("svg.flame a.frame")].map((a) => ({
+			text: a.querySelector("text") ? a.querySelector("text").textContent : "",
+			w: Number(a.querySelector("rect").getAttribute("width")) }));
+		const root = boxes.find((b) => b.text === "main"), box = boxes.find((b) => b.text === fn);
+		return root && box ? box.w / root.w : -1;
+	}, fn);
+
+	await page.goto(url("flame/all.html"));
+	await page.waitForSelector("#flame-wrap[data-ready]");
+	const wall = await share("compute");
+	expect("the flame graph of wall time sizes compute by its wall time",
+		Math.abs(wall - wantWall) < 0.01, "share " + wall + ", expected " + wantWall);
+	await page.click("#to-cpu");
+	await page.waitForSelector("#flame-wrap[data-ready]");
+	const cpu = await share("compute");
+	await page.screenshot({ path: path.join(screens, "cpu-1-flame.png"), fullPage: true });
+	expect("its switch opens the flame graph of CPU time, which sizes compute by its CPU time",
+		page.url().endsWith("/flame/all-cpu.html") && Math.abs(cpu - wantCpu) < 0.01,
+		page.url() + ": share " + cpu + ", expected " + wantCpu);
+	await page.click("#to-wall");
+	await page.waitForSelector("#flame-wrap[data-ready]");
+	expect("and its switch leads back", page.url().endsWith("/flame/all.html"), page.url());
+
+	await page.goto(url("index.html"));
+	const firstOf = (id) => page.locator("#" + id + " tr td.name a").first().textContent();
+	const topSelf = await firstOf("top-self"), topCpu = await firstOf("top-cpu-self"),
+		topOff = await firstOf("top-off-cpu-self");
+	await page.click("a[href='#cpu']");
+	const inView = await page.locator("#cpu h2").first().isVisible();
+	await page.screenshot({ path: path.join(screens, "cpu-2-index.png") });
+	expect("the index's cards: compute tops wall self time, fib CPU self time, compute off-CPU time",
+		topSelf === "compute" && topCpu === "fib" && topOff === "compute" && inView,
+		[topSelf, topCpu, topOff, inView].join(", "));
+	expect("no page error, no request off the disk", problems.length === 0, problems.join("; "));
+	await browser.close();
+}
+
+main().then(() => process.exit(failures ? 1 : 0), (e) => {
+	console.log("not ok - the CPU time pages: " + e.message.split("\n")[0]);
+	process.exit(1);
+});
