@@ -599,6 +599,8 @@ static void top_list(struct buf *out, const struct profile *p, const uint32_t *o
 {
 	static const char *const ids[] = { "self", "incl", "cpu-self", "off-cpu-self" };
 	size_t n = p->nfuncs < INDEX_TOP ? p->nfuncs : INDEX_TOP;
+	/* The CPU card's shares are of the time on a CPU, the others' of the run. */
+	uint64_t whole = by == TOP_BY_CPU_SELF ? p->cpu_run_ns : p->run_ns;
 	char a[FMT_SIZE], b[FMT_SIZE];
 
 	buf_printf(out, "<table class=\"top\" id=\"top-%s\">\n<tbody>\n", ids[by]);
@@ -611,8 +613,8 @@ static void top_list(struct buf *out, const struct profile *p, const uint32_t *o
 		buf_printf(out,
 			   "</td><td class=\"num\" data-v=\"%llu\">%s</td><td class=\"num pct\">",
 			   (unsigned long long)v, fmt_ns(a, v));
-		cell_bar(out, v, p->run_ns);
-		buf_printf(out, "%s</td></tr>\n", fmt_pct(b, v, p->run_ns));
+		cell_bar(out, v, whole);
+		buf_printf(out, "%s</td></tr>\n", fmt_pct(b, v, whole));
 	}
 	buf_puts(out, "</tbody>\n</table>\n");
 }
@@ -766,15 +768,16 @@ static void cpu_cards(struct buf *out, const struct profile *p)
 	order = xmalloc((p->nfuncs + 1) * sizeof(*order));
 	for (size_t i = 0; i < p->nfuncs; i++)
 		order[i] = (uint32_t)i;
-	buf_printf(out,
-		   "<section id=\"cpu\">\n<h2>On a CPU and off it</h2>\n<p class=\"hint\">"
-		   "Of the %s profiled, <span id=\"cpu-run\" data-v=\"%llu\">%s</span> ran on a "
-		   "CPU; the rest was spent blocked, asleep or waiting to run. See also the "
-		   "<a href=\"flame/all-cpu.html\">flame graph of CPU time</a>.</p>\n"
-		   "<div class=\"cards\">\n<section class=\"card\">\n<h2>Hottest by CPU self "
-		   "time</h2>\n<p class=\"hint\">Time its own code ran on a CPU.</p>\n",
-		   fmt_ns(a, p->run_ns), (unsigned long long)p->cpu_run_ns,
-		   fmt_ns(b, p->cpu_run_ns));
+	buf_printf(
+		out,
+		"<section id=\"cpu\">\n<h2>On a CPU and off it</h2>\n<p class=\"hint\">"
+		"Of the %s profiled, <span id=\"cpu-run\" data-v=\"%llu\">%s</span> ran on a "
+		"CPU; the rest was spent blocked, asleep or waiting to run. See also the "
+		"<a href=\"flame/all-cpu.html\">flame graph of CPU time</a>.</p>\n"
+		"<div class=\"cards\">\n<section class=\"card\">\n<h2>Hottest by CPU self "
+		"time</h2>\n<p class=\"hint\">Time its own code ran on a CPU, and its share of all "
+		"the time on a CPU.</p>\n",
+		fmt_ns(a, p->run_ns), (unsigned long long)p->cpu_run_ns, fmt_ns(b, p->cpu_run_ns));
 	qsort_r(order, p->nfuncs, sizeof(*order), cmp_top, &o);
 	top_list(out, p, order, TOP_BY_CPU_SELF);
 	buf_puts(out, "</section>\n<section class=\"card\">\n<h2>Most self time off the "

@@ -21,7 +21,7 @@
 /* The command line, once parsed: the option table points into it. */
 static struct top_opts {
 	size_t limit;      /* -n: the most rows to print, 0 for all */
-	const char *sort;  /* --sort: self, incl, calls or avg */
+	const char *sort;  /* --sort: self, incl, calls, avg, cpu or offcpu */
 	const char *match; /* --match: a glob the name must match, or NULL */
 	const char
 		*regex; /* --regex: an extended regular expression the name must match, or NULL */
@@ -35,8 +35,9 @@ static const struct opt top_options[] = {
 	{ 'n', NULL, OPT_COUNT, &o.limit, "N",
 	  "print the first N rows only (per thread with --threads)" },
 	{ 0, "sort", OPT_STRING, &o.sort, "KEY",
-	  "sort by self (default), incl, calls or avg (inclusive\n"
-	  "time per call), biggest first" },
+	  "sort by self (default), incl, calls, avg (inclusive\n"
+	  "time per call), cpu (self time on a CPU) or offcpu (self\n"
+	  "time off it: dumps with CPU time), biggest first" },
 	{ 0, "match", OPT_STRING, &o.match, "GLOB",
 	  "only functions whose name matches GLOB (fnmatch: *, ?,\n"
 	  "[...]), such as 'parse_*' or '*::push_back*'" },
@@ -72,7 +73,7 @@ static const struct opts_cmd top_cmd = {
 };
 
 /* What a row is sorted by. */
-enum top_key { KEY_SELF, KEY_INCL, KEY_CALLS, KEY_AVG };
+enum top_key { KEY_SELF, KEY_INCL, KEY_CALLS, KEY_AVG, KEY_CPU, KEY_OFFCPU, KEYS };
 
 /* One function of the table: its index in the profile and its figures (the run's or a thread's). */
 struct row {
@@ -96,10 +97,16 @@ static uint64_t avg_ns(const struct pstat *st)
 
 static uint64_t key_of(const struct pstat *st, enum top_key k)
 {
-	return k == KEY_SELF    ? st->self_ns
-	       : k == KEY_INCL  ? st->incl_ns
-	       : k == KEY_CALLS ? st->calls
-				: avg_ns(st);
+	switch (k) {
+	case KEY_SELF: return st->self_ns;
+	case KEY_INCL: return st->incl_ns;
+	case KEY_CALLS: return st->calls;
+	case KEY_CPU: return st->cpu_self_ns;
+	case KEY_OFFCPU: return st->self_ns - st->cpu_self_ns;
+	case KEY_AVG:
+	case KEYS: break;
+	}
+	return avg_ns(st);
 }
 
 static int cmp_row(const void *a, const void *b, void *ctx)
@@ -216,6 +223,10 @@ static void text_table(struct buf *out, const struct profile *p, const struct ta
 	if (p->runs[0]->sample_rate)
 		put_right(out, "±self", 9);
 	put_right(out, "inclusive", 9);
+	if (p->has_cpu) {
+		put_right(out, "cpu self", 9);
+		put_right(out, "off-cpu", 9);
+	}
 	put_right(out, "avg", 9);
 	put_right(out, "%", 6);
 	buf_puts(out, "name\n");
@@ -227,6 +238,10 @@ static void text_table(struct buf *out, const struct profile *p, const struct ta
 		if (p->runs[0]->sample_rate)
 			put_right(out, st->has_timed ? fmt_ns(c, st->self_se_ns) : "-", 9);
 		put_right(out, fmt_ns(c, st->incl_ns), 9);
+		if (p->has_cpu) {
+			put_right(out, fmt_ns(a, st->cpu_self_ns), 9);
+			put_right(out, fmt_ns(c, st->self_ns - st->cpu_self_ns), 9);
+		}
 		put_right(out, fmt_ns(a, avg_ns(st)), 9);
 		snprintf(b, sizeof(b), "%.1f", 100.0 * fmt_share(st->self_ns, t->run_ns));
 		put_right(out, b, 6);
@@ -325,6 +340,10 @@ static void json_table(struct buf *out, const struct profile *p, const struct ta
 			json_string(out, f->module);
 		else
 			buf_puts(out, "null");
+		if (st->has_cpu)
+			buf_printf(out, ",\"cpu_ns\":%llu,\"cpu_self_ns\":%llu",
+				   (unsigned long long)st->cpu_ns,
+				   (unsigned long long)st->cpu_self_ns);
 		if (st->has_timed)
 			buf_printf(out,
 				   ",\"timed_calls\":%llu,\"self_se_ns\":%llu,\"inclusive_se_ns\":%"
@@ -490,15 +509,16 @@ static void print_profile(const struct profile *p, enum top_key key, enum top_fo
 /* parse_choices: --sort and --format as enums, and the regex compiled; 0, or the exit status. */
 static int parse_choices(enum top_key *key, enum top_format *format)
 {
-	static const char *const keys[] = { "self", "incl", "calls", "avg" };
+	static const char *const keys[KEYS] = { "self", "incl", "calls", "avg", "cpu", "offcpu" };
 	static const char *const formats[] = { "text", "csv", "json" };
 	size_t i;
 	int rc;
 
-	for (i = 0; i < 4 && strcmp(o.sort, keys[i]); i++)
+	for (i = 0; i < KEYS && strcmp(o.sort, keys[i]); i++)
 		;
-	if (i == 4)
-		return opts_error(&top_cmd, "--sort wants self, incl, calls or avg, not '%s'",
+	if (i == KEYS)
+		return opts_error(&top_cmd,
+				  "--sort wants self, incl, calls, avg, cpu or offcpu, not '%s'",
 				  o.sort);
 	*key = (enum top_key)i;
 	for (i = 0; i < 3 && strcmp(o.format, formats[i]); i++)

@@ -626,37 +626,63 @@ static void signal_figures(struct snap_row *rows, size_t n)
 
 /*
  * CPU time (cputime.h) of every row, from its sums (tree_rows, add_open_cpu),
- * once compensated.  What its calls that read the CPU clock spent off the
- * CPU (wall less CPU time) is measured, and is no probe's: the probes run on
- * the CPU.  So a row's off-CPU time is its raw inclusive time times the
- * off-CPU share of those calls (none for a row with none: calls that short
- * are taken to run, and a folded row's are never read), and its CPU time is
- * its compensated time less that.  Its self off-CPU time is its off-CPU time
- * less its children's, at least 0; its CPU self time is its self time less
- * that.  `ns_per_tick` converts the CPU clock's ns.
+ * once compensated.  What the calls that read the CPU clock spent off the CPU
+ * (wall less CPU time) is measured, and is no probe's: the probes run on the
+ * CPU.  So a row with such calls has as off-CPU time its raw inclusive time
+ * times their off-CPU share.  Of that, what its children with such calls do
+ * not account for is spread over its self time and its other children in
+ * proportion to their time, as preemption falls (a long wait in its own code
+ * is a library call of its own, with library probes); a row without such
+ * calls (short, or folded) gets its share of its parent's that way, a root
+ * none.  Its CPU time is its compensated time less its off-CPU time, and so
+ * for its self time.  `ns_per_tick` converts the CPU clock's ns.  0, or -1
+ * without memory.
  */
-static void cpu_figures(struct snap_row *rows, size_t n, double ns_per_tick)
+static int cpu_figures(struct snap_row *rows, size_t n, double ns_per_tick)
 {
-	for (size_t i = 0; i < n; i++) { /* cpu_self: the off-CPU time, inclusive */
+	double *spread = calloc(n ? 2 * n : 1, sizeof(*spread)); /* [2i]: children's off-CPU time
+								   * measured, [2i + 1]: the
+								   * others' time, then the share */
+
+	if (!spread)
+		return -1;
+	for (size_t i = 0; i < n; i++) { /* cpu_incl: the measured off-CPU time, or -1 */
 		struct snap_row *x = &rows[i];
 		double wall = x->cpu_self, cpu = x->cpu_incl / ns_per_tick;
 		double off = wall > cpu ? x->raw_incl * (wall - cpu) / wall : 0;
 
-		off = off < x->incl ? off : x->incl;
-		x->cpu_incl = x->incl - off;
-		x->cpu_self = off;
+		x->cpu_incl = wall > 0 ? (off < x->incl ? off : x->incl) : -1;
 	}
-	for (size_t i = 0; i < n; i++) { /* then less its children's, at the parent */
+	for (size_t i = n; i-- > 0;) {
 		const struct snap_row *x = &rows[i];
 
-		if (x->parent != SNAP_NO_FN && !x->comp_root)
-			rows[x->parent].cpu_self -= x->incl - x->cpu_incl;
+		if (x->parent == SNAP_NO_FN || x->comp_root)
+			continue;
+		if (x->cpu_incl >= 0)
+			spread[2 * x->parent] += x->cpu_incl;
+		else
+			spread[2 * x->parent + 1] += x->incl;
 	}
-	for (size_t i = 0; i < n; i++) {
-		double off_self = rows[i].cpu_self > 0 ? rows[i].cpu_self : 0;
+	for (size_t i = 0; i < n; i++) { /* parents first: a child takes its parent's share */
+		struct snap_row *x = &rows[i];
+		double off = x->cpu_incl, rest, share;
 
-		rows[i].cpu_self = rows[i].self > off_self ? rows[i].self - off_self : 0;
+		if (off < 0) {
+			share = x->parent == SNAP_NO_FN || x->comp_root ? 0
+									: spread[2 * x->parent + 1];
+			off = share * x->incl;
+		}
+		rest = off - spread[2 * i];
+		share = rest > 0 && x->self + spread[2 * i + 1] > 0
+				? rest / (x->self + spread[2 * i + 1])
+				: 0;
+		spread[2 * i + 1] = share < 1 ? share : 1;
+		x->cpu_incl = x->incl > off ? x->incl - off : 0;
+		x->cpu_self = x->self * (1 - spread[2 * i + 1]);
+		x->cpu_self = x->cpu_self < x->cpu_incl ? x->cpu_self : x->cpu_incl;
 	}
+	free(spread);
+	return 0;
 }
 
 static void total_add(struct snap_total *a, const struct snap_totals *tot, size_t i, bool outermost)
@@ -827,8 +853,8 @@ int snapshot_thread(struct snapshot *s, size_t i, const struct comp_cost cost[PR
 		goto out_release;
 	out->clamped = compensate(out, cost);
 	signal_figures(out->rows, out->n);
-	if (cputime_on)
-		cpu_figures(out->rows, out->n, 1e9 / clock_ticks_per_second());
+	if (cputime_on && cpu_figures(out->rows, out->n, 1e9 / clock_ticks_per_second()) < 0)
+		goto out_release;
 	for (size_t k = 0; k < out->n && !out->has_nested; k++)
 		out->has_nested = out->rows[k].nested > 0;
 	if (thread_totals(out) < 0)

@@ -210,6 +210,13 @@ if grep -l -e 'id="cpu"' -e 'CPU time</dt>' -e 'CPU self</th>' "$S/index.html" "
 else
 	ok "without CPU time no page speaks of it"
 fi
+"$CP" top -n 1 --sort offcpu "$FIX/c-cpu.json" >"$W/cpu-top.txt" 2>&1
+has "cpu: top sorts by self time off the CPU, with CPU and off-CPU columns" "$W/cpu-top.txt" \
+	'^ +10 +40.0 ms +70.0 ms +10.0 ms +30.0 ms +7.00 ms +43.2  compute$'
+"$CP" top -n 1 --sort cpu --format json "$FIX/c-cpu.json" >"$W/cpu-top.json" 2>&1
+got=$(jq -c '[.tables[0].functions[0] | .name, .cpu_ns, .cpu_self_ns]' "$W/cpu-top.json" 2>&1)
+[ "$got" = '["fib",25000000,25000000]' ] && ok "cpu: top --sort cpu, JSON with the CPU figures" ||
+	fail "cpu: top --sort cpu, JSON with the CPU figures" "$got"
 "$CP" merge -o "$W/cpu-merged.json" "$FIX/c-cpu.json" "$FIX/c-cpu.json" >/dev/null 2>"$W/cpu-merge.err"
 got=$(jq -c '[(.threads[0].functions[] | select(.fn == 3) | .cpu_calls, .cpu_ns, .cpu_self_ns),
 	(.threads[0].tree | (.columns | index("cpu_self_ns")) as $k | .rows[3][$k])]' "$W/cpu-merged.json")

@@ -40,6 +40,10 @@
 	T(fold_nested_on_the_path)             \
 	T(fold_path_moves)                     \
 	T(fold_close_charges)                  \
+	T(cputime_clock)                       \
+	T(cputime_nested)                      \
+	T(cputime_long_calls)                  \
+	T(cputime_stale_and_full)              \
 	T(compensate_worked_example)           \
 	T(compensate_chain)                    \
 	T(compensate_clamps)                   \
