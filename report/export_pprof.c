@@ -12,8 +12,8 @@
 #include "profile.pb-c.h"
 
 /*
- * Sample values: calls (count) and time (nanoseconds), the path's self time
- * only: pprof adds a path's samples up into inclusive time itself, so an
+ * Sample values: calls (count) and time (nanoseconds), and with CPU time
+ * cpu (nanoseconds: of the time, on a CPU), the path's self time only: pprof adds a path's samples up into inclusive time itself, so an
  * inclusive value would count twice.  Each path of each thread is one sample
  * whose locations run from the leaf up to the root; every function is one
  * location (id = function index + 1) with one line (the function's own).
@@ -108,8 +108,8 @@ static int64_t str_id(struct pb_strings *t, const char *s)
 struct pb_build {
 	PbProfile prof;
 	struct pb_strings strs;
-	PbValueType types[2], period_type;
-	PbValueType *type_ptrs[2];
+	PbValueType types[3], period_type;
+	PbValueType *type_ptrs[3];
 	PbFunction *funcs;
 	PbFunction **func_ptrs;
 	PbLine *lines;
@@ -236,14 +236,18 @@ static void add_header(const struct export_ctx *x, struct pb_build *b)
 	const struct run *r = p->nruns ? p->runs[0] : NULL;
 	struct buf text = BUF_INIT;
 
+	static const char *const types[3][2] = { { "calls", "count" },
+						 { "time", "nanoseconds" },
+						 { "cpu", "nanoseconds" } };
+
 	str_id(&b->strs, ""); /* string_table[0] */
-	for (int k = 0; k < 2; k++) {
+	b->prof.n_sample_type = p->has_cpu ? 3 : 2;
+	for (size_t k = 0; k < b->prof.n_sample_type; k++) {
 		perftools__profiles__value_type__init(&b->types[k]);
-		b->types[k].type = str_id(&b->strs, k ? "time" : "calls");
-		b->types[k].unit = str_id(&b->strs, k ? "nanoseconds" : "count");
+		b->types[k].type = str_id(&b->strs, types[k][0]);
+		b->types[k].unit = str_id(&b->strs, types[k][1]);
 		b->type_ptrs[k] = &b->types[k];
 	}
-	b->prof.n_sample_type = 2;
 	b->prof.sample_type = b->type_ptrs;
 	b->prof.default_sample_type = b->types[1].type;
 	perftools__profiles__value_type__init(&b->period_type);
@@ -341,8 +345,9 @@ static int put_samples(const struct profile *p, const struct pb_build *b, struct
 
 		for (size_t i = 0; i < tr->n && !rc; i++) {
 			PbSample sm;
-			int64_t values[2] = { (int64_t)tr->nodes[i].calls,
-					      (int64_t)tr->nodes[i].self_ns };
+			int64_t values[3] = { (int64_t)tr->nodes[i].calls,
+					      (int64_t)tr->nodes[i].self_ns,
+					      (int64_t)tr->nodes[i].cpu_self_ns };
 			size_t len, head;
 
 			perftools__profiles__sample__init(&sm);
@@ -350,7 +355,7 @@ static int put_samples(const struct profile *p, const struct pb_build *b, struct
 			for (int64_t k = (int64_t)i; k >= 0; k = tr->nodes[k].parent)
 				ids[sm.n_location_id++] = tr->nodes[k].fn + 1;
 			sm.value = values;
-			sm.n_value = 2;
+			sm.n_value = b->prof.n_sample_type;
 			sm.label = (PbLabel **)&b->label_ptrs[2 * t];
 			sm.n_label = b->nlabels[t];
 			len = perftools__profiles__sample__get_packed_size(&sm);

@@ -26,12 +26,19 @@ static void summary_program(struct buf *md, const struct profile *p, int no_argv
 
 static void summary_figures(struct buf *md, const struct profile *p)
 {
-	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], a2[FMT_SIZE];
 
 	buf_printf(md, "- Wall time: %s; %zu thread%s, %s function%s, %s call%s\n",
 		   fmt_ns(a, p->wall_ns), p->nthreads, p->nthreads == 1 ? "" : "s",
 		   fmt_count(b, p->nfuncs), p->nfuncs == 1 ? "" : "s", fmt_count(c, p->calls),
 		   p->calls == 1 ? "" : "s");
+	if (p->has_cpu)
+		buf_printf(md,
+			   "- On a CPU: %s of the %s profiled (%s); off it (blocked, asleep, "
+			   "waiting to run): %s\n",
+			   fmt_ns(a, p->cpu_run_ns), fmt_ns(b, p->run_ns),
+			   fmt_pct(c, p->cpu_run_ns, p->run_ns),
+			   fmt_ns(a2, p->run_ns - p->cpu_run_ns));
 	if (p->has_overhead)
 		buf_printf(md,
 			   "- Instrumentation: about %s, %s of the run (calls \xc3\x97 calibrated "

@@ -36,7 +36,7 @@ const base = (p) => (p ? p.slice(p.lastIndexOf('/') + 1) : '');
 function readDumps(paths) {
 	const fns = new Map(); // key -> { name, file, line, calls, self, incl, rowsSelf, rowsCalls, root }
 	const order = [];
-	let rows = 0, calls = 0, self = 0, timed = false;
+	let rows = 0, calls = 0, self = 0, timed = false, cpu = false;
 	const threads = [];
 	for (const p of paths) {
 		const d = JSON.parse(fs.readFileSync(p, 'utf8'));
@@ -68,13 +68,14 @@ function readDumps(paths) {
 			keyOf.set(f.id, k);
 			if (!fns.has(k)) {
 				const module = base(mods.get(f.module)?.path);
-				fns.set(k, { name: f.name, file: f.file, line: f.line, module, offset: f.offset, calls: 0, self: 0, incl: 0, rowsSelf: 0, rowsCalls: 0 });
+				fns.set(k, { name: f.name, file: f.file, line: f.line, module, offset: f.offset, calls: 0, self: 0, incl: 0, rowsSelf: 0, rowsCalls: 0, rowsCpu: 0 });
 				order.push(k);
 			}
 		}
 		for (const t of d.threads) {
 			const c = t.tree.columns, at = (name) => c.indexOf(name);
-			const [iId, iParent, iFn, iCalls, iSelf] = ['id', 'parent', 'fn', 'calls', 'self_ns'].map(at);
+			const [iId, iParent, iFn, iCalls, iSelf, iCpu] = ['id', 'parent', 'fn', 'calls', 'self_ns', 'cpu_self_ns'].map(at);
+			if (iCpu >= 0) cpu = true;
 			const paths = [];
 			const byId = new Map();
 			for (const e of t.edges) {
@@ -91,6 +92,7 @@ function readDumps(paths) {
 			for (const r of t.tree.rows) {
 				const e = fns.get(keyOf.get(r[iFn]));
 				e.rowsSelf += r[iSelf]; e.rowsCalls += r[iCalls];
+				e.rowsCpu += iCpu >= 0 ? r[iCpu] : r[iSelf]; // without CPU time, all of it counts as on a CPU
 				const stack = (r[iParent] === null ? [] : byId.get(r[iParent])).concat([keyOf.get(r[iFn])]);
 				byId.set(r[iId], stack);
 				paths.push({ stack, calls: r[iCalls], self: r[iSelf] });
@@ -123,7 +125,7 @@ function readDumps(paths) {
 		byLabel.set(e.label, n);
 		if (n > 1) e.label += ` #${n}`;
 	}
-	return { fns, order, rows, calls, self, timed, threads };
+	return { fns, order, rows, calls, self, timed, threads, cpu };
 }
 
 const want = readDumps(dumpPaths);
@@ -142,22 +144,24 @@ function checkPprof() {
 	const p = Profile.decode(zlib.gunzipSync(fs.readFileSync(file)));
 	const str = (i) => p.stringTable.strings[Number(i)];
 	const types = p.sampleType.map((t) => `${str(t.type)}/${str(t.unit)}`).join(' ');
-	if (types !== 'calls/count time/nanoseconds') problem(`sample types are ${types}`);
+	// With CPU time (dump-format.md), a third value: the path's self time on a CPU.
+	if (types !== 'calls/count time/nanoseconds' + (want.cpu ? ' cpu/nanoseconds' : '')) problem(`sample types are ${types}`);
 	const fnName = new Map(p.function.map((f) => [Number(f.id), str(f.name)]));
 	const fnOf = new Map(p.location.map((l) => [Number(l.id), fnName.get(Number(l.line[0].functionId))]));
 	const got = new Map();
 	for (const s of p.sample) {
 		const leaf = fnOf.get(Number(s.locationId[0]));
-		const g = got.get(leaf) || { calls: 0, self: 0 };
-		g.calls += Number(s.value[0]); g.self += Number(s.value[1]);
+		const g = got.get(leaf) || { calls: 0, self: 0, cpu: 0 };
+		g.calls += Number(s.value[0]); g.self += Number(s.value[1]); g.cpu += Number(s.value[want.cpu ? 2 : 1]);
 		got.set(leaf, g);
 	}
 	if (p.sample.length !== want.rows) problem(`${p.sample.length} samples, the dumps have ${want.rows} call paths`);
 	if (p.function.length !== want.order.length) problem(`${p.function.length} functions, the dumps have ${want.order.length}`);
 	for (const [label, e] of byLabel) {
-		const g = got.get(label) || { calls: 0, self: 0 };
+		const g = got.get(label) || { calls: 0, self: 0, cpu: 0 };
 		compare('calls', label, g.calls, e.calls);
 		compare('self time', label, g.self, e.rowsSelf);
+		if (want.cpu) compare('CPU self time', label, g.cpu, e.rowsCpu);
 	}
 	for (const f of p.function) {
 		const e = byLabel.get(str(f.name));

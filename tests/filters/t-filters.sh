@@ -105,14 +105,23 @@ unrecorded() {
 	jq -r --arg fn "$2" --arg key "${3:-unrecorded_calls}" '(.functions[] | select(.name == $fn) | .id) as $id |
 		[.threads[].functions[] | select(.fn == $id) | .[$key] // 0] | add // "none"' "$1"
 }
+# cpu_reads_below($id): the calls under function $id's rows in thread 0's tree that read the
+# CPU clock (docs/dump-format.md, "CPU time"): their reads cost cpu_read_ns each, in its time.
+cpu_reads_below='def cpu_reads_below($id): .threads[0].tree as $t | $t.columns as $c |
+	($c | index("cpu_calls")) as $k | ($c | index("parent")) as $p | ($c | index("fn")) as $fi |
+	(reduce $t.rows[] as $r ({}; .[$r[0] | tostring] = $r)) as $byid |
+	if $k == null then 0 else [$t.rows[] | select([recurse(if .[$p] == null then empty
+		else $byid[.[$p] | tostring] end)] | .[1:] | any(.[$fi] == $id)) | .[$k]] | add // 0 end;'
 # compensated DUMP FN BELOW: true when FN's inclusive time is its raw one less its own o_in,
-# the BELOW recorded calls under it at per_call_ns and its unrecorded calls at unrecorded_ns
-# (a rounding slack of 2 ns and a millionth), and the calibration measured unrecorded_ns.
+# the BELOW recorded calls under it at per_call_ns (and their CPU clock reads at cpu_read_ns)
+# and its unrecorded calls at unrecorded_ns (a rounding slack of 2 ns and a millionth), and the
+# calibration measured unrecorded_ns.
 compensated() {
-	jq -r --arg fn "$2" --argjson below "$3" '.calibration as $c |
+	jq -r --arg fn "$2" --argjson below "$3" "$cpu_reads_below"'.calibration as $c |
 		(.functions[] | select(.name == $fn) | .id) as $id |
 		(.threads[0].functions[] | select(.fn == $id)) as $f |
 		($f.raw_inclusive_ns - $f.calls * $c.o_in_ns - $below * $c.per_call_ns -
+		 cpu_reads_below($id) * ($c.cpu_read_ns // 0) -
 		 ($f.unrecorded_calls // 0) * ($c.unrecorded_ns // 0)) as $want |
 		($c.unrecorded_ns // 0) > 0 and
 		(($f.inclusive_ns - $want) | fabs) <= 2 + $f.raw_inclusive_ns / 1000000' "$1"
@@ -174,9 +183,10 @@ got="$(unrecorded "$W/fentry-excl.json" top fentry_unrecorded_calls) $(unrecorde
 	fail "-pg -mfentry, CALLPROF_EXCLUDE: top's 5 calls of helper_mid unrecorded, of that kind" \
 		"top, main, top's plain ones: $got"
 
-got=$(jq -r '.calibration as $c | (.functions[] | select(.name == "top") | .id) as $id |
+got=$(jq -r "$cpu_reads_below"'.calibration as $c | (.functions[] | select(.name == "top") | .id) as $id |
 	(.threads[0].functions[] | select(.fn == $id)) as $f |
 	($f.raw_inclusive_ns - $c.fentry_o_in_ns - 19 * ($c.fentry_o_in_ns + $c.fentry_o_out_ns) -
+	 cpu_reads_below($id) * ($c.cpu_read_ns // 0) -
 	 $f.fentry_unrecorded_calls * $c.fentry_unrecorded_ns) as $want |
 	$c.fentry_unrecorded_ns > 0 and (($f.inclusive_ns - $want) | fabs) <= 2 + $f.raw_inclusive_ns / 1000000' \
 	"$W/fentry-excl.json" 2>&1)

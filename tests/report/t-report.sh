@@ -201,6 +201,8 @@ if report cpu "$FIX/c-cpu.json"; then
 		'<a href="all.html" id="to-wall">wall</a>'
 	has "cpu: the flame graph of CPU time weighs the CPU time, 60.2 ms" "$C/flame/all-cpu.data.js" \
 		'"whole":60200000,"total":60200000'
+	has "cpu: summary.md says how much ran on a CPU" "$C/summary.md" \
+		'^- On a CPU: 60.2 ms of the 92.5 ms profiled \(65.1%\); off it \(blocked, asleep, waiting to run\): 32.3 ms$'
 else
 	fail "report a dump with CPU time" "$(head -c 300 "$W/cpu.err")"
 fi
