@@ -143,6 +143,7 @@ variant_cmds() {
 	printf 'empty-so%s\t%s %s\n' "$z" "$d/empty-so" "$a"
 	printf 'tsc%s\t%s %s\n' "$z" "$d/tsc" "$a"
 	printf 'callprof%s\tCALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cp.json" "$d/callprof" "$a"
+	printf 'callprof-nocpu%s\tCALLPROF_CPU=0 CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpnc.json" "$d/callprof" "$a"
 	printf 'callprof-none%s\tCALLPROF_CLOCK=none CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpn.json" "$d/callprof" "$a"
 	printf 'callprof-adaptive%s\tCALLPROF_CLOCK=tsc-adaptive CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpa.json" "$d/callprof" "$a"
 	printf 'callprof-ordered%s\tCALLPROF_CLOCK=tsc-ordered CALLPROF_OUTPUT=%s %s %s\n' "$z" "$r/cpo.json" "$d/callprof" "$a"

@@ -33,6 +33,7 @@ function label(v) {
 	if (v == "tsc") return "-finstrument-functions, TSC-only hooks"
 	if (v == "callprof") return "**callprof** (link mode, default clock: tsc)"
 	if (v == "callprof-none") return "**callprof**, CALLPROF_CLOCK=none"
+	if (v == "callprof-nocpu") return "**callprof**, CPU time off (CALLPROF_CPU=0)"
 	if (v == "callprof-adaptive") return "**callprof**, CALLPROF_CLOCK=tsc-adaptive"
 	if (v == "callprof-sampled") return "**callprof**, CALLPROF_TIMING=sampled (one call in 64 timed past each context's first 64)"
 	if (v == "fentry-sampled") return "**callprof**, -pg -mfentry front-end, CALLPROF_TIMING=sampled"
@@ -193,6 +194,9 @@ function target_rows(w,    cp, fl, none, gp, uf, xr) {
 		net[w, "callprof-sampled"], fl, 0.45)
 	ratio_row(w, "-pg -mfentry, sampled against every call timed (not a target)",
 		net[w, "fentry-sampled"], net[w, "fentry"], 0)
+	# CPU time (issue 14): what its tests on the fast paths and its reads cost (not a target).
+	ratio_row(w, "callprof with CPU time against CALLPROF_CPU=0 (not a target)", cp,
+		net[w, "callprof-nocpu"], 0)
 }
 
 # The run least disturbed by the rest of the machine: the smallest raw total over the phases.
