@@ -113,19 +113,25 @@ static double probe_cost(const struct profile *p, const struct pfunc *f)
  * are exact even where a plain read would let a function's last cache miss
  * land in its caller, so the reader knows which figures to trust.
  */
-static void fenced_reads(struct buf *out, const struct pfunc *f)
+/* calls_note: a notice "LEAD n of CALLS calls TAIL", n with its value for scripts. */
+static void calls_note(struct buf *out, const char *id, const char *lead, uint64_t n,
+		       uint64_t calls, const char *tail)
 {
 	char a[FMT_SIZE], b[FMT_SIZE];
 
-	if (!f->st.has_fenced)
-		return;
 	buf_printf(out,
-		   "<li class=\"info\" id=\"fenced\">Clock reads: fenced for <span "
-		   "data-v=\"%llu\">%s</span> "
-		   "of %s call%s (times of those calls are exact; see CALLPROF_CLOCK in the "
-		   "README).</li>\n",
-		   (unsigned long long)f->st.fenced_calls, fmt_count(a, f->st.fenced_calls),
-		   fmt_count(b, f->st.calls), f->st.calls == 1 ? "" : "s");
+		   "<li class=\"info\" id=\"%s\">%s<span data-v=\"%llu\">%s</span> of %s call%s "
+		   "%s</li>\n",
+		   id, lead, (unsigned long long)n, fmt_count(a, n), fmt_count(b, calls),
+		   calls == 1 ? "" : "s", tail);
+}
+
+static void fenced_reads(struct buf *out, const struct pfunc *f)
+{
+	if (f->st.has_fenced)
+		calls_note(out, "fenced", "Clock reads: fenced for ", f->st.fenced_calls,
+			   f->st.calls,
+			   "(times of those calls are exact; see CALLPROF_CLOCK in the README).");
 }
 
 /*
@@ -153,17 +159,12 @@ static void timed_calls(struct buf *out, const struct pfunc *f)
  */
 static void cpu_reads(struct buf *out, const struct pfunc *f)
 {
-	char a[FMT_SIZE], b[FMT_SIZE];
-
-	if (!f->st.has_cpu)
-		return;
-	buf_printf(out,
-		   "<li class=\"info\" id=\"cpu\">CPU time read on <span data-v=\"%llu\">%s</span> "
-		   "of %s call%s (a calling context's first call and those after a long one): "
-		   "off-CPU time is time spent blocked, asleep or waiting to run, in the share "
-		   "those calls had; calls that never read it count as on a CPU.</li>\n",
-		   (unsigned long long)f->st.cpu_calls, fmt_count(a, f->st.cpu_calls),
-		   fmt_count(b, f->st.calls), f->st.calls == 1 ? "" : "s");
+	if (f->st.has_cpu)
+		calls_note(
+			out, "cpu", "CPU time read on ", f->st.cpu_calls, f->st.calls,
+			"(a calling context's first call and those after a long one): off-CPU "
+			"time is time spent blocked, asleep or waiting to run, in the share those "
+			"calls had; calls that never read it count as on a CPU.");
 }
 
 /*

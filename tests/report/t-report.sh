@@ -164,15 +164,20 @@ if report sampled-twice "$W/sampled.json" "$W/sampled.json"; then
 else
 	fail "report two sampled dumps" "$(head -c 300 "$W/sampled-twice.err")"
 fi
+# refused NAME DUMP PATTERN: `callprof report` of DUMP fails with one line naming the file that
+# matches PATTERN (grep).
+refused() {
+	"$CP" report -o "$W/site-refused" "$2" >/dev/null 2>"$W/refused.err"
+	_rc=$?
+	if [ $_rc -ne 0 ] && [ "$(wc -l <"$W/refused.err")" -eq 1 ] && grep -q "$3" "$W/refused.err"; then
+		ok "$1: one line naming the file, non-zero exit"
+	else
+		fail "$1: one line naming the file, non-zero exit" "rc $_rc: $(cat "$W/refused.err")"
+	fi
+}
 jq '.threads[0].functions[6].timed_calls = 5001' "$W/sampled.json" >"$W/sampled-bad.json"
-"$CP" report -o "$W/site-sampled-bad" "$W/sampled-bad.json" >/dev/null 2>"$W/sampled-bad.err"
-rc=$?
-if [ $rc -ne 0 ] && [ "$(wc -l <"$W/sampled-bad.err")" -eq 1 ] &&
-	grep -q "timed_calls 5001 is more than calls 5000 .* in '.*sampled-bad.json'" "$W/sampled-bad.err"; then
-	ok "more timed calls than calls: one line naming the file, non-zero exit"
-else
-	fail "more timed calls than calls: one line naming the file, non-zero exit" "rc $rc: $(cat "$W/sampled-bad.err")"
-fi
+refused "more timed calls than calls" "$W/sampled-bad.json" \
+	"timed_calls 5001 is more than calls 5000 .* in '.*sampled-bad.json'"
 
 # ---- CPU time: on a CPU and off it, on the index, the function pages and a flame graph ----
 # c-cpu is c-small with CPU time: compute (fn 3) spent 30 of its 40 ms of self time off the CPU,
@@ -230,15 +235,7 @@ else
 fi
 for bad in '.threads[0].functions[3].cpu_ns = 70000001' '.threads[0].tree.rows[3][9] = 40000001'; do
 	jq "$bad" "$FIX/c-cpu.json" >"$W/cpu-bad.json"
-	"$CP" report -o "$W/site-cpu-bad" "$W/cpu-bad.json" >/dev/null 2>"$W/cpu-bad.err"
-	rc=$?
-	if [ $rc -ne 0 ] && [ "$(wc -l <"$W/cpu-bad.err")" -eq 1 ] &&
-		grep -q "cpu.* above .* in '.*cpu-bad.json'" "$W/cpu-bad.err"; then
-		ok "more CPU time than time ($bad): one line naming the file, non-zero exit"
-	else
-		fail "more CPU time than time ($bad): one line naming the file, non-zero exit" \
-			"rc $rc: $(cat "$W/cpu-bad.err")"
-	fi
+	refused "more CPU time than time ($bad)" "$W/cpu-bad.json" "cpu.* above .* in '.*cpu-bad.json'"
 done
 
 # ---- hostile names ------------------------------------------------------------------------
