@@ -657,8 +657,9 @@ static void thread_table(struct buf *out, const struct profile *p)
 	buf_printf(out,
 		   "<table class=\"profile sortable\" id=\"threads-table\">\n<thead><tr>"
 		   "<th data-sort=\"num\">#</th><th data-sort=\"text\">Thread</th>"
-		   "<th data-sort=\"num\">Wall</th><th data-sort=\"num\">Calls</th>"
+		   "<th data-sort=\"num\">Wall</th>%s<th data-sort=\"num\">Calls</th>"
 		   "<th data-sort=\"num\">Functions</th>%s<th>Views</th></tr></thead>\n<tbody>\n",
+		   p->has_cpu ? "<th data-sort=\"num\">On a CPU</th>" : "",
 		   health ? "<th data-sort=\"text\">Notices</th>" : "");
 	for (size_t t = 0; t < p->nthreads && render_thread_has_pages(t); t++) {
 		const struct pthread *th = &p->threads[t];
@@ -666,11 +667,15 @@ static void thread_table(struct buf *out, const struct profile *p)
 		buf_printf(out, "<tr><td class=\"num\" data-v=\"%zu\">%zu</td><td class=\"name\">",
 			   t + 1, t + 1);
 		link_thread_page(out, p, t, "");
+		buf_printf(out, "</td><td class=\"num\" data-v=\"%llu\">%s</td>",
+			   (unsigned long long)th->wall_ns, fmt_ns(a, th->wall_ns));
+		if (p->has_cpu) /* of its profiled time: a waiting thread shows little */
+			buf_printf(out, "<td class=\"num\" data-v=\"%llu\">%s (%s)</td>",
+				   (unsigned long long)th->cpu_run_ns, fmt_ns(a, th->cpu_run_ns),
+				   fmt_pct(b, th->cpu_run_ns, th->run_ns));
 		buf_printf(out,
-			   "</td><td class=\"num\" data-v=\"%llu\">%s</td>"
 			   "<td class=\"num\" data-v=\"%llu\">%s</td><td class=\"num\" "
 			   "data-v=\"%zu\">%zu</td>",
-			   (unsigned long long)th->wall_ns, fmt_ns(a, th->wall_ns),
 			   (unsigned long long)th->calls, fmt_count(b, th->calls), th->nfuncs,
 			   th->nfuncs);
 		if (health) {

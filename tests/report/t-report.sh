@@ -192,6 +192,10 @@ if report cpu "$FIX/c-cpu.json"; then
 		'id="top-cpu-self"> <tbody> <tr><td class="name"><a class="fn" href="fn/0/4.html"'
 	has "cpu: compute tops the self time off the CPU, 30 ms" "$W/cpu-index.txt" \
 		'id="top-off-cpu-self"> <tbody> <tr><td class="name"><a class="fn" href="fn/0/3.html"[^<]*>compute</a></td><td class="num" data-v="30000000">'
+	has "cpu: the threads table says how much of each thread's time was on a CPU" "$C/index.html" \
+		'<th data-sort="num">Wall</th><th data-sort="num">On a CPU</th>'
+	has "cpu: the thread's CPU time, and its share of its profiled time" "$C/index.html" \
+		'<td class="num" data-v="60200000">60.2 ms \(65.1%\)</td>'
 	has "cpu: the flat profile has CPU and off-CPU self time" "$C/index.html" \
 		'<th data-sort="num">CPU self</th><th data-sort="num">Off-CPU self</th>'
 	has "cpu: compute's page shows its time on a CPU" "$C/fn/0/3.html" \
