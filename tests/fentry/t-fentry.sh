@@ -84,6 +84,7 @@ gcc -O2 $CFLAGS -pg -mfentry -mavx -c $F/returns_avx.c -o $d/returns_avx.o
 gcc -o $d/returns.static $d/returns.o $d/returns_avx.o $B/libcallprof.a $(pkg-config --libs libdw) -lelf -ldl -lpthread"
 job twice "$d/twice" "$F/twice.c $INPUTS" "gcc -O2 $CFLAGS $FE $FI $F/twice.c -o $d/twice $RT"
 job args-fi "$d/args.fi" "$F/args.c $INPUTS" "gcc -O2 $CFLAGS $FI $F/args.c -o $d/args.fi $RT"
+job offcpu "$d/offcpu" "$TOP/tests/e2e/offcpu.c $INPUTS" "gcc -O2 $CFLAGS $FE $TOP/tests/e2e/offcpu.c -o $d/offcpu $RT -lpthread"
 run_jobs
 
 # ---- checks ---------------------------------------------------------------------------
@@ -290,6 +291,14 @@ checked 0 "$F/returns.expect"
 want "the program's own checks" "$(cat "$out")" ok
 want "called functions listed as uncalled" \
 	"$(key '[.modules[].uncalled[]?.name] as $u | [.functions[].name | select(. as $n | $u | index($n))]')" "[]"
+verdict
+
+begin "CPU time: the hijacked returns read the CPU clock too (sleeps off the CPU, computing on it)"
+dump=$W/offcpu.json
+CALLPROF_OUTPUT=$dump "$P/one/offcpu" >"$W/offcpu.out" 2>"$W/offcpu.err"
+rc=$? out=$W/offcpu.out err=$W/offcpu.err
+checked 0 "$TOP/tests/e2e/offcpu.expect"
+want "offcpu.jq's facts" "$(jq -c -f "$TOP/tests/e2e/offcpu.jq" "$dump")" "[true,true,4,true,true,2,true,true,true,0]"
 verdict
 
 begin "a function built with -finstrument-functions and -pg -mfentry both counts once"
