@@ -71,7 +71,7 @@ static void close_late(struct tstate *t, struct frame *top, uint64_t now)
 	frame_close_any(top, top - 1, now < frame_enter_ticks(top) ? frame_enter_ticks(top) : now);
 	if (stamp_sampled(top->node))
 		settle(top->node);
-	if (t->stack.cpu_frame == t->stack.depth - 1)
+	if (t->stack.cpu_frame >= t->stack.depth - 1)
 		shadow_cpu_close(&t->stack, t->stack.depth - 1);
 	t->stack.depth--;
 }

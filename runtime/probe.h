@@ -184,7 +184,7 @@ static inline __attribute__((always_inline)) CP_NOINSTR void probe_exit(struct t
 	now = stamp_exit_first();
 	s = &t->stack;
 	top = &s->base[s->depth - 1];
-	if (unlikely(top->fn != fn || t->dropped_depth || s->cpu_frame == s->depth - 1)) {
+	if (unlikely(top->fn != fn || t->dropped_depth || s->cpu_frame >= s->depth - 1)) {
 		probe_exit_slow(t, fn, now);
 		return;
 	}
@@ -336,7 +336,7 @@ probe_close_fast_held(struct tstate *t, uintptr_t fn, uintptr_t sp, uint64_t now
 	struct frame *top = &s->base[s->depth - 1];
 
 	if (unlikely(top->fn != fn || (top->sp ^ sp) > (FRAME_FENCED | FRAME_MARKS) ||
-		     t->dropped_depth || (top->sp & FRAME_FENCED) || s->cpu_frame == s->depth - 1))
+		     t->dropped_depth || (top->sp & FRAME_FENCED) || s->cpu_frame >= s->depth - 1))
 		return false;
 	if (!stamp_close(top, now)) /* tsc-ordered, monotonic: `now` is the read they want */
 		frame_close_any(top, top - 1, now);
