@@ -63,7 +63,8 @@
  *   return, so a probe never changes the program's errno, whatever it had to
  *   do (start the runtime, map memory, read the signal stack).  The one
  *   exception, probe_exit_close, is the fast path's own tail under the fenced
- *   and monotonic clocks and calls nothing that can set errno.
+ *   and monotonic clocks and for calls that read the CPU clock (a raw system
+ *   call), and calls nothing that can set errno.
  * - No lock, no malloc, no libdw, anywhere in a probe: filters are decided
  *   when modules load (verdict.h), thread states are mapped and join the
  *   registry lock-free, start-up (process.h) allocates nothing.
@@ -184,11 +185,12 @@ static inline __attribute__((always_inline)) CP_NOINSTR void probe_exit(struct t
 	now = stamp_exit_first();
 	s = &t->stack;
 	top = &s->base[s->depth - 1];
-	if (unlikely(top->fn != fn || t->dropped_depth || s->cpu_frame >= s->depth - 1)) {
+	if (unlikely(top->fn != fn || t->dropped_depth)) {
 		probe_exit_slow(t, fn, now);
 		return;
 	}
-	if (!stamp_close(top, now)) {
+	/* Out of line: a call that read the CPU clock (cputime.h), or one the clock closes so. */
+	if (unlikely(s->cpu_frame >= s->depth - 1) || !stamp_close(top, now)) {
 		probe_exit_close(t, top, now);
 		return;
 	}

@@ -208,23 +208,27 @@ static inline CP_NOINSTR bool stamp_close(const struct frame *top, uint64_t now)
 	return true;
 }
 
-/*
- * The exit time of frame `f` closed out of line: `now`, except for a fenced
- * frame, read only now, behind the fence.  (tsc-adaptive reads nothing on
- * entering the exit probe: a plain read before a fenced one would lengthen the
- * fenced interval by as long as the code before it leaves the plain read waiting.)
- */
-static inline CP_NOINSTR uint64_t stamp_exit_late(const struct frame *f, uint64_t now)
-{
-	return f->sp & FRAME_FENCED && !clock_stopped ? clock_tsc_read_after() : now;
-}
-
 /* `now` from stamp_exit_first for an exit off the fast path: read if it was put off. */
 static inline CP_NOINSTR uint64_t stamp_exit_resolve(uint64_t now)
 {
 	return clock_source == CLOCK_SRC_TSC_ADAPTIVE || clock_source == CLOCK_SRC_TSC_SAMPLED
 		       ? clock_now()
 		       : now;
+}
+
+/*
+ * The exit time of frame `f` closed out of line: `now`, except for a fenced
+ * frame, read only now, behind the fence, and a time put off (0: a call that
+ * reads the CPU clock, which closes out of line under any clock), read now.
+ * (tsc-adaptive reads nothing on entering the exit probe: a plain read before
+ * a fenced one would lengthen the fenced interval by as long as the code
+ * before it leaves the plain read waiting.)
+ */
+static inline CP_NOINSTR uint64_t stamp_exit_late(const struct frame *f, uint64_t now)
+{
+	if (f->sp & FRAME_FENCED && !clock_stopped)
+		return clock_tsc_read_after();
+	return now ? now : stamp_exit_resolve(now);
 }
 
 /* The state a new tree's nodes start in (cct.new_fence). */
