@@ -5,7 +5,6 @@
 
 bool cputime_on;
 uint64_t cputime_long_ticks = UINT64_MAX;
-double cputime_pair_ticks;
 
 /* How many times two reads' cost a call must last to read the CPU clock on
  * the next one: the reads then cost at most about 1% of its time. */
@@ -34,7 +33,6 @@ void cputime_set_cost(double pair_ticks)
 {
 	double ticks = pair_ticks * CPUTIME_LONG_FACTOR;
 
-	cputime_pair_ticks = pair_ticks;
 	if (cputime_on)
 		cputime_long_ticks = ticks >= 1 ? (uint64_t)ticks : 1;
 }

@@ -54,7 +54,4 @@ int cputime_thread_ns(int tid, uint64_t *ns);
 void cputime_init(bool wanted);
 void cputime_set_cost(double pair_ticks);
 
-/* What two reads cost, in ticks, as cputime_set_cost was given; 0 before. */
-extern double cputime_pair_ticks;
-
 #endif
