@@ -1,6 +1,7 @@
 /* cct.c: the cold half of the calling-context tree: node allocation, the overflow table, budget. */
 #include "cct.h"
 
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -8,11 +9,17 @@
 #define CHUNK_MAX_BYTES ((size_t)64 << 20)
 #define OVF_MIN_SLOTS ((size_t)1024)
 
-/* Every arena chunk starts with this header, so cct_release can unmap the chain. */
+/* Every arena chunk starts with this header, so cct_release can unmap the chain; a
+ * cache line long, so the nodes after it start on lines of their own. */
 struct chunk_hdr {
 	struct chunk_hdr *prev;
 	size_t bytes;
+	char pad[CCT_LINE - sizeof(struct chunk_hdr *) - sizeof(size_t)];
 };
+_Static_assert(sizeof(struct chunk_hdr) == CCT_LINE, "nodes start on a line");
+_Static_assert(sizeof(struct cct_node) % CCT_LINE == 0, "every node starts on a line");
+_Static_assert(offsetof(struct cct_node, slot_fn) == CCT_LINE,
+	       "a call's fields fill the first line, the child table the second");
 
 static void *map_bytes(size_t bytes)
 {

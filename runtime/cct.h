@@ -33,14 +33,20 @@
 #include "kind.h"
 
 #define CCT_SLOTS 4 /* children kept inline in a node; a power of two */
+#define CCT_LINE 64 /* a cache line: nodes are aligned to it */
 
 /* Exact sums of squared durations (sampled timing). */
 __extension__ typedef unsigned __int128 cct_wide;
 
+/*
+ * The fields a probe touches come first, in two cache lines (the arena aligns
+ * every node to 64 bytes): the first holds what a call of the node reads and
+ * writes, and what its callees' calls update in it; the second its child
+ * table, which a callee's lookup reads.  A call then touches two lines of two
+ * nodes, where a program's calls spread over thousands of them (bench/run.sh,
+ * section 2c).
+ */
 struct cct_node {
-	uintptr_t fn;                  /* function address; 0 for the root */
-	struct cct_node *parent;       /* NULL for the root */
-	struct cct_node *first_child;  /* children, newest first, for walking */
 	uintptr_t fe_word;             /* the front-end's word on this node's calls, set by the
 					  * first one it opens: 0 for -finstrument-functions; its
 					  * low bits name the front-end (CCT_FE_*), the rest is
@@ -50,15 +56,18 @@ struct cct_node {
 	uint64_t incl_ticks;           /* summed duration of finished activations */
 	uint64_t child_ticks;          /* summed duration of its children's activations */
 	uint64_t min_ticks, max_ticks; /* shortest and longest finished activation */
-	uintptr_t call_site;           /* return address in the caller, first call seen */
-	uint32_t dump_id;              /* scratch for the dump; the probes never touch it */
-	uint32_t many;                 /* slots full: every child is in the overflow table too */
 	uint32_t sample_left;          /* sampled timing: untimed calls before its next timed one */
+	uint32_t many;                 /* slots full: every child is in the overflow table too */
 	uint16_t timing;               /* sampled timing: CCT_TIME_*, how its calls are picked */
 	uint16_t cpu;                  /* CCT_CPU_READ: its next call reads the CPU clock
 					* (cputime.h); the enter fast paths test it */
+	uint32_t dump_id;              /* scratch for the dump; the probes never touch it */
 	uintptr_t slot_fn[CCT_SLOTS];  /* inline child table: key ... */
 	struct cct_node *slot_child[CCT_SLOTS]; /* ... and child; slot_fn 0 = empty */
+	uintptr_t fn;                           /* function address; 0 for the root */
+	struct cct_node *parent;                /* NULL for the root */
+	struct cct_node *first_child;           /* children, newest first, for walking */
+	uintptr_t call_site;                    /* return address in the caller, first call seen */
 	/* Last, clear of the lookup's fields: only probes of other kinds than plain read them. */
 	uint64_t kind_calls[PROBE_KINDS -
 			    1]; /* activations of each kind but PROBE_PLAIN (index kind - 1) */
