@@ -22,10 +22,13 @@ OVERLAP_CALLS=200000
 if [ "$QUICK" = 2 ]; then
 	# A smoke run (tests/bench): every step once, on inputs too small to measure anything.
 	ROUNDS=1 ACC_RUNS=1 SCALE_NS="100" FIB_ARGS="20 1" WIDE_ARGS=200 DEMO_ARGS=2000 OVERLAP_CALLS=2000
+	SPREAD_NS="1 64" SPREAD_ITER=20000
 elif [ "$QUICK" = 1 ]; then
 	ROUNDS=3 ACC_RUNS=3 SCALE_NS="100 1000" FIB_ARGS="30 1" WIDE_ARGS=20000 DEMO_ARGS=100000
+	SPREAD_NS="1 64 1024 8192" SPREAD_ITER=1000000
 else
 	ROUNDS=11 ACC_RUNS=7 SCALE_NS="100 1000 10000" FIB_ARGS="30 2" WIDE_ARGS=40000 DEMO_ARGS=200000
+	SPREAD_NS="1 64 1024 8192" SPREAD_ITER=4000000
 fi
 WARMUP=1
 # The clocks the accuracy and overlap benchmarks compare: the default first.
@@ -52,7 +55,7 @@ setup() {
 	# The real programs' sources and builds (bench/real.sh) are kept: they are cached.
 	mkdir -p "$W"
 	find "$W" -mindepth 1 -maxdepth 1 ! -name src ! -name real -exec rm -rf {} +
-	mkdir -p "$W/lib" "$W/run" "$W/probe" "$W/acc" "$W/overlap" "$W/scale"
+	mkdir -p "$W/lib" "$W/run" "$W/probe" "$W/acc" "$W/overlap" "$W/spread" "$W/scale"
 	: > "$CMDLOG"
 	: > "$NOTES"
 	sh "$S/deps.sh" || true
@@ -305,6 +308,50 @@ overlap() {
 	awk -F'\t' -v mode=overlap -f "$S/tables.awk" "$d/overlap.tsv" > "$d/overlap.md"
 }
 
+# The spread benchmark: the probes' cost in the program as its calls spread over more of the
+# tree, against the calibration leaf's; generated programs (gen_spread.awk), interleaved runs.
+spread() {
+	d=$W/spread
+	mkdir -p "$d"
+	: > "$d/spread.tsv"
+	: > "$d/counts"
+	for n in $SPREAD_NS; do
+		say "spread: N=$n (generate, compile)"
+		x awk -v N="$n" -v ITER="$SPREAD_ITER" -f "$S/gen_spread.awk" > "$d/spread$n.c"
+		x "$GCC" -O2 -g -fno-optimize-sibling-calls "$d/spread$n.c" -o "$d/plain$n"
+		x "$GCC" -O2 -g -fno-optimize-sibling-calls -finstrument-functions "$d/spread$n.c" \
+			-L"$W/lib" -Wl,-rpath,"$W/lib" -lcallprof -o "$d/callprof$n"
+	done
+	printf '%s\n' "$d/plainN; CALLPROF_OUTPUT=$d/N-R.json $d/callprofN; $W/dumpq $d/N-R.json  (R = 1..$ACC_RUNS, alternating; N = $SPREAD_NS)" >> "$CMDLOG"
+	i=1
+	while [ $i -le "$ACC_RUNS" ]; do
+		say "spread run $i of $ACC_RUNS"
+		for n in $SPREAD_NS; do
+			"$d/plain$n" | awk -v n="$n" '$1 == "drive_ns" { print "plain\t" n "\t" $2 }' >> "$d/spread.tsv"
+			CALLPROF_OUTPUT="$d/$n-$i.json" "$d/callprof$n" > "$d/out"
+			"$W/dumpq" "$d/$n-$i.json" > "$d/q"
+			iter=$(awk '$1 == "iterations" { print $2 }' "$d/out")
+			awk -v n="$n" '$1 == "drive_ns" { print "profiled\t" n "\t" $2 }' "$d/out" >> "$d/spread.tsv"
+			awk -F'\t' -v n="$n" -v iter="$iter" -v counts="$d/counts" '
+				$1 == "calib" { print "calib\t" n "\t" $2 + $3 }
+				$1 == "thread" { print "nodes\t" n "\t" $3 }
+				$1 == "fn" && $2 == "drive" { print "comp\t" n "\t" $4 / iter; drive = $3 }
+				$1 == "fn" && $2 == "leaf" { leaf = $3 }
+				$1 == "fn" && $2 ~ /^f[0-9]+$/ { fs += $3 }
+				END { if (drive != 1 || leaf != iter || fs != iter)
+					printf "N=%s: drive %s, leaf %s, f %s calls for %s iterations\n", n, drive, leaf, fs, iter >> counts }' \
+				"$d/q" >> "$d/spread.tsv"
+		done
+		i=$((i + 1))
+	done
+	awk -F'\t' -v mode=spread -f "$S/tables.awk" "$d/spread.tsv" > "$d/spread.md"
+	if [ -s "$d/counts" ]; then
+		note "spread: calls other than the programs' structure makes: $(tr '\n' ';' < "$d/counts")"
+	else
+		echo "Every run's dump counted drive() once and the leaf and the f's once per iteration." >> "$d/spread.md"
+	fi
+}
+
 # median_of CMD...: runs CMD 3 times; the median of what it prints last (a number).
 median_dump_ns() {
 	for k in 1 2 3; do
@@ -493,6 +540,19 @@ inclusive time per call as the dump gives it (median of the runs), to set agains
 
 $(cat "$W/overlap/overlap.md")
 
+## 2c. What the calibration leaf misses: calls spread over the tree
+
+Generated programs (bench/gen_spread.awk): N functions, each calling one leaf of a few
+instructions, called from one loop in a fixed shuffled order that cycles through all N;
+$SPREAD_ITER calls of an f a run, $ACC_RUNS runs of each build, alternating; medians. N=1 is the
+calibration leaf's own situation: one callee, over and over, its node always in the cache and its
+branches always predicted. A larger N spreads the probes' lookups over 2N + 1 tree nodes, as a
+real program's varied calls do. *Probes' cost per call, in the program* is (profiled −
+uninstrumented) / 2, two probed calls per call of an f; *calibrated o* is the dump's o_in + o_out.
+What the probes cost beyond the calibrated o is left in the compensated times: the last column.
+
+$(cat "$W/spread/spread.md")
+
 ## 3. Dump and report cost as the program grows
 
 Generated programs (bench/gen_scale.awk) of N functions: a fan-out-4 tree of functions that each
@@ -528,6 +588,7 @@ probe_cost
 fold_cost
 accuracy
 overlap
+spread
 scale
 write_results
 B="$B" sh "$S/scale.sh" >> "$RESULTS" || say "bench/scale.sh failed: RESULTS.md lacks its section"

@@ -83,6 +83,14 @@ mode == "real" && $1 == "dump" { split($2, k, ":"); if (k[1] == work) { rcalls[k
 mode == "real" && $1 == "gprof" { if ($2 == work) rgprof = $3; next }
 mode == "real" { split($1, k, ":"); if (k[1] == work) { rwall[k[2]] = $2; rfail[k[2]] = $6; rcpu[k[2]] = $8 }; next }
 
+# spread: "plain N ns", "profiled N ns", "calib N o_ns", "comp N ns", "nodes N rows" (per run)
+mode == "spread" {
+	if (!($2 in isn)) { isn[$2] = 1; sn[++nn] = $2 }
+	scnt[$1, $2]++
+	sval[$1, $2, scnt[$1, $2]] = $3
+	next
+}
+
 mode == "overlap" {
 	if ($1 == "plain" && !($2 in isleaf)) { isleaf[$2] = 1; leaves[++nl] = $2 }
 	if ($1 == "plain" || $1 == "tsc" || $1 == "tsc-ordered" || $1 == "tsc-adaptive") {
@@ -369,8 +377,29 @@ function real_table(    i, r, b, t, wp, cp, probes, fl, cr, mc, mv, mr, e, ew, c
 		print ""
 }
 
+function smed(kind, n,    tmp, i, c) {
+	c = scnt[kind, n]
+	for (i = 1; i <= c; i++)
+		tmp[i] = sval[kind, n, i]
+	return median(tmp, c)
+}
+
+function spread_table(    i, n, p, q, o, c) {
+	print "| callees in rotation | tree nodes | uninstrumented, per call of an f | profiled | probes' cost per call, in the program | calibrated o | in the program / calibrated | drive(), compensated, against uninstrumented |"
+	print "|---:|---:|---:|---:|---:|---:|---:|---:|"
+	for (i = 1; i <= nn; i++) {
+		n = sn[i]
+		p = smed("plain", n); q = smed("profiled", n); o = smed("calib", n); c = smed("comp", n)
+		# Two probed calls (an f and the leaf) per call of an f.
+		printf "| %d | %d | %.1f ns | %.1f ns | %.1f ns | %.1f ns | %.2fx | %s |\n", n, smed("nodes", n), p, q,
+			(q - p) / 2, o, (o > 0 ? (q - p) / 2 / o : 0), (p > 0 ? pct(c / p - 1) : "-")
+	}
+}
+
 END {
-	if (mode == "real")
+	if (mode == "spread")
+		spread_table()
+	else if (mode == "real")
 		real_table()
 	else if (mode == "overlap")
 		overlap_table()

@@ -32,6 +32,13 @@ section "accuracy, default clock" "### The default clock, tsc (plain reads)"
 section "accuracy, adaptive TSC" "### The same runs with CALLPROF_CLOCK=tsc-adaptive"
 section "accuracy, ordered TSC" "### The same runs with CALLPROF_CLOCK=tsc-ordered"
 section "overlap" "## 2b."
+section "spread" "## 2c."
+grep -qF "Every run's dump counted drive() once and the leaf and the f's once per iteration." "$R" &&
+	ok "spread: exact counts in every run" ||
+	fail "spread: exact counts in every run" "$(grep -m 1 'spread: calls other' "$R")"
+grep -qE '^\| 64 \| 130 \| [0-9.]+ ns \|' "$R" &&
+	ok "spread: 64 callees make 130 tree nodes" ||
+	fail "spread: 64 callees make 130 tree nodes" "$(grep -m 1 '^| 64 |' "$R")"
 section "dump and report cost" "## 3. Dump and report cost"
 section "scale" "## 4. Scale"
 section "exact commands" "## Exact commands"
