@@ -467,6 +467,7 @@ static void merge_edges(struct profile *p, const struct dump *dumps, uint32_t **
 				p->edges[k].calls = u64_add(p->edges[k].calls, e->calls);
 				p->edges[k].incl_ns = u64_add(p->edges[k].incl_ns, e->incl_ns);
 				p->edges[k].self_ns = u64_add(p->edges[k].self_ns, e->self_ns);
+				p->edges[k].cpu_ns = u64_add(p->edges[k].cpu_ns, e->cpu_ns);
 			}
 		}
 	}

@@ -74,6 +74,9 @@ struct dump_edge {
 	char *call_file;    /* source file of the (first) call, or NULL */
 	uint64_t call_line; /* its line, 0 when unknown */
 	char *site; /* why no line is named: "inlined", "outside" (dump-format.md), or NULL */
+	uint64_t cpu_calls, cpu_ns, cpu_self_ns; /* as pstat's: of incl_ns and self_ns, on a CPU
+						 * (all of them when the dump has none) */
+	unsigned has_cpu : 1;                    /* the dump measured CPU time (pstat.has_cpu) */
 };
 
 /* One calling-context tree node; parents come before their children. */

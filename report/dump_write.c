@@ -357,6 +357,11 @@ static void put_edge(const struct dump_edge *e, struct buf *out)
 		buf_puts(out, ",\"site\":");
 		put_str(out, e->site);
 	}
+	if (e->has_cpu) {
+		put_u64(out, "cpu_calls", e->cpu_calls);
+		put_u64(out, "cpu_ns", e->cpu_ns);
+		put_u64(out, "cpu_self_ns", e->cpu_self_ns);
+	}
 	buf_putc(out, '}');
 }
 

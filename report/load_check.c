@@ -152,21 +152,63 @@ const struct load_record_kind load_fstat_kind = { "functions", sizeof(struct dum
 
 /* ---- threads[].edges[]: struct dump_edge ---- */
 
-/* The fields of one caller -> callee edge (a null caller: a root call). */
-static const struct load_field edge_fields[] = {
-	{ "caller", LOAD_FN, LOAD_OPTIONAL, offsetof(struct dump_edge, caller) },
-	{ "callee", LOAD_FN, LOAD_REQUIRED, offsetof(struct dump_edge, callee) },
-	{ "calls", LOAD_U64, LOAD_REQUIRED, offsetof(struct dump_edge, calls) },
-	{ "inclusive_ns", LOAD_U64, LOAD_REQUIRED, offsetof(struct dump_edge, incl_ns) },
-	{ "self_ns", LOAD_U64, LOAD_OPTIONAL, offsetof(struct dump_edge, self_ns) },
-	{ "call_file", LOAD_STR, LOAD_OPTIONAL, offsetof(struct dump_edge, call_file) },
-	{ "call_line", LOAD_U64, LOAD_OPTIONAL, offsetof(struct dump_edge, call_line) },
-	{ "site", LOAD_STR, LOAD_OPTIONAL, offsetof(struct dump_edge, site) },
+enum {
+	ES_CALLER,
+	ES_CALLEE,
+	ES_CALLS,
+	ES_INCL,
+	ES_SELF,
+	ES_FILE,
+	ES_LINE,
+	ES_SITE,
+	ES_CPU_CALLS,
+	ES_CPU,
+	ES_CPU_SELF,
+	ES_NFIELDS
 };
 
+/* The fields of one caller -> callee edge (a null caller: a root call). */
+#define EDGE(field) offsetof(struct dump_edge, field)
+static const struct load_field edge_fields[ES_NFIELDS] = {
+	[ES_CALLER] = { "caller", LOAD_FN, LOAD_OPTIONAL, EDGE(caller) },
+	[ES_CALLEE] = { "callee", LOAD_FN, LOAD_REQUIRED, EDGE(callee) },
+	[ES_CALLS] = { "calls", LOAD_U64, LOAD_REQUIRED, EDGE(calls) },
+	[ES_INCL] = { "inclusive_ns", LOAD_U64, LOAD_REQUIRED, EDGE(incl_ns) },
+	[ES_SELF] = { "self_ns", LOAD_U64, LOAD_OPTIONAL, EDGE(self_ns) },
+	[ES_FILE] = { "call_file", LOAD_STR, LOAD_OPTIONAL, EDGE(call_file) },
+	[ES_LINE] = { "call_line", LOAD_U64, LOAD_OPTIONAL, EDGE(call_line) },
+	[ES_SITE] = { "site", LOAD_STR, LOAD_OPTIONAL, EDGE(site) },
+	[ES_CPU_CALLS] = { "cpu_calls", LOAD_U64, LOAD_OPTIONAL, EDGE(cpu_calls) },
+	[ES_CPU] = { "cpu_ns", LOAD_U64, LOAD_OPTIONAL, EDGE(cpu_ns) },
+	[ES_CPU_SELF] = { "cpu_self_ns", LOAD_U64, LOAD_OPTIONAL, EDGE(cpu_self_ns) },
+};
+
+/* edge_finish: CPU figures as a function's (fstat_finish): all of its time when the dump
+ * measured none, and never more than the wall time they are part of. */
+static int edge_finish(struct load_ctx *c, void *record, uint64_t present,
+		       const struct load_where *w)
+{
+	struct dump_edge *e = record;
+	char where[96];
+
+	e->has_cpu = (present & BIT(ES_CPU)) != 0;
+	if (!e->has_cpu) {
+		e->cpu_ns = e->incl_ns;
+		e->cpu_self_ns = e->self_ns;
+	} else if (!(present & BIT(ES_CPU_SELF))) {
+		return load_fail(c, "cpu_ns without cpu_self_ns at %s",
+				 load_where_format(where, sizeof(where), w));
+	}
+	if (e->cpu_calls > e->calls || e->cpu_ns > e->incl_ns || e->cpu_self_ns > e->self_ns)
+		return load_fail(c,
+				 "cpu_calls, cpu_ns or cpu_self_ns above calls, inclusive_ns or "
+				 "self_ns at %s",
+				 load_where_format(where, sizeof(where), w));
+	return 0;
+}
+
 const struct load_record_kind load_edge_kind = { "edges", sizeof(struct dump_edge), edge_fields,
-						 sizeof(edge_fields) / sizeof(edge_fields[0]),
-						 NULL };
+						 ES_NFIELDS, edge_finish };
 
 /* ---- the checks ---- */
 

@@ -90,6 +90,7 @@ struct pedge {
 	int32_t caller; /* function index, -1 for a root call */
 	uint32_t callee;
 	uint64_t calls, incl_ns, self_ns;
+	uint64_t cpu_ns; /* of incl_ns, on a CPU (all of it where no dump measured CPU time) */
 	const char *call_file; /* where the first call was made, or NULL */
 	uint64_t call_line;
 	enum psite site; /* why call_file is NULL, where the dump says */

@@ -295,8 +295,11 @@ static void callers(struct buf *out, const struct profile *p, const struct pfunc
 	buf_puts(out, "<table class=\"profile sortable\" id=\"callers\">\n<thead><tr>"
 		      "<th data-sort=\"text\">Caller</th><th data-sort=\"num\">Calls</th>"
 		      "<th data-sort=\"num\" class=\"sorted\" aria-sort=\"descending\">Inclusive "
-		      "from there</th>"
-		      "<th data-sort=\"num\">Self from there</th><th data-sort=\"num\">Share of "
+		      "from there</th>");
+	if (p->has_cpu)
+		buf_puts(out, "<th data-sort=\"num\" title=\"Of the inclusive time from there, the "
+			      "time on a CPU\">On a CPU</th>");
+	buf_puts(out, "<th data-sort=\"num\">Self from there</th><th data-sort=\"num\">Share of "
 		      "calls</th>"
 		      "<th data-sort=\"text\">Call site</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < f->ncallers && i < FN_MAX_ROWS; i++) {
@@ -311,13 +314,15 @@ static void callers(struct buf *out, const struct profile *p, const struct pfunc
 		buf_puts(out, "</td>");
 		cell_count(out, e->calls);
 		cell_time(out, e->incl_ns);
+		if (p->has_cpu)
+			cell_time(out, e->cpu_ns);
 		cell_time(out, e->self_ns);
 		cell_pct(out, e->calls, f->st.calls);
 		sites |= cell_site(out, e->call_file, e->call_line, e->site, e->caller < 0);
 		buf_puts(out, "</tr>\n");
 	}
 	buf_puts(out, "</tbody>\n");
-	rest_line(out, p, p->by_callee + f->callers, f->ncallers, "callers", 6);
+	rest_line(out, p, p->by_callee + f->callers, f->ncallers, "callers", 6 + p->has_cpu);
 	buf_puts(out, "</table>\n");
 	cell_site_legend(out, sites);
 }
@@ -399,15 +404,18 @@ static void callees(struct buf *out, const struct profile *p, const struct pfunc
 	unsigned sites = 0;
 
 	if (f->ncallees) {
-		buf_puts(
-			out,
-			"<table class=\"profile sortable\" id=\"callees\">\n<thead><tr>"
-			"<th data-sort=\"text\">Callee</th><th data-sort=\"num\">Calls</th>"
-			"<th data-sort=\"num\" class=\"sorted\" "
-			"aria-sort=\"descending\">Inclusive</th>"
-			"<th data-sort=\"num\">Share of this function</th>"
-			"<th data-sort=\"num\">Avg / call</th><th data-sort=\"text\">Call site</th>"
-			"</tr></thead>\n<tbody>\n");
+		buf_puts(out, "<table class=\"profile sortable\" id=\"callees\">\n<thead><tr>"
+			      "<th data-sort=\"text\">Callee</th><th data-sort=\"num\">Calls</th>"
+			      "<th data-sort=\"num\" class=\"sorted\" "
+			      "aria-sort=\"descending\">Inclusive</th>");
+		if (p->has_cpu)
+			buf_puts(out,
+				 "<th data-sort=\"num\" title=\"Of the inclusive time, the time "
+				 "on a CPU\">On a CPU</th>");
+		buf_puts(out, "<th data-sort=\"num\">Share of this function</th>"
+			      "<th data-sort=\"num\">Avg / call</th><th data-sort=\"text\">Call "
+			      "site</th>"
+			      "</tr></thead>\n<tbody>\n");
 		for (size_t i = 0; i < f->ncallees && i < FN_MAX_ROWS; i++) {
 			const struct pedge *e = &p->edges[p->by_caller[f->callees + i]];
 
@@ -416,13 +424,16 @@ static void callees(struct buf *out, const struct profile *p, const struct pfunc
 			buf_puts(out, "</td>");
 			cell_count(out, e->calls);
 			cell_time(out, e->incl_ns);
+			if (p->has_cpu)
+				cell_time(out, e->cpu_ns);
 			cell_pct(out, e->incl_ns, f->st.incl_ns);
 			cell_time(out, e->calls ? e->incl_ns / e->calls : 0);
 			sites |= cell_site(out, e->call_file, e->call_line, e->site, 0);
 			buf_puts(out, "</tr>\n");
 		}
 		buf_puts(out, "</tbody>\n");
-		rest_line(out, p, p->by_caller + f->callees, f->ncallees, "callees", 6);
+		rest_line(out, p, p->by_caller + f->callees, f->ncallees, "callees",
+			  6 + p->has_cpu);
 		buf_puts(out, "</table>\n");
 		cell_site_legend(out, sites);
 	} else {

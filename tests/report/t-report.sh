@@ -204,6 +204,15 @@ if report cpu "$FIX/c-cpu.json"; then
 		'id="fig-offcpu" data-v="30000000">30.0 ms</dd><dd class="note">self 30.0 ms'
 	has "cpu: compute's page says on how many calls the CPU clock was read" "$C/fn/0/3.html" \
 		'id="cpu">CPU time read on <span data-v="10">10</span> of 10 calls'
+	tr '\n' ' ' <"$C/fn/0/3.html" >"$W/cpu-compute.txt"
+	has "cpu: compute's callers table has the time on a CPU from each caller, 40 ms from main" \
+		"$W/cpu-compute.txt" \
+		'id="callers">.*Inclusive from there</th><th data-sort="num" title="[^"]*">On a CPU</th><th data-sort="num">Self from there</th>.*>main</a></td><td class="num" data-v="10">10</td><td class="num" data-v="70000000">70.0 ms</td><td class="num" data-v="40000000">40.0 ms</td><td class="num" data-v="40000000">'
+	has "cpu: compute's callees table has each callee's time on a CPU" "$W/cpu-compute.txt" \
+		'id="callees">.*>Inclusive</th><th data-sort="num" title="[^"]*">On a CPU</th><th data-sort="num">Share of this function</th>.*>fib</a></td><td class="num" data-v="10">10</td><td class="num" data-v="25000000">25.0 ms</td><td class="num" data-v="25000000">25.0 ms</td>'
+	tr '\n' ' ' <"$C/fn/0/0.html" >"$W/cpu-main.txt"
+	has "cpu: main's callees table: write_output 1.5 ms, 0.7 ms of it on a CPU" "$W/cpu-main.txt" \
+		'>write_output</a></td><td class="num" data-v="2">2</td><td class="num" data-v="1500000">1.50 ms</td><td class="num" data-v="700000">700 µs</td>'
 	has "cpu: the flame graph links to the one of CPU time" "$C/flame/all.html" \
 		'id="time-switch">Time: <strong>wall</strong> &middot; <a href="all-cpu.html" id="to-cpu">'
 	has "cpu: the flame graph of CPU time links back" "$C/flame/all-cpu.html" \
@@ -215,7 +224,7 @@ if report cpu "$FIX/c-cpu.json"; then
 else
 	fail "report a dump with CPU time" "$(head -c 300 "$W/cpu.err")"
 fi
-if grep -l -e 'id="cpu"' -e 'CPU time</dt>' -e 'CPU self</th>' "$S/index.html" "$S"/fn/*/*.html >"$W/cpu-none.txt" ||
+if grep -l -e 'id="cpu"' -e 'CPU time</dt>' -e 'CPU self</th>' -e '>On a CPU</th>' "$S/index.html" "$S"/fn/*/*.html >"$W/cpu-none.txt" ||
 	[ -e "$S/flame/all-cpu.html" ]; then
 	fail "without CPU time no page speaks of it" "in $(tr '\n' ' ' <"$W/cpu-none.txt")"
 else
@@ -230,14 +239,17 @@ got=$(jq -c '[.tables[0].functions[0] | .name, .cpu_ns, .cpu_self_ns]' "$W/cpu-t
 	fail "cpu: top --sort cpu, JSON with the CPU figures" "$got"
 "$CP" merge -o "$W/cpu-merged.json" "$FIX/c-cpu.json" "$FIX/c-cpu.json" >/dev/null 2>"$W/cpu-merge.err"
 got=$(jq -c '[(.threads[0].functions[] | select(.fn == 3) | .cpu_calls, .cpu_ns, .cpu_self_ns),
-	(.threads[0].tree | (.columns | index("cpu_self_ns")) as $k | .rows[3][$k])]' "$W/cpu-merged.json")
-if [ "$got" = '[10,40000000,10000000,10000000]' ] && report cpu-twice "$W/cpu-merged.json" &&
-	grep -q 'id="fig-offcpu" data-v="60000000">' "$W/site-cpu-twice/fn/0/3.html"; then
+	(.threads[0].tree | (.columns | index("cpu_self_ns")) as $k | .rows[3][$k]),
+	(.threads[0].edges[] | select(.caller == 0 and .callee == 5) | .cpu_calls, .cpu_ns, .cpu_self_ns)]' "$W/cpu-merged.json")
+if [ "$got" = '[10,40000000,10000000,10000000,2,700000,200000]' ] && report cpu-twice "$W/cpu-merged.json" &&
+	grep -q 'id="fig-offcpu" data-v="60000000">' "$W/site-cpu-twice/fn/0/3.html" &&
+	tr '\n' ' ' <"$W/site-cpu-twice/fn/0/0.html" | grep -q '>write_output</a></td><td class="num" data-v="4">4</td><td class="num" data-v="3000000">3.00 ms</td><td class="num" data-v="1400000">'; then
 	ok "cpu: a merged dump keeps the CPU figures, which add up over dumps"
 else
 	fail "cpu: a merged dump keeps the CPU figures, which add up over dumps" "$got $(cat "$W/cpu-merge.err")"
 fi
-for bad in '.threads[0].functions[3].cpu_ns = 70000001' '.threads[0].tree.rows[3][9] = 40000001'; do
+for bad in '.threads[0].functions[3].cpu_ns = 70000001' '.threads[0].tree.rows[3][9] = 40000001' \
+	'.threads[0].edges[7].cpu_self_ns = 1000001'; do
 	jq "$bad" "$FIX/c-cpu.json" >"$W/cpu-bad.json"
 	refused "more CPU time than time ($bad)" "$W/cpu-bad.json" "cpu.* above .* in '.*cpu-bad.json'"
 done
