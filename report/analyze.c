@@ -600,14 +600,47 @@ static int cmp_fn_incl(const void *a, const void *b, void *ctx)
 	return cmp_fn_self(a, b, ctx);
 }
 
+static int cmp_fn_cpu_self(const void *a, const void *b, void *ctx)
+{
+	const struct pfunc *f = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (f[x].st.cpu_self_ns != f[y].st.cpu_self_ns)
+		return f[x].st.cpu_self_ns > f[y].st.cpu_self_ns ? -1 : 1;
+	return cmp_fn_self(a, b, ctx);
+}
+
+static int cmp_fn_off_cpu_self(const void *a, const void *b, void *ctx)
+{
+	const struct pfunc *f = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t vx = f[x].st.self_ns - f[x].st.cpu_self_ns,
+		 vy = f[y].st.self_ns - f[y].st.cpu_self_ns;
+
+	if (vx != vy)
+		return vx > vy ? -1 : 1;
+	return cmp_fn_self(a, b, ctx);
+}
+
+/* The functions in order by `cmp`, a new array. */
+static uint32_t *ordered(const struct profile *p, int (*cmp)(const void *, const void *, void *))
+{
+	uint32_t *order = xmalloc((p->nfuncs + 1) * sizeof(*order));
+
+	for (size_t i = 0; i < p->nfuncs; i++)
+		order[i] = (uint32_t)i;
+	qsort_r(order, p->nfuncs, sizeof(*order), cmp, p->funcs);
+	return order;
+}
+
 static void order_functions(struct profile *p)
 {
-	p->by_self = xmalloc((p->nfuncs + 1) * sizeof(*p->by_self));
-	p->by_incl = xmalloc((p->nfuncs + 1) * sizeof(*p->by_incl));
-	for (size_t i = 0; i < p->nfuncs; i++)
-		p->by_self[i] = p->by_incl[i] = (uint32_t)i;
-	qsort_r(p->by_self, p->nfuncs, sizeof(*p->by_self), cmp_fn_self, p->funcs);
-	qsort_r(p->by_incl, p->nfuncs, sizeof(*p->by_incl), cmp_fn_incl, p->funcs);
+	p->by_self = ordered(p, cmp_fn_self);
+	p->by_incl = ordered(p, cmp_fn_incl);
+	if (p->has_cpu) {
+		p->by_cpu_self = ordered(p, cmp_fn_cpu_self);
+		p->by_off_cpu_self = ordered(p, cmp_fn_off_cpu_self);
+	}
 }
 
 /* How many of a dump's calls read the clock with fences (tsc-adaptive), were
@@ -824,6 +857,8 @@ void profile_release(struct profile *p)
 	free(p->funcs);
 	free(p->by_self);
 	free(p->by_incl);
+	free(p->by_cpu_self);
+	free(p->by_off_cpu_self);
 	free(p->modules);
 	free(p->edges);
 	free(p->by_caller);

@@ -179,8 +179,10 @@ struct profile {
 	size_t nruns;
 	size_t nfuncs;
 	struct pfunc *funcs;
-	uint32_t *by_self; /* function indices by self time, then inclusive, then name */
-	uint32_t *by_incl; /* function indices by inclusive time */
+	uint32_t *by_self;         /* function indices by self time, then inclusive, then name */
+	uint32_t *by_incl;         /* function indices by inclusive time */
+	uint32_t *by_cpu_self;     /* with CPU time (has_cpu): by CPU self time, then as by_self */
+	uint32_t *by_off_cpu_self; /* ... and by self time off the CPU; else NULL */
 	size_t nedges;
 	struct pedge *edges;
 	uint32_t *by_caller; /* edge indices grouped by caller, heaviest first */

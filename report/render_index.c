@@ -1,5 +1,4 @@
 /* render_index.c: index.html: what ran, the hottest functions, the flat profile, the threads. */
-#define _GNU_SOURCE /* qsort_r */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -740,23 +739,6 @@ static void modules(struct buf *out, const struct profile *p)
 	buf_puts(out, "</tbody>\n</table>\n</section>\n");
 }
 
-/* The functions ranked by `by`, most first, then by name order's index. */
-struct top_order {
-	const struct profile *p;
-	enum top_by by;
-};
-
-static int cmp_top(const void *a, const void *b, void *arg)
-{
-	const struct top_order *o = arg;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint64_t vx = top_value(&o->p->funcs[x], o->by), vy = top_value(&o->p->funcs[y], o->by);
-
-	if (vx != vy)
-		return vx > vy ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
 /*
  * cpu_cards: with CPU time, where the time on a CPU went and where the time
  * off it (blocked, asleep, waiting to run) was spent, so an idle wait that
@@ -764,15 +746,10 @@ static int cmp_top(const void *a, const void *b, void *arg)
  */
 static void cpu_cards(struct buf *out, const struct profile *p)
 {
-	uint32_t *order;
-	struct top_order o = { p, TOP_BY_CPU_SELF };
 	char a[FMT_SIZE], b[FMT_SIZE];
 
 	if (!p->has_cpu)
 		return;
-	order = xmalloc((p->nfuncs + 1) * sizeof(*order));
-	for (size_t i = 0; i < p->nfuncs; i++)
-		order[i] = (uint32_t)i;
 	buf_printf(
 		out,
 		"<section id=\"cpu\">\n<h2>On a CPU and off it</h2>\n<p class=\"hint\">"
@@ -783,16 +760,12 @@ static void cpu_cards(struct buf *out, const struct profile *p)
 		"time</h2>\n<p class=\"hint\">Time its own code ran on a CPU, and its share of all "
 		"the time on a CPU.</p>\n",
 		fmt_ns(a, p->run_ns), (unsigned long long)p->cpu_run_ns, fmt_ns(b, p->cpu_run_ns));
-	qsort_r(order, p->nfuncs, sizeof(*order), cmp_top, &o);
-	top_list(out, p, order, TOP_BY_CPU_SELF);
+	top_list(out, p, p->by_cpu_self, TOP_BY_CPU_SELF);
 	buf_puts(out, "</section>\n<section class=\"card\">\n<h2>Most self time off the "
 		      "CPU</h2>\n<p class=\"hint\">Time in its own code (and the uninstrumented "
 		      "calls it made) blocked, asleep or waiting to run.</p>\n");
-	o.by = TOP_BY_OFF_CPU_SELF;
-	qsort_r(order, p->nfuncs, sizeof(*order), cmp_top, &o);
-	top_list(out, p, order, TOP_BY_OFF_CPU_SELF);
+	top_list(out, p, p->by_off_cpu_self, TOP_BY_OFF_CPU_SELF);
 	buf_puts(out, "</section>\n</div>\n</section>\n");
-	free(order);
 }
 
 static void flat(struct buf *out, const struct profile *p)
