@@ -290,11 +290,16 @@ function overhead_table(    i, p, t, raw, d) {
 	}
 }
 
-function omed(kind, leaf,    tmp, n, i) {
-	n = ocnt[kind, leaf]
+# The median of val[a, b, 1..cnt[a, b]].
+function med2(cnt, val, a, b,    tmp, n, i) {
+	n = cnt[a, b]
 	for (i = 1; i <= n; i++)
-		tmp[i] = oval[kind, leaf, i]
+		tmp[i] = val[a, b, i]
 	return median(tmp, n)
+}
+
+function omed(kind, leaf) {
+	return med2(ocnt, oval, kind, leaf)
 }
 
 function overlap_table(    i, l, w, ot, oa, oo) {
@@ -377,11 +382,8 @@ function real_table(    i, r, b, t, wp, cp, probes, fl, cr, mc, mv, mr, e, ew, c
 		print ""
 }
 
-function smed(kind, n,    tmp, i, c) {
-	c = scnt[kind, n]
-	for (i = 1; i <= c; i++)
-		tmp[i] = sval[kind, n, i]
-	return median(tmp, c)
+function smed(kind, n) {
+	return med2(scnt, sval, kind, n)
 }
 
 function spread_table(    i, n, p, q, o, c) {

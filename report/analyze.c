@@ -600,26 +600,34 @@ static int cmp_fn_incl(const void *a, const void *b, void *ctx)
 	return cmp_fn_self(a, b, ctx);
 }
 
-static int cmp_fn_cpu_self(const void *a, const void *b, void *ctx)
+/* The functions a and b point at, most `key` first, then as by_self. */
+static int cmp_key_then_self(const void *a, const void *b, void *ctx,
+			     uint64_t (*key)(const struct pstat *))
 {
 	const struct pfunc *f = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t vx = key(&f[*(const uint32_t *)a].st), vy = key(&f[*(const uint32_t *)b].st);
 
-	if (f[x].st.cpu_self_ns != f[y].st.cpu_self_ns)
-		return f[x].st.cpu_self_ns > f[y].st.cpu_self_ns ? -1 : 1;
-	return cmp_fn_self(a, b, ctx);
+	return vx != vy ? (vx > vy ? -1 : 1) : cmp_fn_self(a, b, ctx);
+}
+
+static uint64_t cpu_self_of(const struct pstat *st)
+{
+	return st->cpu_self_ns;
+}
+
+static uint64_t off_cpu_self_of(const struct pstat *st)
+{
+	return st->self_ns - st->cpu_self_ns;
+}
+
+static int cmp_fn_cpu_self(const void *a, const void *b, void *ctx)
+{
+	return cmp_key_then_self(a, b, ctx, cpu_self_of);
 }
 
 static int cmp_fn_off_cpu_self(const void *a, const void *b, void *ctx)
 {
-	const struct pfunc *f = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint64_t vx = f[x].st.self_ns - f[x].st.cpu_self_ns,
-		 vy = f[y].st.self_ns - f[y].st.cpu_self_ns;
-
-	if (vx != vy)
-		return vx > vy ? -1 : 1;
-	return cmp_fn_self(a, b, ctx);
+	return cmp_key_then_self(a, b, ctx, off_cpu_self_of);
 }
 
 /* The functions in order by `cmp`, a new array. */

@@ -95,6 +95,34 @@ static const struct load_field fstat_fields[FS_NFIELDS] = {
 	[FS_CPU_SELF] = { "cpu_self_ns", LOAD_U64, LOAD_OPTIONAL, FSTAT(cpu_self_ns) },
 };
 
+/* A record's CPU figures beside the wall ones they are part of. */
+struct cpu_figs {
+	uint64_t calls, incl_ns, self_ns;
+	uint64_t *cpu_calls, *cpu_ns, *cpu_self_ns;
+};
+
+/* cpu_finish: all of a record's time counts as on a CPU when its dump measured none
+ * (!has_cpu); else cpu_ns comes with cpu_self_ns, and no CPU figure is above its wall one. */
+static int cpu_finish(struct load_ctx *c, const struct cpu_figs *f, int has_cpu, int has_cpu_self,
+		      const struct load_where *w)
+{
+	char where[96];
+
+	if (!has_cpu) {
+		*f->cpu_ns = f->incl_ns;
+		*f->cpu_self_ns = f->self_ns;
+	} else if (!has_cpu_self) {
+		return load_fail(c, "cpu_ns without cpu_self_ns at %s",
+				 load_where_format(where, sizeof(where), w));
+	}
+	if (*f->cpu_calls > f->calls || *f->cpu_ns > f->incl_ns || *f->cpu_self_ns > f->self_ns)
+		return load_fail(c,
+				 "cpu_calls, cpu_ns or cpu_self_ns above calls, inclusive_ns or "
+				 "self_ns at %s",
+				 load_where_format(where, sizeof(where), w));
+	return 0;
+}
+
 /*
  * fstat_finish: raw figures default to the compensated ones; min and max
  * count only together.  More fenced, fentry, library and counted calls than
@@ -115,18 +143,11 @@ static int fstat_finish(struct load_ctx *c, void *record, uint64_t present,
 	st->has_fenced = (present & BIT(FS_FENCED)) != 0;
 	st->has_timed = (present & BIT(FS_TIMED)) != 0;
 	st->has_cpu = (present & BIT(FS_CPU)) != 0;
-	if (!st->has_cpu) { /* no CPU time measured: all of it counts as on a CPU */
-		st->cpu_ns = st->incl_ns;
-		st->cpu_self_ns = st->self_ns;
-	} else if (!(present & BIT(FS_CPU_SELF))) {
-		return load_fail(c, "cpu_ns without cpu_self_ns at %s",
-				 load_where_format(where, sizeof(where), w));
-	}
-	if (st->cpu_calls > st->calls || st->cpu_ns > st->incl_ns || st->cpu_self_ns > st->self_ns)
-		return load_fail(c,
-				 "cpu_calls, cpu_ns or cpu_self_ns above calls, inclusive_ns or "
-				 "self_ns at %s",
-				 load_where_format(where, sizeof(where), w));
+	if (cpu_finish(c,
+		       &(struct cpu_figs){ st->calls, st->incl_ns, st->self_ns, &st->cpu_calls,
+					   &st->cpu_ns, &st->cpu_self_ns },
+		       st->has_cpu, (present & BIT(FS_CPU_SELF)) != 0, w) < 0)
+		return -1;
 	if (st->timed_calls > st->calls)
 		return load_fail(c, "timed_calls %llu is more than calls %llu at %s.timed_calls",
 				 (unsigned long long)st->timed_calls, (unsigned long long)st->calls,
@@ -183,28 +204,17 @@ static const struct load_field edge_fields[ES_NFIELDS] = {
 	[ES_CPU_SELF] = { "cpu_self_ns", LOAD_U64, LOAD_OPTIONAL, EDGE(cpu_self_ns) },
 };
 
-/* edge_finish: CPU figures as a function's (fstat_finish): all of its time when the dump
- * measured none, and never more than the wall time they are part of. */
+/* edge_finish: an edge's CPU figures, as a function's (fstat_finish). */
 static int edge_finish(struct load_ctx *c, void *record, uint64_t present,
 		       const struct load_where *w)
 {
 	struct dump_edge *e = record;
-	char where[96];
 
 	e->has_cpu = (present & BIT(ES_CPU)) != 0;
-	if (!e->has_cpu) {
-		e->cpu_ns = e->incl_ns;
-		e->cpu_self_ns = e->self_ns;
-	} else if (!(present & BIT(ES_CPU_SELF))) {
-		return load_fail(c, "cpu_ns without cpu_self_ns at %s",
-				 load_where_format(where, sizeof(where), w));
-	}
-	if (e->cpu_calls > e->calls || e->cpu_ns > e->incl_ns || e->cpu_self_ns > e->self_ns)
-		return load_fail(c,
-				 "cpu_calls, cpu_ns or cpu_self_ns above calls, inclusive_ns or "
-				 "self_ns at %s",
-				 load_where_format(where, sizeof(where), w));
-	return 0;
+	return cpu_finish(c,
+			  &(struct cpu_figs){ e->calls, e->incl_ns, e->self_ns, &e->cpu_calls,
+					      &e->cpu_ns, &e->cpu_self_ns },
+			  e->has_cpu, (present & BIT(ES_CPU_SELF)) != 0, w);
 }
 
 const struct load_record_kind load_edge_kind = { "edges", sizeof(struct dump_edge), edge_fields,
