@@ -36,6 +36,7 @@ struct flame_view {
 	const uint64_t *base; /* differential graphs: each node's base weight, else NULL */
 	uint64_t base_whole;  /* the base profile's 100% */
 	uint64_t floor;       /* changes below this (weight units) stay grey */
+	int cpu; /* the data file has each node's time on a CPU too ("cpu"): the tree pages show it */
 };
 
 /* flame_link: the function page number of function fn. */

@@ -98,7 +98,7 @@ static void put_functions(struct buf *out, const struct flame_view *v, const uin
 }
 
 /* Which figure of a node an array holds. */
-enum node_field { NF_DEPTH, NF_FN, NF_WEIGHT, NF_SELF, NF_CALLS, NF_BASE };
+enum node_field { NF_DEPTH, NF_FN, NF_WEIGHT, NF_SELF, NF_CALLS, NF_CPU, NF_BASE };
 
 /* put_array: "key":[...] of one figure of every node, in order. */
 static void put_array(struct buf *out, const struct flame_view *v, const uint32_t *order,
@@ -121,6 +121,7 @@ static void put_array(struct buf *out, const struct flame_view *v, const uint32_
 		case NF_WEIGHT: put_u64(out, ptree_weight(t, i)); break;
 		case NF_SELF: put_u64(out, t->nodes[i].self_ns); break;
 		case NF_CALLS: put_u64(out, t->nodes[i].calls); break;
+		case NF_CPU: put_u64(out, t->nodes[i].cpu_ns); break;
 		case NF_BASE:
 			if (v->base[i] == FLAME_NO_BASE)
 				buf_puts(out, "-1");
@@ -203,6 +204,10 @@ void flame_data(struct buf *out, const struct flame_view *v)
 	put_array(out, v, order, local, depth, "self", NF_SELF);
 	buf_puts(out, ",\n");
 	put_array(out, v, order, local, depth, "calls", NF_CALLS);
+	if (v->cpu) {
+		buf_puts(out, ",\n");
+		put_array(out, v, order, local, depth, "cpu", NF_CPU);
+	}
 	if (v->base) {
 		buf_puts(out, ",\n");
 		put_array(out, v, order, local, depth, "base", NF_BASE);

@@ -112,6 +112,7 @@ int render_diff_flame(struct render_ctx *ctx)
 				fmap[DIFF_NEW],
 				NULL,
 				bt->by_calls || !bp->run_ns ? bt->total : bp->run_ns,
+				0,
 				0 };
 	struct buf text = BUF_INIT, leg = BUF_INIT, svg = BUF_INIT, data = BUF_INIT;
 	int comparable = bt->by_calls == nt->by_calls, rc;

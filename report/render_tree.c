@@ -92,9 +92,11 @@ static void node_row(struct buf *out, const struct profile *p, const struct ptre
 	cell_bar(out, ptree_weight(t, i), whole);
 	buf_printf(out, "%s</span> ", fmt_pct(a, ptree_weight(t, i), whole));
 	link_fn(out, p, n->fn, "../");
-	buf_printf(out, " <span class=\"figs\">%s \xc2\xb7 self %s \xc2\xb7 %s call%s</span>",
-		   fmt_ns(b, n->incl_ns), fmt_ns(c, n->self_ns), fmt_count(d, n->calls),
-		   n->calls == 1 ? "" : "s");
+	buf_printf(out, " <span class=\"figs\">%s \xc2\xb7 self %s \xc2\xb7 ",
+		   fmt_ns(b, n->incl_ns), fmt_ns(c, n->self_ns));
+	if (p->has_cpu && !t->by_calls)
+		buf_printf(out, "on a CPU %s \xc2\xb7 ", fmt_ns(a, n->cpu_ns));
+	buf_printf(out, "%s call%s</span>", fmt_count(d, n->calls), n->calls == 1 ? "" : "s");
 }
 
 /* hidden_line: what a node's children below the cutoff added up to (data-parent: where

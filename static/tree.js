@@ -41,7 +41,8 @@
 		var calls = cp.fmtCount(d.calls[k]) + (d.calls[k] === 1 ? " call" : " calls");
 		frag.appendChild(document.createTextNode(" "));
 		frag.appendChild(el("span", "figs", d.byCalls ? cp.fmtCount(w) + " calls in the path \u00b7 " + calls :
-			cp.fmtNs(w) + " \u00b7 self " + cp.fmtNs(d.self[k]) + " \u00b7 " + calls));
+			cp.fmtNs(w) + " \u00b7 self " + cp.fmtNs(d.self[k]) + " \u00b7 " +
+			(d.cpu ? "on a CPU " + cp.fmtNs(d.cpu[k]) + " \u00b7 " : "") + calls));
 		return frag;
 	}
 

@@ -1,13 +1,15 @@
-// cpu.js SITE DUMP SCREENS: CPU time in headless Chromium, on the site of a dump with CPU
-// time (tests/report/fixtures/c-cpu.json): the flame graph's switch to the flame graph of CPU
-// time and back, boxes sized by CPU time there, and the index's cards of CPU and off-CPU time.
+// cpu.js SITE DUMP SCREENS HIDDEN_SITE: CPU time in headless Chromium, on the site of a dump
+// with CPU time (tests/report/fixtures/c-cpu.json): the flame graph's switch to the flame graph
+// of CPU time and back, boxes sized by CPU time there, the index's cards of CPU and off-CPU
+// time, and the call tree's rows, those the page has and (HIDDEN_SITE: c-cpu with the path
+// write_output -> parse_line cut to 50 us, 40 of them on a CPU) those tree.js draws.
 // Prints "ok - NAME" / "not ok - NAME: WHY" lines (tests/run.sh protocol); exits 1 on failure.
 "use strict";
 const fs = require("fs");
 const path = require("path");
 const { open } = require("./launch.js");
 
-const [site, dumpPath, screens] = process.argv.slice(2);
+const [site, dumpPath, screens, hiddenSite] = process.argv.slice(2);
 let failures = 0;
 const ok = (name) => console.log("ok - " + name);
 const notOk = (name, why) => { failures++; console.log("not ok - " + name + ": " + why); };
@@ -61,6 +63,20 @@ async function main() {
 	expect("the index's cards: compute tops wall self time, fib CPU self time, compute off-CPU time",
 		topSelf === "compute" && topCpu === "fib" && topOff === "compute" && inView,
 		[topSelf, topCpu, topOff, inView].join(", "));
+
+	await page.goto(url("tree/all.html"));
+	const computeRow = await page.locator("#tree li[data-n] .figs").nth(1).textContent();
+	expect("the call tree's rows say how much ran on a CPU: compute 40 of 70 ms",
+		computeRow === "70.0 ms \u00b7 self 40.0 ms \u00b7 on a CPU 40.0 ms \u00b7 10 calls", computeRow);
+	await page.goto("file://" + path.resolve(hiddenSite, "tree/all.html"));
+	await page.evaluate(() => document.querySelectorAll("#tree details").forEach((d) => { d.open = true; }));
+	const before = await page.locator("#tree li[data-n]").count();
+	await page.locator("#tree li.hidden button.show-hidden:visible").first().click();
+	await page.waitForFunction((n) => document.querySelectorAll("#tree li[data-n]").length > n, before);
+	const drawn = await page.locator("#tree li[data-n] .figs").evaluateAll((l) => l.map((e) => e.textContent));
+	expect("a hidden path tree.js draws says how much of it ran on a CPU too",
+		drawn.includes("50.0 \u00b5s \u00b7 self 50.0 \u00b5s \u00b7 on a CPU 40.0 \u00b5s \u00b7 5 calls"),
+		drawn.join(" | "));
 	expect("no page error, no request off the disk", problems.length === 0, problems.join("; "));
 	await browser.close();
 }

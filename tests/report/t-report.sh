@@ -213,6 +213,10 @@ if report cpu "$FIX/c-cpu.json"; then
 	tr '\n' ' ' <"$C/fn/0/0.html" >"$W/cpu-main.txt"
 	has "cpu: main's callees table: write_output 1.5 ms, 0.7 ms of it on a CPU" "$W/cpu-main.txt" \
 		'>write_output</a></td><td class="num" data-v="2">2</td><td class="num" data-v="1500000">1.50 ms</td><td class="num" data-v="700000">700 µs</td>'
+	has "cpu: the call tree's rows say how much of each path ran on a CPU" "$C/tree/all.html" \
+		'class="figs">70.0 ms · self 40.0 ms · on a CPU 40.0 ms · 10 calls<'
+	has "cpu: the flame graph's data file has each path's time on a CPU, for the tree page" \
+		"$C/flame/all.data.js" '^"cpu":\[60200000,40000000,25000000,'
 	has "cpu: the flame graph links to the one of CPU time" "$C/flame/all.html" \
 		'id="time-switch">Time: <strong>wall</strong> &middot; <a href="all-cpu.html" id="to-cpu">'
 	has "cpu: the flame graph of CPU time links back" "$C/flame/all-cpu.html" \
@@ -224,8 +228,9 @@ if report cpu "$FIX/c-cpu.json"; then
 else
 	fail "report a dump with CPU time" "$(head -c 300 "$W/cpu.err")"
 fi
-if grep -l -e 'id="cpu"' -e 'CPU time</dt>' -e 'CPU self</th>' -e '>On a CPU</th>' "$S/index.html" "$S"/fn/*/*.html >"$W/cpu-none.txt" ||
-	[ -e "$S/flame/all-cpu.html" ]; then
+if grep -l -e 'id="cpu"' -e 'CPU time</dt>' -e 'CPU self</th>' -e '>On a CPU</th>' -e 'on a CPU' \
+	"$S/index.html" "$S"/fn/*/*.html "$S"/tree/*.html >"$W/cpu-none.txt" ||
+	grep -l '"cpu":' "$S"/flame/*.data.js >>"$W/cpu-none.txt" || [ -e "$S/flame/all-cpu.html" ]; then
 	fail "without CPU time no page speaks of it" "in $(tr '\n' ' ' <"$W/cpu-none.txt")"
 else
 	ok "without CPU time no page speaks of it"
