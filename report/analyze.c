@@ -1,5 +1,6 @@
 /* analyze.c: merges dumps into one profile and derives what the pages show (see profile.h). */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -273,6 +274,11 @@ static void tree_release(struct ptree *t)
 	free(t->sub_calls);
 }
 
+int64_t pnode_se(const struct pnode *n)
+{
+	return n->timed_calls < n->calls ? (int64_t)(sqrt(n->incl_var) + 0.5) : -1;
+}
+
 void profile_cpu_tree(const struct ptree *t, struct ptree *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -343,6 +349,8 @@ static void merge_trees(struct profile *p)
 			m->nodes[k].self_ns = u64_add(m->nodes[k].self_ns, n->self_ns);
 			m->nodes[k].cpu_ns = u64_add(m->nodes[k].cpu_ns, n->cpu_ns);
 			m->nodes[k].cpu_self_ns = u64_add(m->nodes[k].cpu_self_ns, n->cpu_self_ns);
+			m->nodes[k].timed_calls = u64_add(m->nodes[k].timed_calls, n->timed_calls);
+			m->nodes[k].incl_var += n->incl_var; /* estimates of separate runs add */
 			to[i] = k;
 		}
 		free(to);
@@ -410,13 +418,16 @@ static void build_thread(struct profile *p, struct pthread *pt, size_t d,
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct dump_node *n = &t->nodes[i];
 
-		pt->tree.nodes[i] = (struct pnode){ .parent = n->parent,
-						    .fn = map[n->fn],
-						    .calls = n->calls,
-						    .incl_ns = n->incl_ns,
-						    .self_ns = n->self_ns,
-						    .cpu_ns = n->cpu_ns,
-						    .cpu_self_ns = n->cpu_self_ns };
+		pt->tree.nodes[i] =
+			(struct pnode){ .parent = n->parent,
+					.fn = map[n->fn],
+					.calls = n->calls,
+					.incl_ns = n->incl_ns,
+					.self_ns = n->self_ns,
+					.cpu_ns = n->cpu_ns,
+					.cpu_self_ns = n->cpu_self_ns,
+					.timed_calls = n->timed_calls,
+					.incl_var = (double)n->incl_se_ns * (double)n->incl_se_ns };
 	}
 	tree_index(&pt->tree, p->runs[d], 0);
 }

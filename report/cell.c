@@ -135,3 +135,18 @@ void cell_pct(struct buf *out, uint64_t part, uint64_t whole)
 	cell_bar(out, part, whole);
 	buf_printf(out, "%s</td>", fmt_pct(s, part, whole));
 }
+
+const char *cell_estimate(char *out, uint64_t ns, uint64_t se_ns, int estimated)
+{
+	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
+
+	if (!estimated)
+		snprintf(out, CELL_ESTIMATE_SIZE, "%s", fmt_ns(a, ns));
+	else
+		snprintf(
+			out, CELL_ESTIMATE_SIZE,
+			"<span class=\"est\" title=\"an estimate: standard error %s (%s)\">&asymp; "
+			"%s</span>",
+			fmt_ns(b, se_ns), fmt_pct(c, se_ns, ns), fmt_ns(a, ns));
+	return out;
+}

@@ -38,6 +38,15 @@ enum { CELL_SITE_INLINED, CELL_SITE_OUTSIDE, CELL_SITE_ROOT, CELL_SITE_NO_LINE, 
 unsigned cell_site(struct buf *out, const char *file, uint64_t line, enum psite site, int root);
 void cell_site_legend(struct buf *out, unsigned kinds);
 
+/*
+ * cell_estimate: the text of a time inside a cell or tile, into out (CELL_ESTIMATE_SIZE
+ * bytes): when `estimated` (sampled timing) marked as an estimate, its standard error on
+ * hover: "<span class="est" title="an estimate: standard error 250 µs (5.0%)">&asymp;
+ * 5.00 ms</span>"; else the time alone.
+ */
+#define CELL_ESTIMATE_SIZE 256
+const char *cell_estimate(char *out, uint64_t ns, uint64_t se_ns, int estimated);
+
 /* cell_bar: a horizontal bar of part / whole (CSS classes w0..w100, no inline style: the CSP forbids it). */
 void cell_bar(struct buf *out, uint64_t part, uint64_t whole);
 

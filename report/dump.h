@@ -85,6 +85,9 @@ struct dump_node {
 	uint32_t fn;    /* index into dump.functions */
 	uint64_t calls, incl_ns, self_ns;
 	uint64_t cpu_ns, cpu_self_ns; /* of those, on a CPU: equal to them without has_cpu */
+	uint64_t timed_calls; /* sampled timing: own-timed calls; `calls` without has_timed */
+	uint64_t incl_se_ns,
+		self_se_ns; /* ... and the standard errors of the estimates (0: exact) */
 };
 
 struct dump_thread {
@@ -96,8 +99,9 @@ struct dump_thread {
 	unsigned has_wall : 1;
 	unsigned has_wait : 1;
 	unsigned has_pid : 1;
-	unsigned running : 1;            /* still running when the dump was written */
-	unsigned has_cpu : 1;            /* its tree has the cpu_ns and cpu_self_ns columns */
+	unsigned running : 1;   /* still running when the dump was written */
+	unsigned has_cpu : 1;   /* its tree has the cpu_ns and cpu_self_ns columns */
+	unsigned has_timed : 1; /* its tree has timed_calls, inclusive_se_ns and self_se_ns */
 	uint64_t counters[RUN_COUNTERS]; /* see enum run_counter */
 	int32_t folded_first_fn; /* index into dump.functions: the first function whose path was folded, or -1 */
 	size_t nfuncs, nedges, nnodes;

@@ -369,7 +369,11 @@ static void put_tree(const struct dump_thread *t, struct buf *out)
 {
 	buf_puts(out, ",\n\"tree\":{\"columns\":[\"id\",\"parent\",\"fn\",\"calls\",\"inclusive_"
 		      "ns\",\"self_ns\"");
-	buf_puts(out, t->has_cpu ? ",\"cpu_ns\",\"cpu_self_ns\"],\n\"rows\":[" : "],\n\"rows\":[");
+	if (t->has_cpu)
+		buf_puts(out, ",\"cpu_ns\",\"cpu_self_ns\"");
+	if (t->has_timed)
+		buf_puts(out, ",\"timed_calls\",\"inclusive_se_ns\",\"self_se_ns\"");
+	buf_puts(out, "],\n\"rows\":[");
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct dump_node *n = &t->nodes[i];
 
@@ -383,6 +387,10 @@ static void put_tree(const struct dump_thread *t, struct buf *out)
 		if (t->has_cpu)
 			buf_printf(out, ",%llu,%llu", (unsigned long long)n->cpu_ns,
 				   (unsigned long long)n->cpu_self_ns);
+		if (t->has_timed)
+			buf_printf(out, ",%llu,%llu,%llu", (unsigned long long)n->timed_calls,
+				   (unsigned long long)n->incl_se_ns,
+				   (unsigned long long)n->self_se_ns);
 		buf_putc(out, ']');
 	}
 	buf_puts(out, "]}");

@@ -36,7 +36,9 @@ struct flame_view {
 	const uint64_t *base; /* differential graphs: each node's base weight, else NULL */
 	uint64_t base_whole;  /* the base profile's 100% */
 	uint64_t floor;       /* changes below this (weight units) stay grey */
-	int cpu; /* the data file has each node's time on a CPU too ("cpu"): the tree pages show it */
+	int tree_page;        /* the data file serves the tree pages too (static/tree.js): with each
+			* node's time on a CPU ("cpu") and the standard error of an estimated
+			* inclusive time ("se", -1 where exact), where the profile has them */
 };
 
 /* flame_link: the function page number of function fn. */

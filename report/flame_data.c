@@ -98,7 +98,7 @@ static void put_functions(struct buf *out, const struct flame_view *v, const uin
 }
 
 /* Which figure of a node an array holds. */
-enum node_field { NF_DEPTH, NF_FN, NF_WEIGHT, NF_SELF, NF_CALLS, NF_CPU, NF_BASE };
+enum node_field { NF_DEPTH, NF_FN, NF_WEIGHT, NF_SELF, NF_CALLS, NF_CPU, NF_SE, NF_BASE };
 
 /* put_array: "key":[...] of one figure of every node, in order. */
 static void put_array(struct buf *out, const struct flame_view *v, const uint32_t *order,
@@ -122,6 +122,7 @@ static void put_array(struct buf *out, const struct flame_view *v, const uint32_
 		case NF_SELF: put_u64(out, t->nodes[i].self_ns); break;
 		case NF_CALLS: put_u64(out, t->nodes[i].calls); break;
 		case NF_CPU: put_u64(out, t->nodes[i].cpu_ns); break;
+		case NF_SE: buf_printf(out, "%lld", (long long)pnode_se(&t->nodes[i])); break;
 		case NF_BASE:
 			if (v->base[i] == FLAME_NO_BASE)
 				buf_puts(out, "-1");
@@ -131,6 +132,15 @@ static void put_array(struct buf *out, const struct flame_view *v, const uint32_
 		}
 	}
 	buf_puts(out, "]");
+}
+
+/* has_estimates: some node's times are estimates (sampled timing: not every call timed). */
+static int has_estimates(const struct ptree *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (pnode_se(&t->nodes[i]) >= 0)
+			return 1;
+	return 0;
 }
 
 /* node_depths: the depth of each node, in order (roots 0). */
@@ -204,9 +214,13 @@ void flame_data(struct buf *out, const struct flame_view *v)
 	put_array(out, v, order, local, depth, "self", NF_SELF);
 	buf_puts(out, ",\n");
 	put_array(out, v, order, local, depth, "calls", NF_CALLS);
-	if (v->cpu) {
+	if (v->tree_page && v->p->has_cpu && !t->by_calls) {
 		buf_puts(out, ",\n");
 		put_array(out, v, order, local, depth, "cpu", NF_CPU);
+	}
+	if (v->tree_page && has_estimates(t)) {
+		buf_puts(out, ",\n");
+		put_array(out, v, order, local, depth, "se", NF_SE);
 	}
 	if (v->base) {
 		buf_puts(out, ",\n");

@@ -8,12 +8,27 @@
 
 /* The tree columns a reader takes, in the order tree_node takes them: the
  * ones before COL_OPTIONAL are required; an optional one absent reads as null. */
-enum { COL_ID, COL_PARENT, COL_FN, COL_CALLS, COL_INCL, COL_SELF, COL_CPU, COL_CPU_SELF, NCOLS };
+enum {
+	COL_ID,
+	COL_PARENT,
+	COL_FN,
+	COL_CALLS,
+	COL_INCL,
+	COL_SELF,
+	COL_CPU,
+	COL_CPU_SELF,
+	COL_TIMED,
+	COL_INCL_SE,
+	COL_SELF_SE,
+	NCOLS
+};
 #define COL_OPTIONAL COL_CPU
 #define COL_ABSENT SIZE_MAX
 static const char *const tree_cols[NCOLS] = {
-	"id", "parent", "fn", "calls", "inclusive_ns", "self_ns", "cpu_ns", "cpu_self_ns",
+	"id",     "parent",      "fn",          "calls",           "inclusive_ns", "self_ns",
+	"cpu_ns", "cpu_self_ns", "timed_calls", "inclusive_se_ns", "self_se_ns",
 };
+#define NFIGS (NCOLS - COL_CALLS) /* the columns of figures, calls onwards */
 
 static int tree_columns(struct load_ctx *c, struct json_object *cols, const char *where,
 			size_t pos[NCOLS], size_t *ncols)
@@ -46,7 +61,8 @@ static int tree_node(struct load_ctx *c, struct dump_thread *t, size_t r, const 
 		     struct keymap *rows)
 {
 	struct dump_node *n = &t->nodes[r];
-	uint64_t *dst[5] = { &n->calls, &n->incl_ns, &n->self_ns, &n->cpu_ns, &n->cpu_self_ns };
+	uint64_t *dst[NFIGS] = { &n->calls,       &n->incl_ns,     &n->self_ns,    &n->cpu_ns,
+				 &n->cpu_self_ns, &n->timed_calls, &n->incl_se_ns, &n->self_se_ns };
 	int64_t fn;
 
 	if (v[COL_ID] == ROWSCAN_NULL)
@@ -74,9 +90,9 @@ static int tree_node(struct load_ctx *c, struct dump_thread *t, size_t r, const 
 					   "function id %lld is not in functions[] at %s.rows[%zu]",
 					   (long long)v[COL_FN], where, r);
 	n->fn = (uint32_t)fn;
-	for (int k = 0; k < 5; k++) {
+	for (int k = 0; k < NFIGS; k++) {
 		if (COL_CALLS + k >= COL_OPTIONAL && pos[COL_CALLS + k] == COL_ABSENT)
-			break;
+			continue;
 		if (v[COL_CALLS + k] < 0) /* ROWSCAN_NULL is negative too */
 			return load_fail(
 				c, "expected a non-negative integer at %s.rows[%zu][%zu] (%s)",
@@ -90,6 +106,12 @@ static int tree_node(struct load_ctx *c, struct dump_thread *t, size_t r, const 
 		return load_fail(
 			c, "cpu_ns or cpu_self_ns above inclusive_ns or self_ns at %s.rows[%zu]",
 			where, r);
+	}
+	if (!t->has_timed) { /* no sampled timing: every call timed, the figures exact */
+		n->timed_calls = n->calls;
+		n->incl_se_ns = n->self_se_ns = 0;
+	} else if (n->timed_calls > n->calls) {
+		return load_fail(c, "timed_calls above calls at %s.rows[%zu]", where, r);
 	}
 	return 0;
 }
@@ -153,6 +175,8 @@ int load_tree(struct load_ctx *c, struct dump_thread *t, size_t ti, struct json_
 	if (tree_columns(c, cols, where, pos, &ncols) < 0)
 		return -1;
 	t->has_cpu = pos[COL_CPU] != COL_ABSENT && pos[COL_CPU_SELF] != COL_ABSENT;
+	t->has_timed = pos[COL_TIMED] != COL_ABSENT && pos[COL_INCL_SE] != COL_ABSENT &&
+		       pos[COL_SELF_SE] != COL_ABSENT;
 	/* rowscan read the rows already when they were plain integers (json-c then sees []). */
 	fast = json_object_array_length(rows) == 0 ? rowscan_find(c->rows, RS_TREE_ROWS, ti) : NULL;
 	t->nnodes = fast ? fast->nrows : json_object_array_length(rows);

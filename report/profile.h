@@ -108,6 +108,8 @@ struct pnode {
 	uint32_t fn;    /* function index */
 	uint64_t calls, incl_ns, self_ns;
 	uint64_t cpu_ns, cpu_self_ns; /* of those, on a CPU (pstat.h) */
+	uint64_t timed_calls; /* sampled timing: own-timed calls (all of them: exact figures) */
+	double incl_var;      /* ... and the variance of incl_ns, ns^2 (0: exact) */
 };
 
 /* A calling-context tree with its children lists sorted by weight. */
@@ -122,6 +124,10 @@ struct ptree {
 	int by_calls;        /* weights are calls, not time (a dump taken with the clock off) */
 	uint64_t *sub_calls; /* the calls of each node's subtree, itself included */
 };
+
+/* pnode_se: the standard error of node n's inclusive time, ns, or -1 when it is exact (every
+ * call timed). */
+int64_t pnode_se(const struct pnode *n);
 
 /*
  * ptree_weight: what sizes node i in trees and flame graphs: its inclusive

@@ -46,8 +46,8 @@ static int flame_page(struct render_ctx *ctx, const struct ptree *t, uint64_t ru
 		      int64_t thread, int cpu)
 {
 	const struct profile *p = ctx->prof;
-	struct flame_view v = { p, t, t->by_calls || !run_ns ? t->total : run_ns, NULL, NULL,
-				0, 0, p->has_cpu && !t->by_calls && !cpu };
+	struct flame_view v = { p, t,   t->by_calls || !run_ns ? t->total : run_ns, NULL, NULL, 0,
+				0, !cpu };
 	struct buf heading = BUF_INIT, title = BUF_INIT, lede = BUF_INIT, tabs = BUF_INIT;
 	struct buf svg = BUF_INIT, data = BUF_INIT;
 	char path[48], name[32], data_name[40], a[FMT_SIZE], b[FMT_SIZE];

@@ -32,38 +32,18 @@ static void tile(struct buf *out, const char *id, const char *label, uint64_t v,
 	buf_puts(out, "</div>\n");
 }
 
-/*
- * estimate_text: a time as its tile shows it, into out (ESTIMATE_SIZE bytes):
- * under sampled timing marked as an estimate, its standard error on hover.
- */
-#define ESTIMATE_SIZE (4 * FMT_SIZE + 128)
-static const char *estimate_text(char *out, const struct pstat *st, uint64_t ns, uint64_t se_ns)
-{
-	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE];
-
-	if (!st->has_timed) {
-		snprintf(out, ESTIMATE_SIZE, "%s", fmt_ns(a, ns));
-		return out;
-	}
-	snprintf(out, ESTIMATE_SIZE,
-		 "<span class=\"est\" title=\"an estimate: standard error %s (%s)\">&asymp; "
-		 "%s</span>",
-		 fmt_ns(b, se_ns), fmt_pct(c, se_ns, ns), fmt_ns(a, ns));
-	return out;
-}
-
 static void figures(struct buf *out, const struct profile *p, const struct pfunc *f)
 {
 	const struct pstat *st = &f->st;
-	char a[FMT_SIZE], b[FMT_SIZE], note[2 * FMT_SIZE], est[ESTIMATE_SIZE];
+	char a[FMT_SIZE], b[FMT_SIZE], note[2 * FMT_SIZE], est[CELL_ESTIMATE_SIZE];
 
 	tile(out, "fig-calls", "Calls", st->calls, fmt_count(a, st->calls), NULL);
 	snprintf(note, sizeof(note), "%s of the run", fmt_pct(b, st->incl_ns, p->run_ns));
 	tile(out, "fig-incl", "Inclusive", st->incl_ns,
-	     estimate_text(est, st, st->incl_ns, st->incl_se_ns), note);
+	     cell_estimate(est, st->incl_ns, st->incl_se_ns, st->has_timed), note);
 	snprintf(note, sizeof(note), "%s of the run", fmt_pct(b, st->self_ns, p->run_ns));
 	tile(out, "fig-self", "Self", st->self_ns,
-	     estimate_text(est, st, st->self_ns, st->self_se_ns), note);
+	     cell_estimate(est, st->self_ns, st->self_se_ns, st->has_timed), note);
 	uint64_t avg = st->calls ? st->incl_ns / st->calls : 0;
 	tile(out, "fig-avg", "Average per call", avg, fmt_ns(a, avg), "inclusive");
 	if (st->has_minmax) {

@@ -87,7 +87,8 @@
 		if (!raw || raw.version !== 1) throw new Error("unknown version");
 		var n = raw.depth.length;
 		if (raw.fn.length !== n || raw.weight.length !== n || raw.self.length !== n || raw.calls.length !== n ||
-			(raw.base && raw.base.length !== n) || (raw.cpu && raw.cpu.length !== n))
+			(raw.base && raw.base.length !== n) || (raw.cpu && raw.cpu.length !== n) ||
+			(raw.se && raw.se.length !== n))
 			throw new Error("arrays of different lengths");
 		var d = {
 			n: n, names: raw.names, files: raw.files, links: raw.links,
@@ -97,6 +98,7 @@
 			weight: Float64Array.from(raw.weight), self: Float64Array.from(raw.self),
 			calls: Float64Array.from(raw.calls), base: raw.base ? Float64Array.from(raw.base) : null,
 			cpu: raw.cpu ? Float64Array.from(raw.cpu) : null,
+			se: raw.se ? Float64Array.from(raw.se) : null, // -1: exact
 			parent: new Int32Array(n), end: new Int32Array(n),
 			x: new Float64Array(n), w: new Float64Array(n), span: 0,
 		};

@@ -40,9 +40,21 @@
 		}
 		var calls = cp.fmtCount(d.calls[k]) + (d.calls[k] === 1 ? " call" : " calls");
 		frag.appendChild(document.createTextNode(" "));
-		frag.appendChild(el("span", "figs", d.byCalls ? cp.fmtCount(w) + " calls in the path \u00b7 " + calls :
-			cp.fmtNs(w) + " \u00b7 self " + cp.fmtNs(d.self[k]) + " \u00b7 " +
-			(d.cpu ? "on a CPU " + cp.fmtNs(d.cpu[k]) + " \u00b7 " : "") + calls));
+		if (d.byCalls) {
+			frag.appendChild(el("span", "figs", cp.fmtCount(w) + " calls in the path \u00b7 " + calls));
+			return frag;
+		}
+		var figs = el("span", "figs"), rest = " \u00b7 self " + cp.fmtNs(d.self[k]) + " \u00b7 " +
+			(d.cpu ? "on a CPU " + cp.fmtNs(d.cpu[k]) + " \u00b7 " : "") + calls;
+		if (d.se && d.se[k] >= 0) { // an estimate (sampled timing), as report/cell.c marks it
+			var est = el("span", "est", "\u2248 " + cp.fmtNs(w));
+			est.title = "an estimate: standard error " + cp.fmtNs(d.se[k]) + " (" + cp.fmtPct(d.se[k], w) + ")";
+			figs.appendChild(est);
+			figs.appendChild(document.createTextNode(rest));
+		} else {
+			figs.textContent = cp.fmtNs(w) + rest;
+		}
+		frag.appendChild(figs);
 		return frag;
 	}
 

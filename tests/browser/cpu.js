@@ -2,7 +2,8 @@
 // with CPU time (tests/report/fixtures/c-cpu.json): the flame graph's switch to the flame graph
 // of CPU time and back, boxes sized by CPU time there, the index's cards of CPU and off-CPU
 // time, and the call tree's rows, those the page has and (HIDDEN_SITE: c-cpu with the path
-// write_output -> parse_line cut to 50 us, 40 of them on a CPU) those tree.js draws.
+// write_output -> parse_line cut to 50 us, 40 of them on a CPU, an estimate with a standard
+// error of 10 us) those tree.js draws.
 // Prints "ok - NAME" / "not ok - NAME: WHY" lines (tests/run.sh protocol); exits 1 on failure.
 "use strict";
 const fs = require("fs");
@@ -75,8 +76,11 @@ async function main() {
 	await page.waitForFunction((n) => document.querySelectorAll("#tree li[data-n]").length > n, before);
 	const drawn = await page.locator("#tree li[data-n] .figs").evaluateAll((l) => l.map((e) => e.textContent));
 	expect("a hidden path tree.js draws says how much of it ran on a CPU too",
-		drawn.includes("50.0 \u00b5s \u00b7 self 50.0 \u00b5s \u00b7 on a CPU 40.0 \u00b5s \u00b7 5 calls"),
+		drawn.includes("\u2248 50.0 \u00b5s \u00b7 self 50.0 \u00b5s \u00b7 on a CPU 40.0 \u00b5s \u00b7 5 calls"),
 		drawn.join(" | "));
+	const marks = await page.locator("#tree li[data-n] .figs .est").evaluateAll((l) => l.map((e) => e.title));
+	expect("and marks it as an estimate, its error on hover, as the page marks its own rows",
+		marks.length === 1 && marks[0] === "an estimate: standard error 10.0 \u00b5s (20.0%)", marks.join(" | "));
 	expect("no page error, no request off the disk", problems.length === 0, problems.join("; "));
 	await browser.close();
 }

@@ -124,10 +124,13 @@ fi
 
 # ---- sampled timing: estimates marked, timed calls and standard errors shown and merged ----
 # c-small made a sampled dump: cmp_int (fn 6) timed 142 of its 5,000 calls, standard errors
-# 250 µs inclusive and 200 µs self; every other function timed all its calls, errors 0.
+# 250 µs inclusive and 200 µs self; every other function timed all its calls, errors 0.  The
+# same in the tree, where cmp_int has one row.
 jq '.clock += {timing: "sampled", sample_rate: 64, timed_first: 64} |
 	.threads[0].functions |= map(if .fn == 6 then . + {timed_calls: 142, inclusive_se_ns: 250000, self_se_ns: 200000}
-		else . + {timed_calls: .calls, inclusive_se_ns: 0, self_se_ns: 0} end)' \
+		else . + {timed_calls: .calls, inclusive_se_ns: 0, self_se_ns: 0} end) |
+	.threads[0].tree.columns += ["timed_calls", "inclusive_se_ns", "self_se_ns"] |
+	.threads[0].tree.rows |= map(if .[2] == 6 then . + [142, 250000, 200000] else . + [.[3], 0, 0] end)' \
 	"$FIX/c-small.json" >"$W/sampled.json"
 if report sampled "$W/sampled.json"; then
 	has "sampled: the index says how many calls were timed" "$W/site-sampled/index.html" \
@@ -138,10 +141,18 @@ if report sampled "$W/sampled.json"; then
 		'id="fig-incl" data-v="5000000"><span class="est" title="an estimate: standard error 250 µs \(5.0%\)">&asymp; 5.00 ms</span>'
 	has "sampled: its shortest and longest calls are of the timed ones" "$W/site-sampled/fn/0/6.html" \
 		'id="fig-min" data-v="[0-9]*">[^<]*</dd><dd class="note">of the timed calls'
+	has "sampled: the call tree marks cmp_int's row as an estimate, its error on hover" \
+		"$W/site-sampled/tree/all.html" \
+		'>cmp_int</a>[^<]*<span class="figs"><span class="est" title="an estimate: standard error 250 µs \(5.0%\)">&asymp; 5.00 ms</span> · self 5.00 ms · 5,000 calls</span>'
+	has "sampled: and leaves the rows of exact figures unmarked" "$W/site-sampled/tree/all.html" \
+		'>compute</a>[^<]*<span class="figs">[0-9.]+ ms · self'
+	has "sampled: the data file has the error of estimated rows for tree.js, -1 for exact ones" \
+		"$W/site-sampled/flame/all.data.js" '^"se":\[-1,.*,250000[],]'
 else
 	fail "report a sampled dump" "$(head -c 300 "$W/sampled.err")"
 fi
-if grep -l -e 'id="sampled"' -e 'class="est"' -e 'Timing</dt>' "$S/index.html" "$S"/fn/*/*.html >"$W/sampled-small.txt"; then
+if grep -l -e 'id="sampled"' -e 'class="est"' -e 'Timing</dt>' -e '"se":' "$S/index.html" "$S"/fn/*/*.html \
+	"$S"/tree/*.html "$S"/flame/*.data.js >"$W/sampled-small.txt"; then
 	fail "without sampled timing no page speaks of estimates" "in $(tr '\n' ' ' <"$W/sampled-small.txt")"
 else
 	ok "without sampled timing no page speaks of estimates"
@@ -151,8 +162,10 @@ has "sampled: top shows the self time's standard error" "$W/sampled-top.txt" \
 	'^ +5,000 +5.00 ms +200 µs +5.00 ms +1.00 µs +[0-9.]+  cmp_int$'
 "$CP" merge -o "$W/sampled-merged.json" "$W/sampled.json" "$W/sampled.json" >/dev/null 2>"$W/sampled-merge.err"
 got=$(jq -c '[.clock.timing, .clock.sample_rate, (.threads[].functions[] | select(.fn == 6) |
-	.timed_calls, .inclusive_se_ns, .self_se_ns)]' "$W/sampled-merged.json")
-if [ "$got" = '["sampled",64,142,250000,200000,142,250000,200000]' ]; then
+	.timed_calls, .inclusive_se_ns, .self_se_ns), (.threads[0].tree | .columns as $c |
+	.rows[] | select(.[2] == 6) | .[$c | index("timed_calls")], .[$c | index("inclusive_se_ns")])]' \
+	"$W/sampled-merged.json")
+if [ "$got" = '["sampled",64,142,250000,200000,142,250000,200000,142,250000]' ]; then
 	ok "sampled: a merged dump keeps the timing, timed calls and errors"
 else
 	fail "sampled: a merged dump keeps the timing, timed calls and errors" "$got $(cat "$W/sampled-merge.err")"
@@ -161,6 +174,9 @@ if report sampled-twice "$W/sampled.json" "$W/sampled.json"; then
 	has "sampled: over two dumps, timed calls add up and errors add as independent ones" \
 		"$W/site-sampled-twice/fn/0/6.html" \
 		'Times estimated from <span data-v="284">284</span> timed of 10,000 calls \(CALLPROF_TIMING=sampled\): standard error 354 µs inclusive, 283 µs self'
+	has "sampled: over two dumps, the call tree's errors add as independent ones too" \
+		"$W/site-sampled-twice/tree/all.html" \
+		'>cmp_int</a>[^<]*<span class="figs"><span class="est" title="an estimate: standard error 354 µs \(3.5%\)">&asymp; 10.0 ms</span>'
 else
 	fail "report two sampled dumps" "$(head -c 300 "$W/sampled-twice.err")"
 fi
@@ -178,6 +194,9 @@ refused() {
 jq '.threads[0].functions[6].timed_calls = 5001' "$W/sampled.json" >"$W/sampled-bad.json"
 refused "more timed calls than calls" "$W/sampled-bad.json" \
 	"timed_calls 5001 is more than calls 5000 .* in '.*sampled-bad.json'"
+jq '.threads[0].tree.rows[6][8] = 5001' "$W/sampled.json" >"$W/sampled-bad.json"
+refused "more timed calls than calls in a tree row" "$W/sampled-bad.json" \
+	"timed_calls above calls at .*rows\[6\] in '.*sampled-bad.json'"
 
 # ---- CPU time: on a CPU and off it, on the index, the function pages and a flame graph ----
 # c-cpu is c-small with CPU time: compute (fn 3) spent 30 of its 40 ms of self time off the CPU,

@@ -21,15 +21,15 @@ void test_flame_diff_follows_paths(void)
 	 * main -> lex (lex elsewhere: another path).  Functions: base 0 main, 1 parse, 2 lex, 3 gone;
 	 * new 0 lex, 1 main, 2 parse, 3 added (the diff numbers them main 0, parse 1, lex 2, gone 3,
 	 * added 4). */
-	struct pnode b[] = { { -1, 0, 1, 100, 0, 0, 0 },
-			     { 0, 1, 1, 60, 0, 0, 0 },
-			     { 1, 2, 1, 30, 0, 0, 0 },
-			     { 0, 3, 1, 20, 0, 0, 0 } };
-	struct pnode n[] = { { -1, 1, 1, 150, 0, 0, 0 },
-			     { 0, 2, 1, 90, 0, 0, 0 },
-			     { 1, 0, 1, 45, 0, 0, 0 },
-			     { 1, 3, 1, 10, 0, 0, 0 },
-			     { 0, 0, 1, 5, 0, 0, 0 } };
+	struct pnode b[] = { { -1, 0, 1, 100, 0, 0, 0, 1, 0 },
+			     { 0, 1, 1, 60, 0, 0, 0, 1, 0 },
+			     { 1, 2, 1, 30, 0, 0, 0, 1, 0 },
+			     { 0, 3, 1, 20, 0, 0, 0, 1, 0 } };
+	struct pnode n[] = { { -1, 1, 1, 150, 0, 0, 0, 1, 0 },
+			     { 0, 2, 1, 90, 0, 0, 0, 1, 0 },
+			     { 1, 0, 1, 45, 0, 0, 0, 1, 0 },
+			     { 1, 3, 1, 10, 0, 0, 0, 1, 0 },
+			     { 0, 0, 1, 5, 0, 0, 0, 1, 0 } };
 	uint32_t base_map[] = { 0, 1, 2, 3 }, new_map[] = { 2, 0, 1, 4 };
 	uint32_t *const fmap[2] = { base_map, new_map };
 	struct ptree bt = tree(b, 4), nt = tree(n, 5);
@@ -49,10 +49,10 @@ void test_flame_diff_follows_paths(void)
 void test_flame_diff_unmatched_parent(void)
 {
 	/* Below a path the base lacks, nothing matches, even a function the base has. */
-	struct pnode b[] = { { -1, 0, 1, 10, 0, 0, 0 }, { 0, 1, 1, 4, 0, 0, 0 } };
-	struct pnode n[] = { { -1, 0, 1, 10, 0, 0, 0 },
-			     { 0, 2, 1, 6, 0, 0, 0 },
-			     { 1, 1, 1, 3, 0, 0, 0 } };
+	struct pnode b[] = { { -1, 0, 1, 10, 0, 0, 0, 1, 0 }, { 0, 1, 1, 4, 0, 0, 0, 1, 0 } };
+	struct pnode n[] = { { -1, 0, 1, 10, 0, 0, 0, 1, 0 },
+			     { 0, 2, 1, 6, 0, 0, 0, 1, 0 },
+			     { 1, 1, 1, 3, 0, 0, 0, 1, 0 } };
 	uint32_t base_map[] = { 0, 1 }, new_map[] = { 0, 1, 2 };
 	uint32_t *const fmap[2] = { base_map, new_map };
 	struct ptree bt = tree(b, 2), nt = tree(n, 3);
