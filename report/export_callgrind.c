@@ -7,10 +7,12 @@
 #include "keymap.h"
 
 /*
- * Two events: ns (time, in nanoseconds) and calls (function entries).  A
- * function's own cost line carries its self time and its calls; a call arc's
- * cost line carries the arc's inclusive time and the calls made below it,
- * the callee's own included, so "calls" sums like any other event.  Names
+ * Two events: ns (time, in nanoseconds) and calls (function entries), and a
+ * third, cpu (the part of ns on a CPU), when the profile measured CPU time.  A
+ * function's own cost line carries its self time, its calls and its CPU self
+ * time; a call arc's cost line carries the arc's inclusive time, the calls
+ * made below it, the callee's own included, so "calls" sums like any other
+ * event, and the arc's time on a CPU.  Names
  * use the format's compression ("fn=(3) main" once, "fn=(3)" after), which
  * also keeps a name that begins with "(" from being read as a number; the
  * format has no escapes, so control characters in names become '?'.
@@ -148,7 +150,17 @@ static void put_header(const struct export_ctx *x, struct buf *out)
 		buf_printf(out, "desc: Dumps: %zu merged\n", p->nruns);
 	buf_puts(out, "desc: Trigger: callprof export\npositions: line\n"
 		      "event: ns : Elapsed time (ns)\nevent: calls : Calls (function "
-		      "entries)\nevents: ns calls\n");
+		      "entries)\n");
+	buf_puts(out, p->has_cpu ? "event: cpu : Time on a CPU (ns)\nevents: ns calls cpu\n"
+				 : "events: ns calls\n");
+}
+
+/* put_cpu: a cost line's cpu event, when the profile has one, and the line's end. */
+static void put_cpu(struct buf *out, const struct profile *p, uint64_t cpu_ns)
+{
+	if (p->has_cpu)
+		buf_printf(out, " %llu", (unsigned long long)cpu_ns);
+	buf_putc(out, '\n');
 }
 
 static void put_function(const struct export_ctx *x, struct cg_names *nm, const uint64_t *arc,
@@ -161,8 +173,9 @@ static void put_function(const struct export_ctx *x, struct cg_names *nm, const 
 	put_compressed(out, "ob", &nm->objs, &nm->nobjs, obj_of(fn));
 	put_compressed(out, "fl", &nm->files, &nm->nfiles, file_of(fn));
 	put_fn(x, nm, out, "fn", f);
-	buf_printf(out, "%llu %llu %llu\n", (unsigned long long)fn->line,
+	buf_printf(out, "%llu %llu %llu", (unsigned long long)fn->line,
 		   (unsigned long long)fn->st.self_ns, (unsigned long long)fn->st.calls);
+	put_cpu(out, p, fn->st.cpu_self_ns);
 	for (size_t k = 0; k < fn->ncallees; k++) {
 		uint32_t e = p->by_caller[fn->callees + k];
 		const struct pedge *ed = &p->edges[e];
@@ -171,10 +184,11 @@ static void put_function(const struct export_ctx *x, struct cg_names *nm, const 
 		put_compressed(out, "cob", &nm->objs, &nm->nobjs, obj_of(callee));
 		put_compressed(out, "cfi", &nm->files, &nm->nfiles, file_of(callee));
 		put_fn(x, nm, out, "cfn", ed->callee);
-		buf_printf(out, "calls=%llu %llu\n%llu %llu %llu\n", (unsigned long long)ed->calls,
+		buf_printf(out, "calls=%llu %llu\n%llu %llu %llu", (unsigned long long)ed->calls,
 			   (unsigned long long)callee->line,
 			   (unsigned long long)(ed->call_line ? ed->call_line : fn->line),
 			   (unsigned long long)ed->incl_ns, (unsigned long long)arc[e]);
+		put_cpu(out, p, ed->cpu_ns);
 	}
 }
 
@@ -189,8 +203,9 @@ static int write_callgrind(const struct export_ctx *x, struct buf *out)
 	put_header(x, out);
 	for (size_t i = 0; i < p->nfuncs; i++)
 		put_function(x, &nm, arc, p->by_self[i], out);
-	buf_printf(out, "\ntotals: %llu %llu\n", (unsigned long long)p->run_ns,
+	buf_printf(out, "\ntotals: %llu %llu", (unsigned long long)p->run_ns,
 		   (unsigned long long)p->calls);
+	put_cpu(out, p, p->cpu_run_ns);
 	keymap_release(&nm.files);
 	keymap_release(&nm.objs);
 	free(nm.fn_seen);

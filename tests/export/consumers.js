@@ -15,7 +15,8 @@
 //   (speedscope JSON, or Brendan Gregg's collapsed stacks), and each frame's self and total
 //   weights are what its views show.
 // - callgrind-annotate: FILE is the output of `callgrind_annotate --threshold=100 --auto=no`
-//   (Valgrind's own reader): per "file:function", its ns and calls.
+//   (Valgrind's own reader): per "file:function", its ns and calls, and its cpu where the
+//   dumps measured CPU time.
 // - callgrind-inclusive: the same with --inclusive=yes: the call arcs' costs.
 'use strict';
 const fs = require('fs');
@@ -68,7 +69,8 @@ function readDumps(paths) {
 			keyOf.set(f.id, k);
 			if (!fns.has(k)) {
 				const module = base(mods.get(f.module)?.path);
-				fns.set(k, { name: f.name, file: f.file, line: f.line, module, offset: f.offset, calls: 0, self: 0, incl: 0, rowsSelf: 0, rowsCalls: 0, rowsCpu: 0 });
+				fns.set(k, { name: f.name, file: f.file, line: f.line, module, offset: f.offset, calls: 0, self: 0, incl: 0,
+					cpuSelf: 0, cpuIncl: 0, rowsSelf: 0, rowsCalls: 0, rowsCpu: 0 });
 				order.push(k);
 			}
 		}
@@ -86,6 +88,8 @@ function readDumps(paths) {
 			for (const f of t.functions) {
 				const e = fns.get(keyOf.get(f.fn));
 				e.calls += f.calls; e.self += f.self_ns; e.incl += f.inclusive_ns;
+				// Without CPU time, all of it counts as on a CPU.
+				e.cpuSelf += f.cpu_self_ns ?? f.self_ns; e.cpuIncl += f.cpu_ns ?? f.inclusive_ns;
 				calls += f.calls; self += f.self_ns;
 				if (f.self_ns || f.inclusive_ns) timed = true;
 			}
@@ -291,6 +295,8 @@ function checkInclusive() {
 		// Each arc's time was rounded to whole nanoseconds on its own: 1 ns each.
 		if (Math.abs(g.ns - e.incl) > e.edgesIn)
 			problem(`inclusive ns of ${JSON.stringify(label)}: the reader has ${g.ns}, the dumps ${e.incl}`);
+		if (want.cpu && Math.abs(g.cpu - e.cpuIncl) > e.edgesIn)
+			problem(`inclusive cpu of ${JSON.stringify(label)}: the reader has ${g.cpu}, the dumps ${e.cpuIncl}`);
 		compare('inclusive calls', label, g.calls, paths.reduce((n, p) => n + p.calls, 0));
 		checked++;
 	}
@@ -301,34 +307,32 @@ function checkInclusive() {
 // The callgrind format has no escapes: control characters became '?' (export_callgrind.c).
 const cgName = (s) => s.replace(/[\x00-\x1f\x7f]/g, '?');
 
+// The cost columns of callgrind_annotate's lines: "1,234 (5.67%)" per event, or a bare "0" or
+// "." for none, then "file:function [object]"; its events are ns calls, or ns calls cpu.
 function parseAnnotate() {
 	const got = new Map();
+	const cell = String.raw`([\d,]+|\.)(?:\s+\([^)]*\))?\s+`;
+	const re = new RegExp('^\\s*' + cell + cell + (want.cpu ? cell : '') + String.raw`(\S.*?)(?: \[[^\]]*\])?$`);
+	const num = (x) => (x === '.' ? 0 : Number(x.replace(/,/g, '')));
 	for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-		// "1,234 (5.67%)" per event, or a bare "0" or "." for none.
-		const m = line.match(/^\s*([\d,]+|\.)(?:\s+\([^)]*\))?\s+([\d,]+|\.)(?:\s+\([^)]*\))?\s+(\S.*?)(?: \[[^\]]*\])?$/);
-		if (!m || m[1] === '.' && m[2] === '.' && !m[3].includes(':')) continue;
-		const num = (x) => (x === '.' ? 0 : Number(x.replace(/,/g, '')));
-		got.set(m[3], { ns: num(m[1]), calls: num(m[2]) });
+		const m = line.match(re);
+		if (!m) continue;
+		const name = m[want.cpu ? 4 : 3];
+		if (m[1] === '.' && m[2] === '.' && !name.includes(':')) continue;
+		got.set(name, { ns: num(m[1]), calls: num(m[2]), cpu: want.cpu ? num(m[3]) : 0 });
 	}
 	return got;
 }
 
 function checkAnnotate() {
-	const got = new Map();
-	let totals = null;
-	for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-		// "1,234 (5.67%)" per event, or a bare "0" or "." for none.
-		const m = line.match(/^\s*([\d,]+|\.)(?:\s+\([^)]*\))?\s+([\d,]+|\.)(?:\s+\([^)]*\))?\s+(\S.*?)(?: \[[^\]]*\])?$/);
-		if (!m || m[1] === '.' && m[2] === '.' && !m[3].includes(':')) continue;
-		const num = (x) => (x === '.' ? 0 : Number(x.replace(/,/g, '')));
-		const ns = num(m[1]), calls = num(m[2]);
-		if (m[3] === 'PROGRAM TOTALS') totals = { ns, calls };
-		else got.set(m[3], { ns, calls });
-	}
+	const got = parseAnnotate();
+	const totals = got.get('PROGRAM TOTALS');
+	got.delete('PROGRAM TOTALS');
 	if (!totals) problem('no PROGRAM TOTALS line');
 	else {
 		compare('total ns', 'PROGRAM TOTALS', totals.ns, want.self);
 		compare('total calls', 'PROGRAM TOTALS', totals.calls, want.calls);
+		if (want.cpu) compare('total cpu', 'PROGRAM TOTALS', totals.cpu, want.order.reduce((n, k) => n + want.fns.get(k).cpuSelf, 0));
 	}
 	for (const [label, e] of byLabel) {
 		const g = got.get(cgName(`${e.file || '???'}:${label}`));
@@ -338,9 +342,11 @@ function checkAnnotate() {
 		}
 		compare('calls', label, g.calls, e.calls);
 		compare('self ns', label, g.ns, e.self);
+		if (want.cpu) compare('cpu self ns', label, g.cpu, e.cpuSelf);
 	}
 	if (got.size > byLabel.size) problem(`${got.size} functions, the dumps have ${byLabel.size}`);
-	return `${got.size} functions, totals ${totals && totals.ns} ns, ${totals && totals.calls} calls`;
+	return `${got.size} functions, totals ${totals && totals.ns} ns, ${totals && totals.calls} calls` +
+		(want.cpu ? `, ${totals && totals.cpu} ns on a CPU` : '');
 }
 
 const checks = { pprof: checkPprof, speedscope: checkSpeedscope, folded: checkFolded, 'callgrind-annotate': checkAnnotate,

@@ -100,9 +100,12 @@ export_all threads $F/threads.json
 export_all hostile $F/cpp-hostile.json
 export_all merged $F/merge-a.json $F/merge-b.json
 export_all names "$W/names.json"
+export_all cpu $F/c-cpu.json
 
 # ---- what each format says beyond the totals ------------------------------------------------
 has "callgrind: names are compressed, each written once" "$W/demo.callgrind" '^fn=\(1\) [a-z_]+$'
+has "callgrind: with CPU time, a third event, cpu" "$W/cpu.callgrind" '^events: ns calls cpu$'
+has "callgrind: without a clock, the two events" "$W/noclock.callgrind" '^events: ns calls$'
 has "callgrind: a call arc has its count and the callee's line" "$W/demo.callgrind" '^calls=[0-9]+ [0-9]+$'
 has "callgrind: a newline in a name becomes ?" "$W/names.callgrind" '^c?fn=\([0-9]+\) new\?line$'
 has "callgrind: a name beginning with ( stays a name" "$W/names.callgrind" '^c?fn=\([0-9]+\) \(anonymous namespace\)::g\(int\)$'
