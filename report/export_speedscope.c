@@ -1,5 +1,6 @@
 /* export_speedscope.c: speedscope's file format (https://www.speedscope.app/file-format-schema.json):
- * a "sampled" profile per thread, each call path one sample weighted by its self time. */
+ * a "sampled" profile per thread, each call path one sample weighted by its self time; where
+ * the dump measured CPU time, then one more per thread weighted by its self time on a CPU. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +54,16 @@ static void put_stack(const struct ptree *t, uint32_t n, struct buf *out, uint32
 	buf_putc(out, ']');
 }
 
-static void put_thread(const struct pthread *th, size_t index, struct buf *out)
+/* A path's weight in a thread's profile: its self time (on a CPU: `cpu`), or its calls
+ * without a clock. */
+static uint64_t path_weight(const struct ptree *t, size_t i, int cpu)
+{
+	if (t->by_calls)
+		return t->nodes[i].calls;
+	return cpu ? t->nodes[i].cpu_self_ns : t->nodes[i].self_ns;
+}
+
+static void put_thread(const struct pthread *th, size_t index, int cpu, struct buf *out)
 {
 	const struct ptree *t = &th->tree;
 	uint32_t *scratch = xmalloc((t->n + 1) * sizeof(*scratch));
@@ -61,11 +71,11 @@ static void put_thread(const struct pthread *th, size_t index, struct buf *out)
 	uint64_t total = 0;
 
 	for (size_t i = 0; i < t->n; i++)
-		total += t->by_calls ? t->nodes[i].calls : t->nodes[i].self_ns;
-	buf_printf(&name, "thread %zu (tid %lld%s%s)", index + 1, (long long)th->tid,
-		   th->name ? ", " : "", th->name ? th->name : "");
-	buf_puts(out, index ? ",\n{\"type\":\"sampled\",\"name\":"
-			    : "\n{\"type\":\"sampled\",\"name\":");
+		total += path_weight(t, i, cpu);
+	buf_printf(&name, "thread %zu (tid %lld%s%s)%s", index + 1, (long long)th->tid,
+		   th->name ? ", " : "", th->name ? th->name : "", cpu ? ", on a CPU" : "");
+	buf_puts(out, index || cpu ? ",\n{\"type\":\"sampled\",\"name\":"
+				   : "\n{\"type\":\"sampled\",\"name\":");
 	put_str(out, name.data);
 	buf_printf(out, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%llu,\"samples\":[",
 		   t->by_calls ? "none" : "nanoseconds", (unsigned long long)total);
@@ -76,9 +86,7 @@ static void put_thread(const struct pthread *th, size_t index, struct buf *out)
 	}
 	buf_puts(out, "],\"weights\":[");
 	for (size_t i = 0; i < t->n; i++)
-		buf_printf(out, "%s%llu", i ? "," : "",
-			   (unsigned long long)(t->by_calls ? t->nodes[i].calls
-							    : t->nodes[i].self_ns));
+		buf_printf(out, "%s%llu", i ? "," : "", (unsigned long long)path_weight(t, i, cpu));
 	buf_puts(out, "]}");
 	buf_release(&name);
 	free(scratch);
@@ -100,8 +108,10 @@ static int write_speedscope(const struct export_ctx *x, struct buf *out)
 	buf_puts(out, ",\"activeProfileIndex\":0,\n");
 	put_frames(x, out);
 	buf_puts(out, ",\n\"profiles\":[");
-	for (size_t i = 0; i < p->nthreads; i++)
-		put_thread(&p->threads[i], i, out);
+	for (int cpu = 0; cpu <= (p->has_cpu != 0); cpu++)
+		for (size_t i = 0; i < p->nthreads; i++)
+			if (!cpu || !p->threads[i].tree.by_calls)
+				put_thread(&p->threads[i], i, cpu, out);
 	buf_puts(out, "]}\n");
 	buf_release(&creator);
 	return 0;

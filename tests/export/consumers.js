@@ -99,7 +99,7 @@ function readDumps(paths) {
 				e.rowsCpu += iCpu >= 0 ? r[iCpu] : r[iSelf]; // without CPU time, all of it counts as on a CPU
 				const stack = (r[iParent] === null ? [] : byId.get(r[iParent])).concat([keyOf.get(r[iFn])]);
 				byId.set(r[iId], stack);
-				paths.push({ stack, calls: r[iCalls], self: r[iSelf] });
+				paths.push({ stack, calls: r[iCalls], self: r[iSelf], cpu: iCpu >= 0 ? r[iCpu] : r[iSelf] });
 				rows++;
 			}
 			threads.push(paths);
@@ -202,10 +202,11 @@ async function speedscopeImport(name, text) {
 	return importer.importProfileGroupFromText(name, text);
 }
 
-// frameTotals: per frame name, the self and total weights summed over the group's profiles.
-function frameTotals(group) {
+// frameTotals: per frame name, the self and total weights summed over the group's profiles
+// (or those given).
+function frameTotals(group, profiles = group.profiles) {
 	const got = new Map();
-	for (const prof of group.profiles)
+	for (const prof of profiles)
 		prof.forEachFrame((f) => {
 			const g = got.get(f.name) || { self: 0, total: 0, file: f.file, line: f.line };
 			g.self += f.getSelfWeight(); g.total += f.getTotalWeight();
@@ -214,39 +215,52 @@ function frameTotals(group) {
 	return got;
 }
 
-// The inclusive weight of each function as a flame graph sums it: every path it is on, once.
-function wantTotals(perThread) {
+// The inclusive weight of each function as a flame graph sums it: every path it is on, once
+// (by its time on a CPU: `cpu`).
+function wantTotals(perThread, cpu = false) {
 	const tot = new Map();
 	for (const paths of perThread)
 		for (const p of paths)
 			for (const k of new Set(p.stack)) {
-				const w = want.timed ? p.self : p.calls;
+				const w = !want.timed ? p.calls : cpu ? p.cpu : p.self;
 				tot.set(k, (tot.get(k) || 0) + w);
 			}
 	return tot;
 }
 
+// A profile per thread, by its time; with CPU time, then one per thread by its time on a CPU.
 async function checkSpeedscope() {
 	const group = await speedscopeImport(path.basename(file), fs.readFileSync(file, 'utf8'));
 	if (!group) return problem('speedscope could not import the file');
-	if (group.profiles.length !== want.threads.length)
-		problem(`${group.profiles.length} profiles, the dumps have ${want.threads.length} threads`);
+	const nt = want.threads.length, cpu = want.cpu && want.timed;
+	if (group.profiles.length !== nt * (cpu ? 2 : 1))
+		problem(`${group.profiles.length} profiles, the dumps have ${nt} threads${cpu ? ' with CPU time' : ''}`);
 	const unit = group.profiles[0] && group.profiles[0].getWeightUnit();
 	if (unit !== (want.timed ? 'nanoseconds' : 'none')) problem(`weights in ${unit}`);
-	const got = frameTotals(group), tot = wantTotals(want.threads);
-	for (const [label, e] of byLabel) {
-		const g = got.get(label);
-		if (!g) { // speedscope leaves out frames that weigh nothing
-			if (tot.get(want.order.find((k) => want.fns.get(k) === e))) problem(`no frame ${JSON.stringify(label)}`);
-			continue;
-		}
-		compare('self weight', label, g.self, weight(e));
-		compare('total weight', label, g.total, tot.get(want.order.find((k) => want.fns.get(k) === e)) || 0);
-		if ((g.file || null) !== (e.file || null) || (g.line || 0) !== (e.line || 0))
-			problem(`frame ${label} is at ${g.file}:${g.line}, the dumps say ${e.file}:${e.line}`);
+	const views = [['', group.profiles.slice(0, nt), weight, wantTotals(want.threads)]];
+	if (cpu) {
+		const names = group.profiles.slice(nt).map((p) => p.getName());
+		if (!names.every((n) => n.endsWith(', on a CPU'))) problem(`CPU profiles named ${names.join(', ')}`);
+		views.push(['on a CPU: ', group.profiles.slice(nt), (e) => e.rowsCpu, wantTotals(want.threads, true)]);
 	}
-	for (const name of got.keys()) if (!byLabel.has(name)) problem(`frame ${JSON.stringify(name)} is not in the dumps`);
-	return `${group.profiles.length} profiles, ${got.size} frames, unit ${unit}`;
+	let frames = 0;
+	for (const [what, profiles, selfOf, tot] of views) {
+		const got = frameTotals(group, profiles);
+		frames += got.size;
+		for (const [label, e] of byLabel) {
+			const g = got.get(label), k = want.order.find((key) => want.fns.get(key) === e);
+			if (!g) { // speedscope leaves out frames that weigh nothing
+				if (tot.get(k)) problem(`${what}no frame ${JSON.stringify(label)}`);
+				continue;
+			}
+			compare(what + 'self weight', label, g.self, selfOf(e));
+			compare(what + 'total weight', label, g.total, tot.get(k) || 0);
+			if ((g.file || null) !== (e.file || null) || (g.line || 0) !== (e.line || 0))
+				problem(`frame ${label} is at ${g.file}:${g.line}, the dumps say ${e.file}:${e.line}`);
+		}
+		for (const name of got.keys()) if (!byLabel.has(name)) problem(`frame ${JSON.stringify(name)} is not in the dumps`);
+	}
+	return `${group.profiles.length} profiles, ${frames} frames, unit ${unit}`;
 }
 
 // Folded stacks: ';' in a name became ':', control characters '?', and a blank before
