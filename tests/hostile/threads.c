@@ -80,9 +80,14 @@ NOINLINE static void *detached_worker(void *arg)
 	return arg;
 }
 
+/* Set once blocked() has been entered (and counted): main waits for it rather than for a
+ * time a loaded machine may not keep. */
+static int blocked_entered;
+
 /* Blocks for good: the lock is held by main until the process exits. */
 NOINLINE static void blocked(void)
 {
+	__atomic_store_n(&blocked_entered, 1, __ATOMIC_RELEASE);
 	pthread_mutex_lock(&block_lock);
 }
 
@@ -148,7 +153,9 @@ int main(int argc, char **argv)
 	while (__atomic_load_n(&detached_done, __ATOMIC_ACQUIRE) < DETACHED_THREADS)
 		usleep(1000);
 	start(blocked_worker, 1);
-	usleep(10000); /* let it block */
+	while (!__atomic_load_n(&blocked_entered, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	usleep(1000); /* let it block, most likely: the dump must do as well if it has not */
 	leaf(0);
 	return 0;
 }
