@@ -626,11 +626,6 @@ static uint64_t cpu_self_of(const struct pstat *st)
 	return st->cpu_self_ns;
 }
 
-static uint64_t off_cpu_self_of(const struct pstat *st)
-{
-	return st->self_ns - st->cpu_self_ns;
-}
-
 static int cmp_fn_cpu_self(const void *a, const void *b, void *ctx)
 {
 	return cmp_key_then_self(a, b, ctx, cpu_self_of);
@@ -638,7 +633,7 @@ static int cmp_fn_cpu_self(const void *a, const void *b, void *ctx)
 
 static int cmp_fn_off_cpu_self(const void *a, const void *b, void *ctx)
 {
-	return cmp_key_then_self(a, b, ctx, off_cpu_self_of);
+	return cmp_key_then_self(a, b, ctx, pstat_off_cpu_self);
 }
 
 /* The functions in order by `cmp`, a new array. */

@@ -65,6 +65,13 @@ struct pstat {
 	unsigned has_cpu : 1;    /* the dump measured CPU time (dump-format.md, "CPU time") */
 };
 
+/* pstat_off_cpu_self: the self time its own code spent off a CPU (blocked, asleep, waiting to
+ * run): the loader keeps cpu_self_ns at most self_ns. */
+static inline uint64_t pstat_off_cpu_self(const struct pstat *st)
+{
+	return st->self_ns - st->cpu_self_ns;
+}
+
 /* pstat_add adds the figures of from to those of to (saturating; min and max where both have
  * them; standard errors as independent errors add, the root of their squares' sum). */
 void pstat_add(struct pstat *to, const struct pstat *from);

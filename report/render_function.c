@@ -60,7 +60,7 @@ static void figures(struct buf *out, const struct profile *p, const struct pfunc
 		     note);
 	}
 	if (st->has_cpu) {
-		uint64_t off = st->incl_ns - st->cpu_ns, off_self = st->self_ns - st->cpu_self_ns;
+		uint64_t off = st->incl_ns - st->cpu_ns, off_self = pstat_off_cpu_self(st);
 
 		snprintf(note, sizeof(note), "self %s", fmt_ns(b, st->cpu_self_ns));
 		tile(out, "fig-cpu", "On a CPU", st->cpu_ns, fmt_ns(a, st->cpu_ns), note);

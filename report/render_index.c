@@ -590,7 +590,7 @@ static uint64_t top_value(const struct pfunc *f, enum top_by by)
 	case TOP_BY_CPU_SELF: return f->st.cpu_self_ns;
 	case TOP_BY_OFF_CPU_SELF: break;
 	}
-	return f->st.self_ns - f->st.cpu_self_ns;
+	return pstat_off_cpu_self(&f->st);
 }
 
 static void top_list(struct buf *out, const struct profile *p, const uint32_t *order,

@@ -41,7 +41,7 @@ void table_flat(struct buf *out, const struct profile *p, const struct pfstat *r
 		cell_time(out, st->calls ? st->incl_ns / st->calls : 0);
 		if (p->has_cpu) {
 			cell_time(out, st->cpu_self_ns);
-			cell_time(out, st->self_ns - st->cpu_self_ns);
+			cell_time(out, pstat_off_cpu_self(st));
 		}
 		buf_puts(out, "</tr>\n");
 	}

@@ -102,7 +102,7 @@ static uint64_t key_of(const struct pstat *st, enum top_key k)
 	case KEY_INCL: return st->incl_ns;
 	case KEY_CALLS: return st->calls;
 	case KEY_CPU: return st->cpu_self_ns;
-	case KEY_OFFCPU: return st->self_ns - st->cpu_self_ns;
+	case KEY_OFFCPU: return pstat_off_cpu_self(st);
 	case KEY_AVG:
 	case KEYS: break;
 	}
@@ -240,7 +240,7 @@ static void text_table(struct buf *out, const struct profile *p, const struct ta
 		put_right(out, fmt_ns(c, st->incl_ns), 9);
 		if (p->has_cpu) {
 			put_right(out, fmt_ns(a, st->cpu_self_ns), 9);
-			put_right(out, fmt_ns(c, st->self_ns - st->cpu_self_ns), 9);
+			put_right(out, fmt_ns(c, pstat_off_cpu_self(st)), 9);
 		}
 		put_right(out, fmt_ns(a, avg_ns(st)), 9);
 		snprintf(b, sizeof(b), "%.1f", 100.0 * fmt_share(st->self_ns, t->run_ns));
