@@ -458,16 +458,15 @@ case_coro() {
 	verdict
 }
 
-# self_incl FN: "SELF INCL", FN's self and inclusive time on the first thread of the last dump.
+# self_incl FN [SELF]: "SELF INCL", FN's self and inclusive time on the first thread of the
+# last dump; SELF, a jq expression, picks the self figure (default .self_ns).
 self_incl() {
-	key "[.threads[0].functions[] | select(.fn == $(fid "$1")) | .self_ns, .inclusive_ns]" | tr -d '[]' | tr , ' '
-}
-# cpu_self_incl FN: the same, with the self time FN's own code ran on a CPU where the dump
-# has CPU time: a loaded machine's preemption is in its self time, off the CPU.
-cpu_self_incl() {
-	key "[.threads[0].functions[] | select(.fn == $(fid "$1")) | .cpu_self_ns // .self_ns, .inclusive_ns]" |
+	key "[.threads[0].functions[] | select(.fn == $(fid "$1")) | ${2:-.self_ns}, .inclusive_ns]" |
 		tr -d '[]' | tr , ' '
 }
+# The self time FN's own code ran on a CPU where the dump has CPU time: a loaded machine's
+# preemption is in its self time, off the CPU.
+CPU_SELF='.cpu_self_ns // .self_ns'
 
 # Ratios within one run, not absolute times: spinner spends all but a tiny call
 # in uninstrumented code of its own module, sleeper in usleep (libc), main
@@ -489,7 +488,7 @@ case_selftime() {
 		[ -f "$dump" ] || { verdict; continue; }
 		for fn in spinner sleeper main; do
 			case $fn-$lib in
-			main-* | sleeper-1) set -- "$1" "$2" $(cpu_self_incl $fn) ;;
+			main-* | sleeper-1) set -- "$1" "$2" $(self_incl $fn "$CPU_SELF") ;;
 			*) set -- "$1" "$2" $(self_incl $fn) ;;
 			esac
 			case $fn-$lib in
@@ -501,7 +500,7 @@ case_selftime() {
 		done
 		if [ $lib = 1 ]; then # sleeper's inclusive time less what its own code spent off the CPU
 			set -- "$1" "$2" $(self_incl usleep) $(key "[.threads[0].functions[] |
-				select(.fn == $(fid sleeper)) | .inclusive_ns - .self_ns + (.cpu_self_ns // .self_ns)]" |
+				select(.fn == $(fid sleeper)) | .inclusive_ns - .self_ns + ($CPU_SELF)]" |
 				tr -d '[]')
 			[ $(($3 * 10)) -ge $(($5 * 9)) ] || problem "usleep: self_ns $3 of sleeper's inclusive_ns $5 (less its own off-CPU time)"
 			set -- "$1" "$2"
