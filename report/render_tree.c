@@ -86,6 +86,7 @@ static void node_row(struct buf *out, const struct profile *p, const struct ptre
 		     uint64_t whole)
 {
 	const struct pnode *n = &t->nodes[i];
+	int64_t se = pnode_se(n);
 	char a[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE], est[CELL_ESTIMATE_SIZE];
 
 	buf_puts(out, "<span class=\"share\">");
@@ -93,8 +94,7 @@ static void node_row(struct buf *out, const struct profile *p, const struct ptre
 	buf_printf(out, "%s</span> ", fmt_pct(a, ptree_weight(t, i), whole));
 	link_fn(out, p, n->fn, "../");
 	buf_printf(out, " <span class=\"figs\">%s \xc2\xb7 self %s \xc2\xb7 ",
-		   cell_estimate(est, n->incl_ns, (uint64_t)pnode_se(n), pnode_se(n) >= 0),
-		   fmt_ns(c, n->self_ns));
+		   cell_estimate(est, n->incl_ns, (uint64_t)se, se >= 0), fmt_ns(c, n->self_ns));
 	if (p->has_cpu && !t->by_calls)
 		buf_printf(out, "on a CPU %s \xc2\xb7 ", fmt_ns(a, n->cpu_ns));
 	buf_printf(out, "%s call%s</span>", fmt_count(d, n->calls), n->calls == 1 ? "" : "s");
