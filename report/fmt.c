@@ -90,6 +90,15 @@ char *fmt_ns_delta(char *out, uint64_t before, uint64_t after)
 	return out;
 }
 
+char *fmt_ns_f_delta(char *out, double ns)
+{
+	char abs[FMT_SIZE];
+
+	fmt_ns_f(abs, ns < 0 ? -ns : ns);
+	snprintf(out, FMT_SIZE, "%c%.*s", ns < 0 ? '-' : '+', FMT_SIZE - 2, abs);
+	return out;
+}
+
 double fmt_change_ratio(uint64_t before, uint64_t after)
 {
 	if (!before)

@@ -120,6 +120,49 @@ static int load_kind_costs(struct load_ctx *c, struct dump *d, struct json_objec
 	return 0;
 }
 
+/* load_metered_side: one side of calibration.metered (`key`: "program" or "loop"), its
+ * samples and its probes' o_in and o_out, each required. */
+static int load_metered_side(struct load_ctx *c, struct json_object *m, const char *key,
+			     uint64_t *samples, double *o_in, double *o_out)
+{
+	int bad = 0, in, out;
+	struct json_object *side =
+		load_want(c, m, key, "calibration.metered", LOAD_REQUIRED, json_type_object, &bad);
+	char where[64];
+
+	if (!side)
+		return -1;
+	snprintf(where, sizeof(where), "calibration.metered.%s", key);
+	if (load_want_u64(c, side, "samples", where, LOAD_REQUIRED, samples) < 0 ||
+	    (in = load_want_num(c, side, "o_in_ns", where, o_in)) < 0 ||
+	    (out = load_want_num(c, side, "o_out_ns", where, o_out)) < 0)
+		return -1;
+	if (!in || !out)
+		return load_fail(c, "%s needs o_in_ns and o_out_ns", where);
+	return 0;
+}
+
+/* load_metered: what the probes cost in the program beyond calibration's loop, which
+ * newer dumps measure (calibration.metered) and already add to o_in_ns and o_out_ns. */
+static int load_metered(struct load_ctx *c, struct dump *d, struct json_object *cal)
+{
+	int bad = 0;
+	struct json_object *m =
+		load_want(c, cal, "metered", "calibration", LOAD_OPTIONAL, json_type_object, &bad);
+	double p_in, p_out, l_in, l_out;
+	uint64_t loop_samples;
+
+	if (!m)
+		return bad;
+	if (load_metered_side(c, m, "program", &d->run.metered_samples, &p_in, &p_out) < 0 ||
+	    load_metered_side(c, m, "loop", &loop_samples, &l_in, &l_out) < 0)
+		return -1;
+	d->run.metered_in_ns = p_in - l_in;
+	d->run.metered_out_ns = p_out - l_out;
+	d->run.has_metered = 1;
+	return 0;
+}
+
 static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *root)
 {
 	int bad = 0, rc;
@@ -157,7 +200,7 @@ static int load_clock(struct load_ctx *c, struct dump *d, struct json_object *ro
 	if ((rc = load_want_num(c, cal, "o_out_ns", "calibration", &d->run.o_out_ns)) < 0)
 		return -1;
 	d->run.has_o_out = rc > 0;
-	if (load_kind_costs(c, d, cal) < 0)
+	if (load_kind_costs(c, d, cal) < 0 || load_metered(c, d, cal) < 0)
 		return -1;
 	if (load_get(cal, "compensated")) {
 		struct json_object *v = load_want(c, cal, "compensated", "calibration",

@@ -110,6 +110,21 @@ static void calibration_library(struct buf *v, const struct run *d)
 		   fmt_ns_f(b, d->library_o_in_ns), fmt_ns_f(c, d->library_o_out_ns));
 }
 
+/* calibration_metered: what the probes cost in the program beyond calibration's loop,
+ * which o_in and o_out already hold. */
+static void calibration_metered(struct buf *v, const struct run *d)
+{
+	char a[FMT_SIZE], b[FMT_SIZE], n[FMT_SIZE];
+
+	if (!d->has_metered)
+		return;
+	buf_printf(v,
+		   "; of which measured in this run beyond the calibration loop: %s inside, %s "
+		   "outside (%s calls metered)",
+		   fmt_ns_f_delta(a, d->metered_in_ns), fmt_ns_f_delta(b, d->metered_out_ns),
+		   fmt_count(n, d->metered_samples));
+}
+
 /* facts_timing: under sampled timing, how many calls were timed; 0 when every call was. */
 static int facts_timing(struct buf *v, const struct profile *p)
 {
@@ -165,6 +180,7 @@ static void facts_clock(struct buf *out, const struct profile *p)
 	} else {
 		buf_puts(&v, "not in the dump");
 	}
+	calibration_metered(&v, d);
 	calibration_fenced(&v, d);
 	calibration_library(&v, d);
 	fact(out, "Calibration", v.data);

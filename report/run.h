@@ -70,7 +70,12 @@ struct run {
 	unsigned has_unrecorded;           /* bit k: unrecorded_ns[k] was given */
 	double untimed_ns; /* calibration under sampled timing: a call left untimed, whole (its
 			    * probes are in no figure, only in the run); valid when has_untimed */
+	double metered_in_ns, metered_out_ns; /* calibration.metered: what the probes cost in the
+					       * program beyond calibration's loop, inside the
+					       * callee and outside; valid when has_metered */
+	uint64_t metered_samples;             /* the program's metered calls */
 	uint64_t wall_ns;
+	unsigned has_metered : 1;
 	unsigned has_pid : 1, has_per_call : 1, has_o_in : 1, has_o_out : 1, has_wall : 1;
 	unsigned has_fenced_o_in : 1, has_fenced_o_out : 1, has_fentry_o_in : 1,
 		has_fentry_o_out : 1;

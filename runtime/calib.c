@@ -195,6 +195,28 @@ static uint32_t measure(enum probe_kind kind, double *o_in_ticks, double *o_out_
 	return n;
 }
 
+/* Calibration's calls per metered one: enough samples in a few rounds, and
+ * still few enough that the meter's branches go as in the program's probes. */
+#define METER_CALIB_PERIOD 16
+
+/* Meters the plain kind's probes on its loop, into calib.meter_loop (meter.h). */
+static void measure_meter(void)
+{
+	const struct target *g = &targets[PROBE_PLAIN];
+	struct tstate *saved = tstate_self;
+	struct tstate *t = calib_state();
+
+	if (!t)
+		return;
+	tstate_self = t;
+	calib_sink = g->probed(g->calls, 0); /* warm the caches and the tree */
+	meter_arm(t, &calib.meter_loop, METER_CALIB_PERIOD);
+	for (uint32_t i = 0; i < g->rounds; i++)
+		calib_sink = g->probed(g->calls, i);
+	tstate_self = saved;
+	tstate_destroy(t);
+}
+
 /* True when some call of kind k may go unrecorded: filters, or a depth limit.  A
  * library function a filter leaves out is not probed at all (its GOT slot is left
  * alone): only the depth limit leaves library calls unrecorded. */
@@ -392,6 +414,7 @@ void calib_run(void)
 			calib.rounds = rounds;
 	}
 	calib.calls_per_round = CALIB_CALLS;
+	measure_meter();
 	if (cputime_on) {
 		calib.cpu_read_ticks = measure_cpu_read();
 		cputime_set_cost(calib.cpu_read_ticks);
@@ -401,6 +424,25 @@ void calib_run(void)
 	calib.done = all;
 	if (calib.done)
 		publish();
+}
+
+/* The plain kind's probes cost the program more than the loop, where the
+ * program's tree, code and branches are colder (meter.h): `c`, the plain
+ * kind's cost, takes what they were metered to add, each part kept at 0 or
+ * more. */
+static void add_metered(struct calib_cost *c)
+{
+	calib.meter_program = meter_program;
+	calib.metered = meter_extra(&calib.meter_program, &calib.meter_loop,
+				    &calib.metered_in_ticks, &calib.metered_out_ticks);
+	if (!calib.metered)
+		return;
+	c->o_in_ticks = c->o_in_ticks + calib.metered_in_ticks > 0
+				? c->o_in_ticks + calib.metered_in_ticks
+				: 0;
+	c->o_out_ticks = c->o_out_ticks + calib.metered_out_ticks > 0
+				 ? c->o_out_ticks + calib.metered_out_ticks
+				 : 0;
 }
 
 /* The machine may run the probes faster or slower now than at start-up
@@ -426,6 +468,8 @@ void calib_again(void)
 		c->o_out_ticks = (c->start_o_out_ticks + out[k]) / 2;
 		calib_whole(k, true);
 	}
+	measure_meter();
+	add_metered(&calib.kind[PROBE_PLAIN]);
 	calib.again = true;
 	publish();
 }

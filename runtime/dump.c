@@ -21,6 +21,8 @@
 #include "jsonw.h"
 #include "libcall.h"
 #include "libstub.h"
+#include "meter.h"
+#include "options.h"
 #include "sampled.h"
 #include "symbols.h"
 
@@ -108,6 +110,43 @@ static const char *kind_key(char *key, size_t size, unsigned k, const char *what
 	return key;
 }
 
+/* One place's metered probes (meter.h): its samples, each part's mean, and o_in and o_out. */
+static void write_meter_sums(struct dump_ctx *d, const char *key, const struct meter_sums *m)
+{
+	static const char *const part_keys[METER_PARTS] = { "enter_out_ns", "enter_in_ns",
+							    "exit_in_ns", "exit_out_ns" };
+	struct jsonw *w = &d->w;
+
+	jsonw_key(w, key);
+	jsonw_object_begin(w);
+	write_uint_member(w, "samples", m->samples);
+	write_uint_member(w, "discarded", m->discarded);
+	for (unsigned i = 0; i < METER_PARTS; i++)
+		write_double_member(w, part_keys[i],
+				    ns_per_call(d, (double)m->ticks[i] / (double)m->samples));
+	write_double_member(w, "o_in_ns",
+			    ns_per_call(d, meter_mean(m, METER_ENTER_IN, METER_EXIT_IN)));
+	write_double_member(w, "o_out_ns",
+			    ns_per_call(d, meter_mean(m, METER_ENTER_OUT, METER_EXIT_OUT)));
+	jsonw_object_end(w);
+}
+
+/* The plain probes metered in the program and in calibration's loop, and
+ * what the program added to each side, which o_in and o_out hold (calib.h). */
+static void write_metered(struct dump_ctx *d, const struct calib *c)
+{
+	struct jsonw *w = &d->w;
+
+	jsonw_key(w, "metered");
+	jsonw_object_begin(w);
+	write_uint_member(w, "period", options.meter_period);
+	write_meter_sums(d, "program", &c->meter_program);
+	write_meter_sums(d, "loop", &c->meter_loop);
+	write_double_member(w, "extra_o_in_ns", ns_per_call(d, c->metered_in_ticks));
+	write_double_member(w, "extra_o_out_ns", ns_per_call(d, c->metered_out_ticks));
+	jsonw_object_end(w);
+}
+
 /* The probes' measured costs; the plain kind's under the names version 1 began with. */
 static void write_calibration(struct dump_ctx *d)
 {
@@ -151,6 +190,8 @@ static void write_calibration(struct dump_ctx *d)
 	write_uint_member(w, "rounds", c->rounds);
 	write_uint_member(w, "calls_per_round", c->calls_per_round);
 	write_uint_member(w, "startup_cost_ns", c->cost_ns);
+	if (c->done && c->metered)
+		write_metered(d, c);
 	jsonw_object_end(w);
 }
 

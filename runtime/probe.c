@@ -204,6 +204,8 @@ void probe_enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintp
 {
 	int saved_errno = errno;
 
+	if (unlikely(t->meter_left == 0))
+		meter_enter_abandoned(t);
 	enter_slow(t, fn, call_site, sp);
 	errno = saved_errno;
 }
@@ -249,6 +251,7 @@ static struct tstate *attach(void)
 	t->dropped_calls += attach_dropped;
 	attach_dropped = 0;
 	tstate_register(t);
+	meter_arm(t, &meter_program, options.meter_period);
 	process.probed = true;
 	altstack_ensure(); /* a stack overflow's SIGSEGV can still write the profile */
 	return t;

@@ -78,6 +78,7 @@
 #include "compat.h"
 #include "compensate.h"
 #include "kind.h"
+#include "meter.h"
 #include "options.h"
 #include "shadow.h"
 #include "stamp.h"
@@ -139,6 +140,7 @@ probe_enter(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
 	struct shadow *s;
 	struct frame *top;
 	struct cct_node *node;
+	bool metered;
 
 	if (unlikely(!t || t->busy)) {
 		probe_enter_unready(t, fn, call_site, sp);
@@ -146,6 +148,7 @@ probe_enter(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
 	}
 	t->busy = 1;
 	cp_barrier();
+	metered = meter_enter_begin(t);
 	s = &t->stack;
 	top = &s->base[s->depth - 1];
 	if (unlikely(top->sp < sp || s->depth == s->cap || t->dropped_depth))
@@ -163,6 +166,7 @@ found:
 	top[1].sp = sp;
 	s->depth++;
 	stamp_enter(&top[1], node); /* last, so the probe's own work falls outside */
+	meter_enter_end(t, metered);
 	cp_barrier();
 	t->busy = 0;
 }
@@ -175,6 +179,7 @@ static inline __attribute__((always_inline)) CP_NOINSTR void probe_exit(struct t
 	struct shadow *s;
 	struct frame *top;
 	uint64_t now;
+	bool metered;
 
 	if (unlikely(!t || t->busy)) {
 		probe_exit_busy(t, fn); /* no state yet, or inside another probe */
@@ -182,6 +187,7 @@ static inline __attribute__((always_inline)) CP_NOINSTR void probe_exit(struct t
 	}
 	t->busy = 1;
 	cp_barrier();
+	metered = meter_exit_begin(t);
 	now = stamp_exit_first();
 	s = &t->stack;
 	top = &s->base[s->depth - 1];
@@ -195,6 +201,7 @@ static inline __attribute__((always_inline)) CP_NOINSTR void probe_exit(struct t
 		return;
 	}
 	s->depth--;
+	meter_exit_end(t, metered, top, now);
 	cp_barrier();
 	t->busy = 0;
 }

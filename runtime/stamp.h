@@ -53,26 +53,30 @@
 /* Sampled timing's random stream, one per thread (probe.c); 0 until seeded. */
 extern __thread uint64_t stamp_random __attribute__((tls_model("initial-exec")));
 
+/* A number uniform in [0, span) from this thread's random stream (xorshift64*). */
+static inline CP_NOINSTR uint32_t stamp_random_below(uint32_t span)
+{
+	uint64_t x = stamp_random;
+
+	if (unlikely(!x))
+		x = clock_tsc_read() | 1;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	stamp_random = x;
+	return (uint32_t)(((x * 0x2545F4914F6CDD1Dull) >> 32) * span >> 32);
+}
+
 /* Sampled timing: node `n` has a timed call now; picks how many calls go
  * untimed before its next one. */
 static inline CP_NOINSTR void stamp_pick_next(struct cct_node *n)
 {
-	uint64_t x = stamp_random;
-	uint32_t span;
-
 	n->timed_calls++;
 	if (n->timing != CCT_TIME_SAMPLE || n->timed_calls < CCT_TIMED_FIRST) {
 		n->sample_left = n->timing == CCT_TIME_NEVER ? UINT32_MAX : 0;
 		return;
 	}
-	if (unlikely(!x))
-		x = clock_tsc_read() | 1;
-	x ^= x >> 12; /* xorshift64* */
-	x ^= x << 25;
-	x ^= x >> 27;
-	stamp_random = x;
-	span = 2 * frames_sample_rate - 1;
-	n->sample_left = (uint32_t)(((x * 0x2545F4914F6CDD1Dull) >> 32) * span >> 32);
+	n->sample_left = stamp_random_below(2 * frames_sample_rate - 1);
 }
 
 /* Sampled timing: how the call of node `n` entering at frame `f` is timed

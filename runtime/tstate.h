@@ -24,10 +24,13 @@
 #include "shadow.h"
 
 struct args_thread;
+struct meter_sums;
 
 struct tstate {
 	struct shadow stack;
 	volatile sig_atomic_t busy; /* a probe is running: see probe.h for who sets and clears it */
+	uint32_t meter_left;        /* calls before the next metered one (meter.h) */
+	uint32_t meter_at;          /* the depth of the metered call's frame, or 0 */
 	bool off;                   /* profiling is off: every probe returns at once */
 	bool unfiltered;        /* CALLPROF_INCLUDE/EXCLUDE do not apply (calibration's state) */
 	uint32_t record_depth;  /* calibration's: calls at this depth of the stack or deeper are
@@ -67,6 +70,10 @@ struct tstate {
 	uint32_t level;        /* 0: the thread's own state; n: handlers n levels into probes */
 	volatile sig_atomic_t
 		sig_making; /* the next level's state is being made (or could not be) */
+	/* The metered call's reads (meter.h), and where its sample goes (NULL: not metered). */
+	uint64_t meter_e0, meter_t1, meter_e2, meter_x0;
+	struct meter_sums *meter_sink;
+	uint32_t meter_period;
 	/* Execution contexts (context.c): the stack of each that does not run. */
 	struct ctxmap *contexts; /* NULL until the first makecontext or swapcontext */
 	const void *ctx_current; /* the ucontext_t of the running context; NULL: the thread's own */

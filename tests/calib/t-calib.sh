@@ -100,3 +100,54 @@ if [ "$(jq -r .clock.source "$W/adapt.json")" = tsc-adaptive ]; then
 else
 	ok "tsc-adaptive # SKIP: no invariant TSC here ($(jq -r .clock.source "$W/adapt.json"))"
 fi
+
+# Metering (meter.h): with every call metered, each of the leaf's 5000 calls but its first
+# (a new call path) gives a sample or is discarded; the counts stay exact; the plain kind's
+# o_in and o_out are calibration's mean plus what the program added; a run with fewer
+# metered calls than that says nothing, and so do CALLPROF_METER=0 and other clocks.
+cc -O1 -g -finstrument-functions "$TOP/tests/calib/meter.c" -L"$B" -lcallprof -Wl,-rpath,"$B" \
+	-o "$W/meter" || fail "build meter.c" "see the log"
+if [ "$(jq -r .clock.source "$W/run1.json")" = tsc ]; then
+	CALLPROF_CPU=0 CALLPROF_METER=1 CALLPROF_OUTPUT="$W/meter.json" "$W/meter" >/dev/null
+	jq -e '.calibration.metered as $m | $m.period == 1 and
+		$m.program.samples + $m.program.discarded == 4999 and $m.loop.samples >= 64 and
+		([.functions[] | select(.name == "leaf") | .id] as $leaf |
+			[.threads[].functions[] | select(.fn == $leaf[0]) | .calls] == [5000])' \
+		"$W/meter.json" >/dev/null &&
+		ok "CALLPROF_METER=1: 4999 of 5000 calls metered, counts exact" ||
+		fail "CALLPROF_METER=1: 4999 of 5000 calls metered, counts exact" \
+			"$(jq -c .calibration.metered "$W/meter.json")"
+	# o_in_ns, o_out_ns: the mean of start and end, plus the extra, kept at 0 or more.
+	jq -e '.calibration | def adds(s; e; x): ((s + e) / 2 + x) as $v |
+		(if $v > 0 then $v else 0 end);
+		(.o_in_ns - adds(.start_o_in_ns; .end_o_in_ns; .metered.extra_o_in_ns) | fabs) < 0.01 and
+		(.o_out_ns - adds(.start_o_out_ns; .end_o_out_ns; .metered.extra_o_out_ns) | fabs) < 0.01 and
+		(.metered.extra_o_in_ns - (.metered.program.o_in_ns - .metered.loop.o_in_ns) | fabs) < 0.01' \
+		"$W/meter.json" >/dev/null &&
+		ok "metered: o_in and o_out hold what the program added" ||
+		fail "metered: o_in and o_out hold what the program added" \
+			"$(jq -c .calibration "$W/meter.json")"
+	"$B/callprof" report "$W/meter.json" -o "$W/meter-site" >/dev/null 2>&1 &&
+		grep -q '4,999 calls metered\|[0-9] calls metered' "$W/meter-site/index.html" &&
+		ok "metered: the index's calibration says so" ||
+		fail "metered: the index's calibration says so" "see $W/meter-site/index.html"
+	for env in "CALLPROF_METER=0" "CALLPROF_METER=2048" "CALLPROF_CLOCK=tsc-ordered CALLPROF_METER=1"; do
+		env $env CALLPROF_CPU=0 CALLPROF_OUTPUT="$W/meter-off.json" "$W/meter" >/dev/null
+		jq -e '(.calibration | has("metered") | not) and
+			([.threads[].functions[].calls] | add) == 5001' "$W/meter-off.json" >/dev/null &&
+			ok "$env: no metering in the dump, counts exact" ||
+			fail "$env: no metering in the dump, counts exact" \
+				"$(jq -c .calibration "$W/meter-off.json")"
+	done
+	# A dump whose metering lacks a figure: one line naming the file, nothing written.
+	jq '.calibration.metered.loop |= del(.o_out_ns)' "$W/meter.json" >"$W/meter-bad.json"
+	out=$("$B/callprof" report "$W/meter-bad.json" -o "$W/meter-bad-site" 2>&1)
+	rc=$?
+	[ $rc -ne 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+		printf '%s' "$out" | grep -q "calibration.metered.loop needs o_in_ns and o_out_ns.*meter-bad.json" &&
+		[ ! -e "$W/meter-bad-site/index.html" ] &&
+		ok "a dump with a metered side missing o_out_ns: one line naming it" ||
+		fail "a dump with a metered side missing o_out_ns: one line naming it" "rc $rc: $out"
+else
+	ok "metering # SKIP: no plain TSC here ($(jq -r .clock.source "$W/run1.json"))"
+fi

@@ -551,6 +551,9 @@ clock_corners CALLPROF_CLOCK=tsc-adaptive adaptive
 # Sampled timing leaves most calls untimed (entry time 0) and times one in
 # CALLPROF_SAMPLE at random, with the calls those make: here one in 4.
 clock_corners "CALLPROF_TIMING=sampled CALLPROF_SAMPLE=4" sampled
+# Metering every call (meter.h): the probes read the clock twice more and keep a
+# metered frame's depth, which longjmp, exceptions, signals and threads cut short.
+clock_corners CALLPROF_METER=1 metered
 
 # The slow ones, on representative corners of the matrix: a full million-node
 # tree (a 44 MB dump that dumpcheck reads in 3 s) and the option that sets the

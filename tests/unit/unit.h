@@ -57,6 +57,12 @@
 	T(sampled_error_matches_spread)        \
 	T(sampled_timed_bounds)                \
 	T(sampled_caller_self)                 \
+	T(meter_parts)                         \
+	T(meter_discards)                      \
+	T(meter_other_exit)                    \
+	T(meter_period)                        \
+	T(meter_unarmed)                       \
+	T(meter_extra)                         \
 	T(verdict_module_and_functions)        \
 	T(verdict_drop_and_reload)             \
 	T(verdict_many_functions)

@@ -1,0 +1,87 @@
+/* meter.c: the cold halves of metering the probes in the running program (meter.h). */
+#include "meter.h"
+
+#include "clock.h"
+#include "stamp.h"
+
+struct meter_sums meter_program;
+
+/* Calls before the next metered one: uniform in [1, 2 * period - 1], so one
+ * in `period` on average and never in step with a pattern of the program's. */
+static uint32_t next_left(const struct tstate *t)
+{
+	return t->meter_period <= 1 ? 1 : 1 + stamp_random_below(2 * t->meter_period - 1);
+}
+
+void meter_arm(struct tstate *t, struct meter_sums *sink, uint32_t period)
+{
+	if (clock_source != CLOCK_SRC_TSC || !period)
+		return;
+	t->meter_sink = sink;
+	t->meter_period = period;
+	t->meter_at = 0;
+	t->meter_left = next_left(t);
+}
+
+void meter_enter_abandoned(struct tstate *t)
+{
+	/* Unarmed (meter_arm never ran): the count wrapped, and starts over. */
+	t->meter_left = t->meter_sink ? next_left(t) : 0;
+}
+
+void meter_entered(struct tstate *t)
+{
+	if (!t->meter_sink) {
+		t->meter_left = 0;
+		return;
+	}
+	t->meter_t1 = t->stack.base[t->stack.depth - 1].t_enter_ticks;
+	t->meter_at = t->stack.depth;
+	t->meter_left = next_left(t);
+}
+
+static void add(uint64_t *sum, uint64_t x)
+{
+	__atomic_add_fetch(sum, x, __ATOMIC_RELAXED);
+}
+
+void meter_exited(struct tstate *t, const struct frame *f, uint64_t now, uint64_t x2)
+{
+	uint64_t part[METER_PARTS];
+	struct meter_sums *sink = t->meter_sink;
+
+	t->meter_at = 0;
+	/* Another call at the metered one's depth: the metered one left otherwise. */
+	if (f->t_enter_ticks != t->meter_t1 || !sink)
+		return;
+	part[METER_ENTER_OUT] = t->meter_t1 - t->meter_e0;
+	part[METER_ENTER_IN] = t->meter_e2 - t->meter_t1;
+	part[METER_EXIT_IN] = now - t->meter_x0;
+	part[METER_EXIT_OUT] = x2 - now;
+	for (unsigned i = 0; i < METER_PARTS; i++)
+		if (part[i] >
+		    METER_CAP_TICKS) { /* an interrupt, or the reads out of order (wrapped) */
+			add(&sink->discarded, 1);
+			return;
+		}
+	for (unsigned i = 0; i < METER_PARTS; i++)
+		add(&sink->ticks[i], part[i]);
+	add(&sink->samples, 1);
+}
+
+double meter_mean(const struct meter_sums *m, enum meter_part a, enum meter_part b)
+{
+	return m->samples ? (double)(m->ticks[a] + m->ticks[b]) / (double)m->samples : 0;
+}
+
+bool meter_extra(const struct meter_sums *program, const struct meter_sums *loop, double *in,
+		 double *out)
+{
+	if (program->samples < METER_MIN_SAMPLES || loop->samples < METER_MIN_SAMPLES)
+		return false;
+	*in = meter_mean(program, METER_ENTER_IN, METER_EXIT_IN) -
+	      meter_mean(loop, METER_ENTER_IN, METER_EXIT_IN);
+	*out = meter_mean(program, METER_ENTER_OUT, METER_EXIT_OUT) -
+	       meter_mean(loop, METER_ENTER_OUT, METER_EXIT_OUT);
+	return true;
+}

@@ -1,0 +1,132 @@
+/*
+ * meter.h: the probes' cost measured in the running program, not only in
+ * calibration's private loop (calib.h), whose tree, code and branches sit hot
+ * in their caches.  A program's probes find them colder, and how much colder
+ * changes from run to run: on this project's VMs, the same Lua run's probes
+ * cost 20 ns a call in one run and 25 in the next, while calibration's loop
+ * read 20 in both (bench/FINDINGS.md).
+ *
+ * So one call in about CALLPROF_METER (2048) of a thread's, at random, is
+ * metered: its enter probe reads the clock once more on entering and once
+ * more before returning, its exit probe likewise, and each probe is split at
+ * its own timestamp into the part inside the call's interval and the part
+ * outside (o_in and o_out, calib.h).  Calibration meters its loop the same
+ * way, so the difference between the two means is what the program's caches
+ * and branches add to the probes, the extra reads' own cost cancelling out;
+ * the dump's calibration adds it to the plain kind's o_in and o_out, and
+ * gives both means.  The reads are plain, as the probe's own: fenced ones
+ * would serialize the probe and expose the latency of every miss that the
+ * core, unfenced, runs beside other work, and so read more than the probe
+ * costs.  Each read is taken inline in the probe, not in cold code, whose
+ * own cache misses would count.
+ *
+ * The metered call pays four more clock reads, one call in 2048: about
+ * 0.02 ns a call, left in the times.  Only the -finstrument-functions
+ * front-end's fast paths are metered, under the plain TSC clock (tsc): the
+ * reads split at the probe's own plain timestamps.  A metered call whose
+ * probes leave the fast path (a new call path, a mismatched exit, unwinding)
+ * gives no sample.
+ *
+ * The hot path: a decrement and a test in the enter probe, a compare and a
+ * test in the exit probe; everything else is cold (meter.c).
+ */
+#ifndef CALLPROF_METER_H
+#define CALLPROF_METER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "compat.h"
+#include "shadow.h"
+#include "tstate.h"
+
+/* The parts of a metered call's probes, each from a meter's read to the
+ * probe's own timestamp or back. */
+enum meter_part {
+	METER_ENTER_OUT, /* enter probe, before the call's entry timestamp: o_out */
+	METER_ENTER_IN,  /* enter probe, after it: o_in */
+	METER_EXIT_IN,   /* exit probe, before the call's exit timestamp: o_in */
+	METER_EXIT_OUT,  /* exit probe, after it: o_out */
+	METER_PARTS
+};
+
+/* The samples of one place (the program, or calibration's loop). */
+struct meter_sums {
+	uint64_t samples;   /* metered calls that gave a sample */
+	uint64_t discarded; /* ... and that gave one no probe takes so long (an interrupt,
+			     * a preemption: a part over METER_CAP_TICKS) */
+	uint64_t ticks[METER_PARTS];
+};
+
+/* A part longer than this was interrupted: some microseconds at any TSC rate
+ * (known only later), where a probe's part takes tens of nanoseconds. */
+#define METER_CAP_TICKS 8192u
+
+/* The program's samples, every thread's (cold atomic adds). */
+extern struct meter_sums meter_program;
+
+/* Starts metering the calls on `t` (a thread's state, or calibration's), into
+ * `sink`, one in `period` on average (a period of 1: every call).  Nothing
+ * happens unless the clock is the plain TSC. */
+void meter_arm(struct tstate *t, struct meter_sums *sink, uint32_t period);
+
+/* The samples a place needs before its means are taken (meter_extra). */
+#define METER_MIN_SAMPLES 64
+
+/* The mean of parts `a` and `b` of one place's metered probes, summed, in ticks. */
+double meter_mean(const struct meter_sums *m, enum meter_part a, enum meter_part b);
+
+/* What the program's probes cost beyond the loop's, inside a call's interval
+ * (`in`) and outside it (`out`), in ticks; false, leaving them, when either
+ * has fewer than METER_MIN_SAMPLES samples. */
+bool meter_extra(const struct meter_sums *program, const struct meter_sums *loop, double *in,
+		 double *out);
+
+/* The cold halves: the enter probe of a metered call is done (the frame it
+ * pushed is on top, meter_e2 read); the exit probe of one is done (`f`, its
+ * frame, just popped; `now`, its exit timestamp; `x2`, read after). */
+void meter_entered(struct tstate *t);
+void meter_exited(struct tstate *t, const struct frame *f, uint64_t now, uint64_t x2);
+
+/* A metered enter that left the fast path: no sample, a new countdown. */
+void meter_enter_abandoned(struct tstate *t);
+
+/* At the top of the enter probe's fast path, the state held: true when this
+ * call is metered (its first read taken), for meter_enter_end. */
+static inline CP_NOINSTR bool meter_enter_begin(struct tstate *t)
+{
+	if (likely(--t->meter_left != 0))
+		return false;
+	t->meter_e0 = clock_tsc_read();
+	return true;
+}
+
+/* At the end of the enter probe's fast path, its frame pushed and stamped. */
+static inline CP_NOINSTR void meter_enter_end(struct tstate *t, bool metered)
+{
+	if (unlikely(metered)) {
+		t->meter_e2 = clock_tsc_read(); /* here, not in meter_entered's cold code */
+		meter_entered(t);
+	}
+}
+
+/* At the top of the exit probe's fast path, the state held: true when this
+ * exit may close the metered call (its first read taken), for meter_exit_end. */
+static inline CP_NOINSTR bool meter_exit_begin(struct tstate *t)
+{
+	if (likely(t->meter_at != t->stack.depth))
+		return false;
+	t->meter_x0 = clock_tsc_read();
+	return true;
+}
+
+/* At the end of the exit probe's fast path, its frame `f` popped. */
+static inline CP_NOINSTR void meter_exit_end(struct tstate *t, bool metered, const struct frame *f,
+					     uint64_t now)
+{
+	if (unlikely(metered))
+		meter_exited(t, f, now, clock_tsc_read());
+}
+
+#endif
