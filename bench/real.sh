@@ -78,6 +78,7 @@ callprof	callprof	CALLPROF_OUTPUT=DUMP	**callprof**, link mode (-finstrument-fun
 callprof-nolib	callprof	CALLPROF_LIBCALLS=0 CALLPROF_OUTPUT=DUMP	**callprof**, link mode, library probes off (CALLPROF_LIBCALLS=0)
 callprof-main	callprof	CALLPROF_INCLUDE=main CALLPROF_OUTPUT=DUMP	**callprof**, link mode, CALLPROF_INCLUDE=main (every other call unrecorded, its probes charged to main at unrecorded_ns)
 callprof-nocpu	callprof	CALLPROF_CPU=0 CALLPROF_OUTPUT=DUMP	**callprof**, link mode, CPU time off (CALLPROF_CPU=0: no CPU clock read)
+callprof-nometer	callprof	CALLPROF_METER=0 CALLPROF_OUTPUT=DUMP	**callprof**, link mode, metering off (CALLPROF_METER=0: compensation by calibration's loop alone, not what the program's probes were measured to add)
 callprof-sampled	callprof	CALLPROF_TIMING=sampled CALLPROF_OUTPUT=DUMP	**callprof**, link mode, CALLPROF_TIMING=sampled (one call in 64 timed past each context's first 64)
 record	fi	$LIB/callprof record -o DUMP --	**callprof record** (preloaded into the -finstrument-functions build)
 record-nolib	fi	CALLPROF_LIBCALLS=0 $LIB/callprof record -o DUMP --	**callprof record**, library probes off (CALLPROF_LIBCALLS=0)
