@@ -86,7 +86,7 @@ RT_LDFLAGS := -shared -Wl,--version-script=runtime/libcallprof.map -Wl,-soname,$
 # function's prologue and at its return leave every vector register alone (hijack.h).
 RT_GPR_CFLAGS := -mgeneral-regs-only
 RT_GPR_OBJ := $(B)/runtime/fentry.o $(B)/runtime/hijack_fast.o $(B)/runtime/libcall.o \
-	$(B)/runtime/verdict.o
+	$(B)/runtime/verdict.o $(B)/runtime/meter.o
 $(RT_GPR_OBJ): RT_ONLY_FLAGS := $(RT_GPR_CFLAGS)
 FLAGS_runtime = $(CC) $(RT_CFLAGS) | $(RT_TARGET_CFLAGS) | $(RT_FENTRY_TARGET_CFLAGS) | $(RT_GPR_CFLAGS) | $(RT_LDFLAGS) $(RT_LIBS)
 # Nor do they keep a frame pointer: a register more, and no frame, on every probe.

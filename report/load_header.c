@@ -120,19 +120,19 @@ static int load_kind_costs(struct load_ctx *c, struct dump *d, struct json_objec
 	return 0;
 }
 
-/* load_metered_side: one side of calibration.metered (`key`: "program" or "loop"), its
- * samples and its probes' o_in and o_out, each required. */
-static int load_metered_side(struct load_ctx *c, struct json_object *m, const char *key,
-			     uint64_t *samples, double *o_in, double *o_out)
+/* load_metered_side: one side of calibration.KIND (`kind`: "metered", ...; `key`:
+ * "program" or "loop"), its samples and its probes' o_in and o_out, each required. */
+static int load_metered_side(struct load_ctx *c, struct json_object *m, const char *kind,
+			     const char *key, uint64_t *samples, double *o_in, double *o_out)
 {
 	int bad = 0, in, out;
-	struct json_object *side =
-		load_want(c, m, key, "calibration.metered", LOAD_REQUIRED, json_type_object, &bad);
 	char where[64];
+	struct json_object *side;
 
-	if (!side)
+	snprintf(where, sizeof(where), "calibration.%s", kind);
+	if (!(side = load_want(c, m, key, where, LOAD_REQUIRED, json_type_object, &bad)))
 		return -1;
-	snprintf(where, sizeof(where), "calibration.metered.%s", key);
+	snprintf(where, sizeof(where), "calibration.%s.%s", kind, key);
 	if (load_want_u64(c, side, "samples", where, LOAD_REQUIRED, samples) < 0 ||
 	    (in = load_want_num(c, side, "o_in_ns", where, o_in)) < 0 ||
 	    (out = load_want_num(c, side, "o_out_ns", where, o_out)) < 0)
@@ -142,24 +142,34 @@ static int load_metered_side(struct load_ctx *c, struct json_object *m, const ch
 	return 0;
 }
 
-/* load_metered: what the probes cost in the program beyond calibration's loop, which
- * newer dumps measure (calibration.metered) and already add to o_in_ns and o_out_ns. */
+/* load_metered: what each kind's probes cost in the program beyond calibration's loop,
+ * which newer dumps measure (calibration.metered, fentry_metered, library_metered) and
+ * already add to that kind's o_in_ns and o_out_ns. */
 static int load_metered(struct load_ctx *c, struct dump *d, struct json_object *cal)
 {
-	int bad = 0;
-	struct json_object *m =
-		load_want(c, cal, "metered", "calibration", LOAD_OPTIONAL, json_type_object, &bad);
-	double p_in, p_out, l_in, l_out;
-	uint64_t loop_samples;
+	static const char *const keys[RUN_METERED_KINDS] = { "metered", "fentry_metered",
+							     "library_metered" };
 
-	if (!m)
-		return bad;
-	if (load_metered_side(c, m, "program", &d->run.metered_samples, &p_in, &p_out) < 0 ||
-	    load_metered_side(c, m, "loop", &loop_samples, &l_in, &l_out) < 0)
-		return -1;
-	d->run.metered_in_ns = p_in - l_in;
-	d->run.metered_out_ns = p_out - l_out;
-	d->run.has_metered = 1;
+	for (unsigned k = 0; k < RUN_METERED_KINDS; k++) {
+		int bad = 0;
+		struct json_object *m = load_want(c, cal, keys[k], "calibration", LOAD_OPTIONAL,
+						  json_type_object, &bad);
+		struct run_metered *r = &d->run.metered[k];
+		double p_in, p_out, l_in, l_out;
+		uint64_t loop_samples;
+
+		if (!m) {
+			if (bad)
+				return -1;
+			continue;
+		}
+		if (load_metered_side(c, m, keys[k], "program", &r->samples, &p_in, &p_out) < 0 ||
+		    load_metered_side(c, m, keys[k], "loop", &loop_samples, &l_in, &l_out) < 0)
+			return -1;
+		r->in_ns = p_in - l_in;
+		r->out_ns = p_out - l_out;
+		r->has = 1;
+	}
 	return 0;
 }
 

@@ -110,19 +110,25 @@ static void calibration_library(struct buf *v, const struct run *d)
 		   fmt_ns_f(b, d->library_o_in_ns), fmt_ns_f(c, d->library_o_out_ns));
 }
 
-/* calibration_metered: what the probes cost in the program beyond calibration's loop,
- * which o_in and o_out already hold. */
+/* calibration_metered: what each kind's probes cost in the program beyond calibration's
+ * loop, which its costs already hold. */
 static void calibration_metered(struct buf *v, const struct run *d)
 {
+	static const char *const what[RUN_METERED_KINDS] = {
+		"of which measured in this run beyond the calibration loop",
+		"-pg -mfentry calls measured in this run beyond their calibration loop",
+		"library calls measured in this run beyond their calibration loop"
+	};
 	char a[FMT_SIZE], b[FMT_SIZE], n[FMT_SIZE];
 
-	if (!d->has_metered)
-		return;
-	buf_printf(v,
-		   "; of which measured in this run beyond the calibration loop: %s inside, %s "
-		   "outside (%s calls metered)",
-		   fmt_ns_f_delta(a, d->metered_in_ns), fmt_ns_f_delta(b, d->metered_out_ns),
-		   fmt_count(n, d->metered_samples));
+	for (unsigned k = 0; k < RUN_METERED_KINDS; k++) {
+		const struct run_metered *m = &d->metered[k];
+
+		if (m->has)
+			buf_printf(v, "; %s: %s inside, %s outside (%s calls metered)", what[k],
+				   fmt_ns_f_delta(a, m->in_ns), fmt_ns_f_delta(b, m->out_ns),
+				   fmt_count(n, m->samples));
+	}
 }
 
 /* facts_timing: under sampled timing, how many calls were timed; 0 when every call was. */

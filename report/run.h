@@ -45,6 +45,15 @@ struct run_module {
 	struct run_libcalls libcalls;
 };
 
+/* What one kind of call's probes cost in the program beyond calibration's loop,
+ * inside the callee and outside (calibration.metered and its kin). */
+struct run_metered {
+	double in_ns, out_ns;
+	uint64_t samples; /* the program's metered calls */
+	unsigned has : 1;
+};
+#define RUN_METERED_KINDS 3 /* plain, fentry, library: load_header.c's keys */
+
 struct run {
 	char *path;    /* the dump file as named on the command line */
 	char *date;    /* "start_time" (or "date"), else the file's mtime, local time */
@@ -70,12 +79,10 @@ struct run {
 	unsigned has_unrecorded;           /* bit k: unrecorded_ns[k] was given */
 	double untimed_ns; /* calibration under sampled timing: a call left untimed, whole (its
 			    * probes are in no figure, only in the run); valid when has_untimed */
-	double metered_in_ns, metered_out_ns; /* calibration.metered: what the probes cost in the
-					       * program beyond calibration's loop, inside the
-					       * callee and outside; valid when has_metered */
-	uint64_t metered_samples;             /* the program's metered calls */
+	/* calibration.metered (plain calls), fentry_metered, library_metered: what each
+	 * kind's probes cost in the program beyond calibration's loop. */
+	struct run_metered metered[RUN_METERED_KINDS];
 	uint64_t wall_ns;
-	unsigned has_metered : 1;
 	unsigned has_pid : 1, has_per_call : 1, has_o_in : 1, has_o_out : 1, has_wall : 1;
 	unsigned has_fenced_o_in : 1, has_fenced_o_out : 1, has_fentry_o_in : 1,
 		has_fentry_o_out : 1;

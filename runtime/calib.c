@@ -199,22 +199,30 @@ static uint32_t measure(enum probe_kind kind, double *o_in_ticks, double *o_out_
  * still few enough that the meter's branches go as in the program's probes. */
 #define METER_CALIB_PERIOD 16
 
-/* Meters the plain kind's probes on its loop, into calib.meter_loop (meter.h). */
-static void measure_meter(void)
+/* Meters kind k's probes on its target's loop, into its meter_loop (meter.h):
+ * the kinds the meter takes in the program (not fenced ones, never metered). */
+static void measure_meter(unsigned k)
 {
-	const struct target *g = &targets[PROBE_PLAIN];
+	const struct target *g = &targets[k];
+	struct meter_sums sinks[PROBE_KINDS] = { { 0 } };
+	struct meter_sums *loop = &calib.kind[k].meter_loop;
 	struct tstate *saved = tstate_self;
-	struct tstate *t = calib_state();
+	struct tstate *t;
 
-	if (!t)
+	if (k == PROBE_FENCED || !g->probed || !(t = calib_state()))
 		return;
 	tstate_self = t;
 	calib_sink = g->probed(g->calls, 0); /* warm the caches and the tree */
-	meter_arm(t, &calib.meter_loop, METER_CALIB_PERIOD);
+	meter_arm(t, sinks, METER_CALIB_PERIOD);
 	for (uint32_t i = 0; i < g->rounds; i++)
 		calib_sink = g->probed(g->calls, i);
 	tstate_self = saved;
 	tstate_destroy(t);
+	/* The leaf's calls are of kind k; the loop's own, of its front-end's, left out. */
+	loop->samples += sinks[k].samples;
+	loop->discarded += sinks[k].discarded;
+	for (unsigned i = 0; i < METER_PARTS; i++)
+		loop->ticks[i] += sinks[k].ticks[i];
 }
 
 /* True when some call of kind k may go unrecorded: filters, or a depth limit.  A
@@ -414,7 +422,9 @@ void calib_run(void)
 			calib.rounds = rounds;
 	}
 	calib.calls_per_round = CALIB_CALLS;
-	measure_meter();
+	for (unsigned k = 0; k < PROBE_KINDS; k++)
+		if (calib.kinds & 1u << k && calib.kind[k].measured)
+			measure_meter(k);
 	if (cputime_on) {
 		calib.cpu_read_ticks = measure_cpu_read();
 		cputime_set_cost(calib.cpu_read_ticks);
@@ -426,22 +436,20 @@ void calib_run(void)
 		publish();
 }
 
-/* The plain kind's probes cost the program more than the loop, where the
- * program's tree, code and branches are colder (meter.h): `c`, the plain
- * kind's cost, takes what they were metered to add, each part kept at 0 or
- * more. */
-static void add_metered(struct calib_cost *c)
+/* A kind's probes cost the program more than the loop, where the program's
+ * tree, code and branches are colder (meter.h): `c`, the kind's cost, takes
+ * what they were metered to add, each part kept at 0 or more. */
+static void add_metered(struct calib_cost *c, const struct meter_sums *program)
 {
-	calib.meter_program = meter_program;
-	calib.metered = meter_extra(&calib.meter_program, &calib.meter_loop,
-				    &calib.metered_in_ticks, &calib.metered_out_ticks);
-	if (!calib.metered)
+	c->meter_program = *program;
+	c->metered = meter_extra(&c->meter_program, &c->meter_loop, &c->metered_in_ticks,
+				 &c->metered_out_ticks);
+	if (!c->metered)
 		return;
-	c->o_in_ticks = c->o_in_ticks + calib.metered_in_ticks > 0
-				? c->o_in_ticks + calib.metered_in_ticks
-				: 0;
-	c->o_out_ticks = c->o_out_ticks + calib.metered_out_ticks > 0
-				 ? c->o_out_ticks + calib.metered_out_ticks
+	c->o_in_ticks =
+		c->o_in_ticks + c->metered_in_ticks > 0 ? c->o_in_ticks + c->metered_in_ticks : 0;
+	c->o_out_ticks = c->o_out_ticks + c->metered_out_ticks > 0
+				 ? c->o_out_ticks + c->metered_out_ticks
 				 : 0;
 }
 
@@ -468,8 +476,11 @@ void calib_again(void)
 		c->o_out_ticks = (c->start_o_out_ticks + out[k]) / 2;
 		calib_whole(k, true);
 	}
-	measure_meter();
-	add_metered(&calib.kind[PROBE_PLAIN]);
+	for (unsigned k = 0; k < PROBE_KINDS; k++)
+		if (calib.kinds & 1u << k && calib.kind[k].measured) {
+			measure_meter(k);
+			add_metered(&calib.kind[k], &meter_program[k]);
+		}
 	calib.again = true;
 	publish();
 }

@@ -36,6 +36,13 @@ struct calib_cost {
 				  * its probes' whole cost, in its caller's time */
 	bool untimed_measured;
 	double untimed_ticks; /* sampled timing: an untimed call's probes' whole cost */
+	/* Its probes metered (meter.h): in calibration's loop, at start-up and at the
+	 * dump; in the program, as the dump found them; and, when both had enough
+	 * samples (`metered`), what the program's cost beyond the loop's, which
+	 * o_in_ticks and o_out_ticks include. */
+	struct meter_sums meter_loop, meter_program;
+	bool metered;
+	double metered_in_ticks, metered_out_ticks;
 };
 
 struct calib {
@@ -47,18 +54,10 @@ struct calib {
 	struct calib_cost kind[PROBE_KINDS];
 	uint32_t rounds; /* measurement rounds of plain calls that counted */
 	uint32_t calls_per_round;
-	uint64_t cost_ns;             /* time calibration took at start-up */
-	double cpu_read_ticks;        /* a call's two reads of the CPU clock and of the wall clock
+	uint64_t cost_ns;      /* time calibration took at start-up */
+	double cpu_read_ticks; /* a call's two reads of the CPU clock and of the wall clock
 				* beside them (cputime.h); 0: CPU time off */
-	const char *method;           /* how the figures were measured, for the dump */
-	struct meter_sums meter_loop; /* the plain kind's probes metered in calibration's
-				       * loop, at start-up and at the dump, to set beside
-				       * the program's (meter.h) */
-	bool metered;                 /* the dump's calibration found the program's probes
-				       * metered: the plain kind's o_in and o_out hold what
-				       * they cost beyond the loop's (meter_extra) */
-	double metered_in_ticks, metered_out_ticks; /* that much */
-	struct meter_sums meter_program;            /* the program's samples it was taken from */
+	const char *method;    /* how the figures were measured, for the dump */
 };
 
 extern struct calib calib;
@@ -72,8 +71,8 @@ struct comp_cost calib_comp_cost(const struct calib_cost *c);
 void calib_run(void);
 
 /* Measures them again (at dump time) and uses the mean of both measurements,
- * to which the plain kind adds what its probes were metered to cost in the
- * program beyond calibration's loop (meter.h).
+ * to which each kind adds what its probes were metered to cost in the program
+ * beyond calibration's loop (meter.h).
  * The kinds of a front-end some call used (probe_kinds_seen: -pg -mfentry),
  * not measured at start-up since no call was known to need them, are
  * measured now, once. */

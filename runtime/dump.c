@@ -131,13 +131,15 @@ static void write_meter_sums(struct dump_ctx *d, const char *key, const struct m
 	jsonw_object_end(w);
 }
 
-/* The plain probes metered in the program and in calibration's loop, and
- * what the program added to each side, which o_in and o_out hold (calib.h). */
-static void write_metered(struct dump_ctx *d, const struct calib *c)
+/* Kind k's probes metered in the program and in calibration's loop, and what
+ * the program added to each side, which its o_in and o_out hold (calib.h):
+ * `metered` for the plain kind, `<name>_metered` for the others. */
+static void write_metered(struct dump_ctx *d, unsigned k, const struct calib_cost *c)
 {
 	struct jsonw *w = &d->w;
+	char key[64];
 
-	jsonw_key(w, "metered");
+	jsonw_key(w, kind_key(key, sizeof(key), k, "metered"));
 	jsonw_object_begin(w);
 	write_uint_member(w, "period", options.meter_period);
 	write_meter_sums(d, "program", &c->meter_program);
@@ -190,8 +192,9 @@ static void write_calibration(struct dump_ctx *d)
 	write_uint_member(w, "rounds", c->rounds);
 	write_uint_member(w, "calls_per_round", c->calls_per_round);
 	write_uint_member(w, "startup_cost_ns", c->cost_ns);
-	if (c->done && c->metered)
-		write_metered(d, c);
+	for (unsigned k = 0; k < PROBE_KINDS; k++) /* metered, <name>_metered */
+		if (c->done && c->kind[k].measured && c->kind[k].metered)
+			write_metered(d, k, &c->kind[k]);
 	jsonw_object_end(w);
 }
 

@@ -64,6 +64,7 @@
 #include "compat.h"
 #include "hijack_stack.h"
 #include "kind.h"
+#include "meter.h"
 #include "probe.h"
 #include "stamp.h"
 #include "tstate.h"
@@ -141,17 +142,21 @@ hijack_enter_fast(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_ki
 {
 	uintptr_t sp = HIJACK_SP(slot);
 	struct cct_node *node;
+	bool metered;
 
 	if (unlikely(!probe_hold(t)))
 		return false;
+	metered = meter_enter_begin(t);
 	if (unlikely(!(node = probe_find_held(t, fn, sp)))) {
 		/* A call not recorded needs no record and no frame: done here. */
 		bool skipped = probe_skip_unrecorded_held(t, fn, sp, kind);
 
+		meter_enter_off(t, metered);
 		probe_release(t);
 		return skipped;
 	}
 	if (unlikely(!hijack_fits(&t->ret, slot)) || unlikely(node->fe_word != word)) {
+		meter_enter_off(t, metered);
 		probe_release(t);
 		return false;
 	}
@@ -159,6 +164,7 @@ hijack_enter_fast(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_ki
 	/* The kind of `word` is the node's own (cct.h): not counted apart.  Both
 	 * are constants where this is inlined, so the test costs nothing. */
 	probe_push_held(t, node, fn, sp, kind == cct_word_kind(word) ? PROBE_PLAIN : kind);
+	meter_enter_end(t, metered, kind);
 	probe_release(t);
 	return true;
 }

@@ -14,6 +14,7 @@
 
 #include "compat.h"
 #include "hijack.h"
+#include "meter.h"
 #include "probe.h"
 #include "stamp.h"
 #include "tstate.h"
@@ -218,6 +219,7 @@ uintptr_t hijack_exit(uintptr_t *slot, const uintptr_t regs[2])
 	if (likely(probe_hold(t))) {
 		struct hijack_stack *h = &t->ret;
 		struct hijack_rec *r = h->depth ? &h->base[h->depth - 1] : NULL;
+		bool metered = meter_exit_begin(t);
 		uint64_t now = stamp_exit_first(); /* once held: probe.h */
 
 		if (likely(r && r->slot == slot)) {
@@ -227,6 +229,7 @@ uintptr_t hijack_exit(uintptr_t *slot, const uintptr_t regs[2])
 
 				h->depth--;
 				*slot = orig;
+				meter_exit_end(t, metered, &t->stack.base[t->stack.depth], now);
 				probe_release(t);
 				return orig;
 			}

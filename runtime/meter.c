@@ -1,10 +1,11 @@
-/* meter.c: the cold halves of metering the probes in the running program (meter.h). */
+/* meter.c: the cold halves of metering the probes in the running program (meter.h);
+ * general registers only, as the fast paths of the hijacking front-ends that call it. */
 #include "meter.h"
 
 #include "clock.h"
 #include "stamp.h"
 
-struct meter_sums meter_program;
+struct meter_sums meter_program[PROBE_KINDS];
 
 /* Calls before the next metered one: uniform in [1, 2 * period - 1], so one
  * in `period` on average and never in step with a pattern of the program's. */
@@ -29,13 +30,14 @@ void meter_enter_abandoned(struct tstate *t)
 	t->meter_left = t->meter_sink ? next_left(t) : 0;
 }
 
-void meter_entered(struct tstate *t)
+void meter_entered(struct tstate *t, enum probe_kind kind)
 {
 	if (!t->meter_sink) {
 		t->meter_left = 0;
 		return;
 	}
 	t->meter_t1 = t->stack.base[t->stack.depth - 1].t_enter_ticks;
+	t->meter_kind = kind;
 	t->meter_at = t->stack.depth;
 	t->meter_left = next_left(t);
 }
@@ -48,7 +50,7 @@ static void add(uint64_t *sum, uint64_t x)
 void meter_exited(struct tstate *t, const struct frame *f, uint64_t now, uint64_t x2)
 {
 	uint64_t part[METER_PARTS];
-	struct meter_sums *sink = t->meter_sink;
+	struct meter_sums *sink = t->meter_sink ? &t->meter_sink[t->meter_kind] : NULL;
 
 	t->meter_at = 0;
 	/* Another call at the metered one's depth: the metered one left otherwise. */
@@ -67,21 +69,4 @@ void meter_exited(struct tstate *t, const struct frame *f, uint64_t now, uint64_
 	for (unsigned i = 0; i < METER_PARTS; i++)
 		add(&sink->ticks[i], part[i]);
 	add(&sink->samples, 1);
-}
-
-double meter_mean(const struct meter_sums *m, enum meter_part a, enum meter_part b)
-{
-	return m->samples ? (double)(m->ticks[a] + m->ticks[b]) / (double)m->samples : 0;
-}
-
-bool meter_extra(const struct meter_sums *program, const struct meter_sums *loop, double *in,
-		 double *out)
-{
-	if (program->samples < METER_MIN_SAMPLES || loop->samples < METER_MIN_SAMPLES)
-		return false;
-	*in = meter_mean(program, METER_ENTER_IN, METER_EXIT_IN) -
-	      meter_mean(loop, METER_ENTER_IN, METER_EXIT_IN);
-	*out = meter_mean(program, METER_ENTER_OUT, METER_EXIT_OUT) -
-	       meter_mean(loop, METER_ENTER_OUT, METER_EXIT_OUT);
-	return true;
 }

@@ -20,15 +20,18 @@
  * costs.  Each read is taken inline in the probe, not in cold code, whose
  * own cache misses would count.
  *
- * The metered call pays four more clock reads, one call in 2048: about
- * 0.02 ns a call, left in the times.  Only the -finstrument-functions
- * front-end's fast paths are metered, under the plain TSC clock (tsc): the
- * reads split at the probe's own plain timestamps.  A metered call whose
- * probes leave the fast path (a new call path, a mismatched exit, unwinding)
- * gives no sample.
+ * Every front-end's fast paths are metered, one countdown for all, and each
+ * kind of call (kind.h: plain, fentry, library) has its sums, set beside its
+ * own calibration target's.  The metered call pays four more clock reads, one
+ * call in 2048: about 0.02 ns a call, left in the times.  Only under the
+ * plain TSC clock (tsc): the reads split at the probe's own plain timestamps.
+ * A metered call whose probes leave the fast path (a new call path, a
+ * mismatched exit, unwinding) gives no sample.
  *
  * The hot path: a decrement and a test in the enter probe, a compare and a
- * test in the exit probe; everything else is cold (meter.c).
+ * test in the exit probe; everything else is cold.  meter.c is built with
+ * general registers only, as the hijacking front-ends' fast paths that call
+ * it (hijack.h); what takes floating point is in meter_stats.c.
  */
 #ifndef CALLPROF_METER_H
 #define CALLPROF_METER_H
@@ -38,6 +41,7 @@
 
 #include "clock.h"
 #include "compat.h"
+#include "kind.h"
 #include "shadow.h"
 #include "tstate.h"
 
@@ -63,18 +67,19 @@ struct meter_sums {
  * (known only later), where a probe's part takes tens of nanoseconds. */
 #define METER_CAP_TICKS 8192u
 
-/* The program's samples, every thread's (cold atomic adds). */
-extern struct meter_sums meter_program;
+/* The program's samples, every thread's (cold atomic adds), per kind of call. */
+extern struct meter_sums meter_program[PROBE_KINDS];
 
 /* Starts metering the calls on `t` (a thread's state, or calibration's), into
- * `sink`, one in `period` on average (a period of 1: every call).  Nothing
- * happens unless the clock is the plain TSC. */
+ * `sink` (one meter_sums per kind of call), one in `period` on average (a
+ * period of 1: every call).  Nothing happens unless the clock is the plain TSC. */
 void meter_arm(struct tstate *t, struct meter_sums *sink, uint32_t period);
 
 /* The samples a place needs before its means are taken (meter_extra). */
 #define METER_MIN_SAMPLES 64
 
-/* The mean of parts `a` and `b` of one place's metered probes, summed, in ticks. */
+/* meter_stats.c.  The mean of parts `a` and `b` of one place's metered
+ * probes, summed, in ticks. */
 double meter_mean(const struct meter_sums *m, enum meter_part a, enum meter_part b);
 
 /* What the program's probes cost beyond the loop's, inside a call's interval
@@ -83,14 +88,23 @@ double meter_mean(const struct meter_sums *m, enum meter_part a, enum meter_part
 bool meter_extra(const struct meter_sums *program, const struct meter_sums *loop, double *in,
 		 double *out);
 
-/* The cold halves: the enter probe of a metered call is done (the frame it
- * pushed is on top, meter_e2 read); the exit probe of one is done (`f`, its
- * frame, just popped; `now`, its exit timestamp; `x2`, read after). */
-void meter_entered(struct tstate *t);
+/* The cold halves: the enter probe of a metered call of kind `kind` is done
+ * (the frame it pushed is on top, meter_e2 read); the exit probe of one is
+ * done (`f`, its frame, just popped; `now`, its exit timestamp; `x2`, read
+ * after). */
+void meter_entered(struct tstate *t, enum probe_kind kind);
 void meter_exited(struct tstate *t, const struct frame *f, uint64_t now, uint64_t x2);
 
 /* A metered enter that left the fast path: no sample, a new countdown. */
 void meter_enter_abandoned(struct tstate *t);
+
+/* For an enter probe's fast path that gives up (the call goes to its slow
+ * path, or needs no frame): a metered one is abandoned. */
+static inline CP_NOINSTR void meter_enter_off(struct tstate *t, bool metered)
+{
+	if (unlikely(metered))
+		meter_enter_abandoned(t);
+}
 
 /* At the top of the enter probe's fast path, the state held: true when this
  * call is metered (its first read taken), for meter_enter_end. */
@@ -102,12 +116,13 @@ static inline CP_NOINSTR bool meter_enter_begin(struct tstate *t)
 	return true;
 }
 
-/* At the end of the enter probe's fast path, its frame pushed and stamped. */
-static inline CP_NOINSTR void meter_enter_end(struct tstate *t, bool metered)
+/* At the end of the enter probe's fast path, its frame pushed and stamped:
+ * a call of kind `kind`. */
+static inline CP_NOINSTR void meter_enter_end(struct tstate *t, bool metered, enum probe_kind kind)
 {
 	if (unlikely(metered)) {
 		t->meter_e2 = clock_tsc_read(); /* here, not in meter_entered's cold code */
-		meter_entered(t);
+		meter_entered(t, kind);
 	}
 }
 

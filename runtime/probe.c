@@ -251,7 +251,7 @@ static struct tstate *attach(void)
 	t->dropped_calls += attach_dropped;
 	attach_dropped = 0;
 	tstate_register(t);
-	meter_arm(t, &meter_program, options.meter_period);
+	meter_arm(t, meter_program, options.meter_period);
 	process.probed = true;
 	altstack_ensure(); /* a stack overflow's SIGSEGV can still write the profile */
 	return t;

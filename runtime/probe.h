@@ -166,7 +166,7 @@ found:
 	top[1].sp = sp;
 	s->depth++;
 	stamp_enter(&top[1], node); /* last, so the probe's own work falls outside */
-	meter_enter_end(t, metered);
+	meter_enter_end(t, metered, PROBE_PLAIN);
 	cp_barrier();
 	t->busy = 0;
 }

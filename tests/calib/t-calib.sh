@@ -128,9 +128,29 @@ if [ "$(jq -r .clock.source "$W/run1.json")" = tsc ]; then
 		fail "metered: o_in and o_out hold what the program added" \
 			"$(jq -c .calibration "$W/meter.json")"
 	"$B/callprof" report "$W/meter.json" -o "$W/meter-site" >/dev/null 2>&1 &&
-		grep -q '4,999 calls metered\|[0-9] calls metered' "$W/meter-site/index.html" &&
+		grep -q 'of which measured in this run beyond the calibration loop: [-+][0-9.]* ns inside, [-+][0-9.]* ns outside (4,999 calls metered)' \
+			"$W/meter-site/index.html" &&
 		ok "metered: the index's calibration says so" ||
 		fail "metered: the index's calibration says so" "see $W/meter-site/index.html"
+	# The -pg -mfentry front-end's calls are metered apart, against its own calibration.
+	cc -O1 -g -pg -mfentry -fno-optimize-sibling-calls "$TOP/tests/calib/meter.c" -L"$B" \
+		-lcallprof -Wl,-rpath,"$B" -o "$W/meter-fentry" || fail "build meter.c -pg -mfentry" "see the log"
+	(cd "$W" && CALLPROF_CPU=0 CALLPROF_METER=1 CALLPROF_OUTPUT="$W/meter-fentry.json" \
+		"$W/meter-fentry" >/dev/null)
+	jq -e '.calibration | .fentry_metered as $m | $m.period == 1 and
+		$m.program.samples + $m.program.discarded == 4999 and $m.loop.samples >= 64 and
+		(has("metered") | not) and
+		($m.extra_o_out_ns - ($m.program.o_out_ns - $m.loop.o_out_ns) | fabs) < 0.01 and
+		($m.extra_o_in_ns - ($m.program.o_in_ns - $m.loop.o_in_ns) | fabs) < 0.01' \
+		"$W/meter-fentry.json" >/dev/null &&
+		ok "CALLPROF_METER=1, -pg -mfentry: 4999 of 5000 calls metered as fentry_metered" ||
+		fail "CALLPROF_METER=1, -pg -mfentry: 4999 of 5000 calls metered as fentry_metered" \
+			"$(jq -c .calibration "$W/meter-fentry.json")"
+	"$B/callprof" report "$W/meter-fentry.json" -o "$W/meter-fentry-site" >/dev/null 2>&1 &&
+		grep -q -- '-pg -mfentry calls measured in this run beyond their calibration loop: [-+][0-9.]* ns inside, [-+][0-9.]* ns outside (4,999 calls metered)' \
+			"$W/meter-fentry-site/index.html" &&
+		ok "metered, -pg -mfentry: the index's calibration says so" ||
+		fail "metered, -pg -mfentry: the index's calibration says so" "see $W/meter-fentry-site/index.html"
 	for env in "CALLPROF_METER=0" "CALLPROF_METER=2048" "CALLPROF_CLOCK=tsc-ordered CALLPROF_METER=1"; do
 		env $env CALLPROF_CPU=0 CALLPROF_OUTPUT="$W/meter-off.json" "$W/meter" >/dev/null
 		jq -e '(.calibration | has("metered") | not) and

@@ -7,7 +7,8 @@
 #include "stamp.h"
 #include "unit.h"
 
-/* A thread state with `depth` frames in use, metered one call in `period` into `sink`. */
+/* A thread state with `depth` frames in use, metered one call in `period` into
+ * `sink` (one meter_sums per kind of call). */
 static struct tstate *state(struct frame *frames, uint32_t depth, struct meter_sums *sink,
 			    uint32_t period)
 {
@@ -33,7 +34,7 @@ static void metered_call(struct tstate *t, uint64_t e0, uint64_t t1, uint64_t e2
 	f->t_enter_ticks = t1;
 	t->stack.depth++;
 	t->meter_e2 = e2;
-	meter_entered(t);
+	meter_entered(t, PROBE_FENTRY);
 	CHECK_EQ_U64(t->meter_at, t->stack.depth);
 	t->meter_x0 = x0;
 	t->stack.depth--;
@@ -41,21 +42,23 @@ static void metered_call(struct tstate *t, uint64_t e0, uint64_t t1, uint64_t e2
 	CHECK_EQ_U64(t->meter_at, 0);
 }
 
-/* Each part of a metered call lands where meter.h says: before and after each timestamp. */
+/* Each part of a metered call lands where meter.h says, before and after each
+ * timestamp, in its kind's sums (here the -pg -mfentry front-end's), and nowhere else. */
 void test_meter_parts(void)
 {
 	struct frame frames[4] = { { 0 } };
-	struct meter_sums sink = { 0 };
-	struct tstate *t = state(frames, 1, &sink, 1);
+	struct meter_sums sinks[PROBE_KINDS] = { { 0 } }, *sink = &sinks[PROBE_FENTRY];
+	struct tstate *t = state(frames, 1, sinks, 1);
 
 	metered_call(t, 100, 110, 125, 200, 205, 230);
 	metered_call(t, 300, 302, 303, 400, 410, 411);
-	CHECK_EQ_U64(sink.samples, 2);
-	CHECK_EQ_U64(sink.discarded, 0);
-	CHECK_EQ_U64(sink.ticks[METER_ENTER_OUT], 10 + 2);
-	CHECK_EQ_U64(sink.ticks[METER_ENTER_IN], 15 + 1);
-	CHECK_EQ_U64(sink.ticks[METER_EXIT_IN], 5 + 10);
-	CHECK_EQ_U64(sink.ticks[METER_EXIT_OUT], 25 + 1);
+	CHECK_EQ_U64(sink->samples, 2);
+	CHECK_EQ_U64(sink->discarded, 0);
+	CHECK_EQ_U64(sink->ticks[METER_ENTER_OUT], 10 + 2);
+	CHECK_EQ_U64(sink->ticks[METER_ENTER_IN], 15 + 1);
+	CHECK_EQ_U64(sink->ticks[METER_EXIT_IN], 5 + 10);
+	CHECK_EQ_U64(sink->ticks[METER_EXIT_OUT], 25 + 1);
+	CHECK_EQ_U64(sinks[PROBE_PLAIN].samples + sinks[PROBE_LIBRARY].samples, 0);
 	free(t);
 }
 
@@ -63,15 +66,15 @@ void test_meter_parts(void)
 void test_meter_discards(void)
 {
 	struct frame frames[4] = { { 0 } };
-	struct meter_sums sink = { 0 };
-	struct tstate *t = state(frames, 1, &sink, 1);
+	struct meter_sums sinks[PROBE_KINDS] = { { 0 } }, *sink = &sinks[PROBE_FENTRY];
+	struct tstate *t = state(frames, 1, sinks, 1);
 
 	metered_call(t, 100, 110, 120, 200, 200 + METER_CAP_TICKS + 1, 20000);
 	metered_call(t, 100, 90, 120, 200, 205, 210); /* its entry read before the meter's */
-	CHECK_EQ_U64(sink.samples, 0);
-	CHECK_EQ_U64(sink.discarded, 2);
+	CHECK_EQ_U64(sink->samples, 0);
+	CHECK_EQ_U64(sink->discarded, 2);
 	for (unsigned i = 0; i < METER_PARTS; i++)
-		CHECK_EQ_U64(sink.ticks[i], 0);
+		CHECK_EQ_U64(sink->ticks[i], 0);
 	free(t);
 }
 
@@ -80,20 +83,20 @@ void test_meter_discards(void)
 void test_meter_other_exit(void)
 {
 	struct frame frames[4] = { { 0 } };
-	struct meter_sums sink = { 0 };
-	struct tstate *t = state(frames, 1, &sink, 1);
+	struct meter_sums sinks[PROBE_KINDS] = { { 0 } }, *sink = &sinks[PROBE_FENTRY];
+	struct tstate *t = state(frames, 1, sinks, 1);
 
 	t->meter_e0 = 100;
 	frames[1].t_enter_ticks = 110;
 	t->stack.depth = 2;
 	t->meter_e2 = 120;
-	meter_entered(t);
+	meter_entered(t, PROBE_FENTRY);
 	frames[1].t_enter_ticks = 500; /* another call in its place */
 	t->meter_x0 = 600;
 	t->stack.depth = 1;
 	meter_exited(t, &frames[1], 610, 620);
 	CHECK_EQ_U64(t->meter_at, 0);
-	CHECK_EQ_U64(sink.samples + sink.discarded, 0);
+	CHECK_EQ_U64(sink->samples + sink->discarded, 0);
 	free(t);
 }
 
@@ -101,13 +104,13 @@ void test_meter_other_exit(void)
 void test_meter_period(void)
 {
 	struct frame frames[4] = { { 0 } };
-	struct meter_sums sink = { 0 };
+	struct meter_sums sinks[PROBE_KINDS] = { { 0 } };
 	struct tstate *t;
 	uint64_t sum = 0, n = 20000;
 	uint32_t lo = UINT32_MAX, hi = 0;
 
 	stamp_random = 0x9e3779b97f4a7c15ull; /* a fixed stream: the same draws every run */
-	t = state(frames, 1, &sink, 16);
+	t = state(frames, 1, sinks, 16);
 	for (uint64_t i = 0; i < n; i++) {
 		metered_call(t, 100, 110, 120, 200, 205, 210);
 		lo = t->meter_left < lo ? t->meter_left : lo;
@@ -124,15 +127,15 @@ void test_meter_period(void)
 void test_meter_unarmed(void)
 {
 	struct frame frames[4] = { { 0 } };
-	struct meter_sums sink = { 0 };
-	struct tstate *t = state(frames, 1, &sink, 0);
+	struct meter_sums sinks[PROBE_KINDS] = { { 0 } };
+	struct tstate *t = state(frames, 1, sinks, 0);
 
 	CHECK(t->meter_sink == NULL);
 	clock_source = CLOCK_SRC_TSC_ORDERED;
-	meter_arm(t, &sink, 16);
+	meter_arm(t, sinks, 16);
 	CHECK(t->meter_sink == NULL);
 	t->stack.depth = 2;
-	meter_entered(t);
+	meter_entered(t, PROBE_PLAIN);
 	CHECK_EQ_U64(t->meter_left, 0);
 	CHECK_EQ_U64(t->meter_at, 0);
 	free(t);

@@ -1,0 +1,19 @@
+/* meter_stats.c: the means of metered probes (meter.h), in floating point. */
+#include "meter.h"
+
+double meter_mean(const struct meter_sums *m, enum meter_part a, enum meter_part b)
+{
+	return m->samples ? (double)(m->ticks[a] + m->ticks[b]) / (double)m->samples : 0;
+}
+
+bool meter_extra(const struct meter_sums *program, const struct meter_sums *loop, double *in,
+		 double *out)
+{
+	if (program->samples < METER_MIN_SAMPLES || loop->samples < METER_MIN_SAMPLES)
+		return false;
+	*in = meter_mean(program, METER_ENTER_IN, METER_EXIT_IN) -
+	      meter_mean(loop, METER_ENTER_IN, METER_EXIT_IN);
+	*out = meter_mean(program, METER_ENTER_OUT, METER_EXIT_OUT) -
+	       meter_mean(loop, METER_ENTER_OUT, METER_EXIT_OUT);
+	return true;
+}
