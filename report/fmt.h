@@ -25,7 +25,8 @@ double fmt_share(uint64_t part, uint64_t whole);
 
 /*
  * For diffs.  fmt_ns_delta: after - before as a signed time, "+1.23 ms",
- * "-812 ns", "0 ns"; fmt_ns_f_delta a fractional one, "+0.8 ns", "-0.1 ns".  fmt_change: the relative change from before to after,
+ * "-812 ns", "0 ns"; fmt_ns_f_delta: a fractional signed time, "+0.8 ns",
+ * "-0.1 ns".  fmt_change: the relative change from before to after,
  * "+12.3%", "-4.5%", "0%", "from 0" (before 0, after not), "-" (both 0);
  * fmt_change_ratio is that change as a number (after / before - 1; HUGE_VAL
  * from 0, 0 for "-"), which is what tables sort by.

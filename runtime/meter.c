@@ -60,9 +60,9 @@ void meter_exited(struct tstate *t, const struct frame *f, uint64_t now, uint64_
 	part[METER_ENTER_IN] = t->meter_e2 - t->meter_t1;
 	part[METER_EXIT_IN] = now - t->meter_x0;
 	part[METER_EXIT_OUT] = x2 - now;
+	/* An interrupt, or reads out of order (a part below 0 wraps): no sample. */
 	for (unsigned i = 0; i < METER_PARTS; i++)
-		if (part[i] >
-		    METER_CAP_TICKS) { /* an interrupt, or the reads out of order (wrapped) */
+		if (part[i] > METER_CAP_TICKS) {
 			add(&sink->discarded, 1);
 			return;
 		}

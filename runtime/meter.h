@@ -26,7 +26,8 @@
  * call in 2048: about 0.02 ns a call, left in the times.  Only under the
  * plain TSC clock (tsc): the reads split at the probe's own plain timestamps.
  * A metered call whose probes leave the fast path (a new call path, a
- * mismatched exit, unwinding) gives no sample.
+ * mismatched exit, unwinding) gives no sample; the calls of a signal handler
+ * that interrupted a probe (tstate.sig) are not metered.
  *
  * The hot path: a decrement and a test in the enter probe, a compare and a
  * test in the exit probe; everything else is cold.  meter.c is built with
