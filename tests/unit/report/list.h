@@ -14,6 +14,7 @@
 	T(fmt_count_separators)            \
 	T(fmt_pct_shares)                  \
 	T(fmt_ns_delta_signs)              \
+	T(fmt_ns_f_delta_signs)            \
 	T(fmt_change_relative)             \
 	T(fmt_parse_ns_units)              \
 	T(fmt_parse_ns_refuses)            \

@@ -80,6 +80,17 @@ void test_fmt_ns_delta_signs(void)
 	CHECK_STR(fmt_ns_delta(s, 0, UINT64_MAX), "+18446744074 s");
 }
 
+/* A fractional signed time, as the index's metered calibration gives it. */
+void test_fmt_ns_f_delta_signs(void)
+{
+	char s[FMT_SIZE];
+
+	CHECK_STR(fmt_ns_f_delta(s, 0.84), "+0.8 ns");
+	CHECK_STR(fmt_ns_f_delta(s, -0.13), "-0.1 ns");
+	CHECK_STR(fmt_ns_f_delta(s, 0), "+0.0 ns");
+	CHECK_STR(fmt_ns_f_delta(s, -1500), "-1.50 \xc2\xb5s");
+}
+
 void test_fmt_change_relative(void)
 {
 	char s[FMT_SIZE];
