@@ -9,9 +9,11 @@ struct meter_sums meter_program[PROBE_KINDS];
 
 /* Calls before the next metered one: uniform in [1, 2 * period - 1], so one
  * in `period` on average and never in step with a pattern of the program's. */
-static uint32_t next_left(const struct tstate *t)
+static uint32_t next_left(struct tstate *t)
 {
-	return t->meter_period <= 1 ? 1 : 1 + stamp_random_below(2 * t->meter_period - 1);
+	return t->meter_period <= 1
+		       ? 1
+		       : 1 + stamp_random_below(&t->meter_random, 2 * t->meter_period - 1);
 }
 
 void meter_arm(struct tstate *t, struct meter_sums *sink, uint32_t period)

@@ -53,17 +53,18 @@
 /* Sampled timing's random stream, one per thread (probe.c); 0 until seeded. */
 extern __thread uint64_t stamp_random __attribute__((tls_model("initial-exec")));
 
-/* A number uniform in [0, span) from this thread's random stream (xorshift64*). */
-static inline CP_NOINSTR uint32_t stamp_random_below(uint32_t span)
+/* A number uniform in [0, span) from the random stream `*x` (xorshift64*), seeded
+ * from the TSC while 0: sampled timing's (stamp_random) or the meter's (meter.h). */
+static inline CP_NOINSTR uint32_t stamp_random_below(uint64_t *stream, uint32_t span)
 {
-	uint64_t x = stamp_random;
+	uint64_t x = *stream;
 
 	if (unlikely(!x))
 		x = clock_tsc_read() | 1;
 	x ^= x >> 12;
 	x ^= x << 25;
 	x ^= x >> 27;
-	stamp_random = x;
+	*stream = x;
 	return (uint32_t)(((x * 0x2545F4914F6CDD1Dull) >> 32) * span >> 32);
 }
 
@@ -76,7 +77,7 @@ static inline CP_NOINSTR void stamp_pick_next(struct cct_node *n)
 		n->sample_left = n->timing == CCT_TIME_NEVER ? UINT32_MAX : 0;
 		return;
 	}
-	n->sample_left = stamp_random_below(2 * frames_sample_rate - 1);
+	n->sample_left = stamp_random_below(&stamp_random, 2 * frames_sample_rate - 1);
 }
 
 /* Sampled timing: how the call of node `n` entering at frame `f` is timed

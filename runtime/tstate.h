@@ -74,7 +74,8 @@ struct tstate {
 	uint64_t meter_e0, meter_t1, meter_e2, meter_x0;
 	struct meter_sums *meter_sink; /* one per kind of call (kind.h) */
 	uint32_t meter_period;
-	uint32_t meter_kind; /* the metered call's kind */
+	uint32_t meter_kind;   /* the metered call's kind */
+	uint64_t meter_random; /* the stream that picks the metered calls (stamp_random_below) */
 	/* Execution contexts (context.c): the stack of each that does not run. */
 	struct ctxmap *contexts; /* NULL until the first makecontext or swapcontext */
 	const void *ctx_current; /* the ucontext_t of the running context; NULL: the thread's own */
