@@ -292,8 +292,18 @@ void profile_cpu_tree(const struct ptree *t, struct ptree *out)
 		if (t->nodes[i].parent >= 0)
 			out->nodes[t->nodes[i].parent].incl_ns = u64_add(
 				out->nodes[t->nodes[i].parent].incl_ns, out->nodes[i].incl_ns);
-	for (size_t i = 0; i < t->n; i++)
-		out->nodes[i].cpu_ns = out->nodes[i].incl_ns;
+	for (size_t i = 0; i < t->n; i++) {
+		struct pnode *n = &out->nodes[i];
+
+		n->cpu_ns = n->incl_ns;
+		/* An estimate's CPU time is its wall time times an on-CPU share taken as exact:
+		 * the same relative error. */
+		if (t->nodes[i].incl_ns) {
+			double share = (double)n->incl_ns / (double)t->nodes[i].incl_ns;
+
+			n->incl_var *= share * share;
+		}
+	}
 	tree_index(out, NULL, t->by_calls);
 }
 

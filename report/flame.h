@@ -37,8 +37,7 @@ struct flame_view {
 	uint64_t base_whole;  /* the base profile's 100% */
 	uint64_t floor;       /* changes below this (weight units) stay grey */
 	int tree_page;        /* the data file serves the tree pages too (static/tree.js): with each
-			* node's time on a CPU ("cpu") and the standard error of an estimated
-			* inclusive time ("se", -1 where exact), where the profile has them */
+			* node's time on a CPU ("cpu"), where the profile has it */
 };
 
 /* flame_link: the function page number of function fn. */
@@ -83,7 +82,8 @@ size_t flame_svg(struct buf *out, const struct flame_view *v);
  * flame_data appends the data file (a script that sets window.callprofData;
  * static/flame.js documents its fields): a table of the function names the
  * tree uses, then per node in flame_order its depth, function, weight, self
- * time and calls (and base weight), as arrays of numbers.  Every string is
+ * time and calls (and base weight, and the standard error of an estimated
+ * inclusive time, -1 where exact), as arrays of numbers.  Every string is
  * escaped for a script (json_out_str).
  */
 void flame_data(struct buf *out, const struct flame_view *v);

@@ -218,7 +218,7 @@ void flame_data(struct buf *out, const struct flame_view *v)
 		buf_puts(out, ",\n");
 		put_array(out, v, order, local, depth, "cpu", NF_CPU);
 	}
-	if (v->tree_page && has_estimates(t)) {
+	if (has_estimates(t)) {
 		buf_puts(out, ",\n");
 		put_array(out, v, order, local, depth, "se", NF_SE);
 	}

@@ -73,6 +73,7 @@ static void frame_title(struct buf *out, const struct flame_view *v, uint32_t i)
 {
 	const struct pnode *n = &v->t->nodes[i];
 	uint64_t w = ptree_weight(v->t, i);
+	int64_t se = v->t->by_calls ? -1 : pnode_se(n);
 	char a[FMT_SIZE], b[FMT_SIZE], c[FMT_SIZE], d[FMT_SIZE];
 
 	if (v->base && v->t->by_calls) {
@@ -90,8 +91,13 @@ static void frame_title(struct buf *out, const struct flame_view *v, uint32_t i)
 			   fmt_change(d, was, w), fmt_count(a, n->calls), n->calls == 1 ? "" : "s");
 		return;
 	}
-	buf_printf(out, " \xe2\x80\x94 %s inclusive, %s, %s call%s", fmt_ns(a, n->incl_ns),
-		   fmt_pct(b, w, v->whole), fmt_count(c, n->calls), n->calls == 1 ? "" : "s");
+	buf_printf(out, " \xe2\x80\x94 %s%s inclusive", se >= 0 ? "\xe2\x89\x88 " : "",
+		   fmt_ns(a, n->incl_ns));
+	if (se >= 0) /* an estimate (sampled timing), marked as cell_estimate marks it */
+		buf_printf(out, " (an estimate: standard error %s, %s)", fmt_ns(a, (uint64_t)se),
+			   fmt_pct(b, (uint64_t)se, n->incl_ns));
+	buf_printf(out, ", %s, %s call%s", fmt_pct(b, w, v->whole), fmt_count(c, n->calls),
+		   n->calls == 1 ? "" : "s");
 }
 
 static void flame_rect(struct buf *out, const struct flame_view *v, uint32_t i, double x, double w,

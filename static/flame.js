@@ -69,9 +69,13 @@
 		if (d.byCalls) {
 			lines.push(["calls in this path", cp.fmtCount(w) + " (" + cp.fmtPct(w, d.whole) + " of all)"]);
 		} else {
-			lines.push(["inclusive", cp.fmtNs(w) + " (" + cp.fmtPct(w, d.whole) + " of all" +
+			// An estimate (sampled timing) is marked as report/cell.c marks it, its error beside it.
+			var est = d.se && d.se[i] >= 0, approx = est ? "\u2248 " : "";
+			lines.push(["inclusive", approx + cp.fmtNs(w) + " (" + cp.fmtPct(w, d.whole) + " of all" +
 				(zoom >= 0 && zoom !== i ? ", " + cp.fmtPct(w, d.weight[zoom]) + " of the zoomed box" : "") + ")"]);
-			lines.push(["self", cp.fmtNs(d.self[i]) + " (" + cp.fmtPct(d.self[i], d.whole) + ")"]);
+			lines.push(["self", approx + cp.fmtNs(d.self[i]) + " (" + cp.fmtPct(d.self[i], d.whole) + ")"]);
+			if (est)
+				lines.push(["an estimate", "standard error " + cp.fmtNs(d.se[i]) + " (" + cp.fmtPct(d.se[i], w) + ")"]);
 		}
 		lines.push(["calls", cp.fmtCount(d.calls[i])]);
 		if (d.base) {

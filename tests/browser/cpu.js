@@ -3,14 +3,14 @@
 // of CPU time and back, boxes sized by CPU time there, the index's cards of CPU and off-CPU
 // time, and the call tree's rows, those the page has and (HIDDEN_SITE: c-cpu with the path
 // write_output -> parse_line cut to 50 us, 40 of them on a CPU, an estimate with a standard
-// error of 10 us) those tree.js draws.
+// error of 10 us) those tree.js draws; and (ESTIMATE_SITE) estimates in the flame graphs' tooltips.
 // Prints "ok - NAME" / "not ok - NAME: WHY" lines (tests/run.sh protocol); exits 1 on failure.
 "use strict";
 const fs = require("fs");
 const path = require("path");
 const { open } = require("./launch.js");
 
-const [site, dumpPath, screens, hiddenSite] = process.argv.slice(2);
+const [site, dumpPath, screens, hiddenSite, estimateSite] = process.argv.slice(2);
 let failures = 0;
 const ok = (name) => console.log("ok - " + name);
 const notOk = (name, why) => { failures++; console.log("not ok - " + name + ": " + why); };
@@ -81,6 +81,34 @@ async function main() {
 	const marks = await page.locator("#tree li[data-n] .figs .est").evaluateAll((l) => l.map((e) => e.title));
 	expect("and marks it as an estimate, its error on hover, as the page marks its own rows",
 		marks.length === 1 && marks[0] === "an estimate: standard error 10.0 \u00b5s (20.0%)", marks.join(" | "));
+
+	// Estimates in the flame graphs (ESTIMATE_SITE: c-cpu with compute's 70 ms an estimate of
+	// sampled timing, standard error 3.5 ms): its box's tooltip marks the figures and gives the
+	// error, in the flame graph of wall time and in that of CPU time (40 ms, the same 5%).
+	const tipOf = async (file, fn) => {
+		await page.goto("file://" + path.resolve(estimateSite, file));
+		await page.waitForSelector("#flame-wrap[data-ready]");
+		const n = await page.evaluate((fn) => {
+			const a = [...document.querySelectorAll("svg.flame a.frame")].find((e) =>
+				e.querySelector("text") && e.querySelector("text").textContent === fn);
+			return a ? a.getAttribute("data-n") : null;
+		}, fn);
+		await page.locator(`svg.flame a.frame[data-n="${n}"] rect`).hover();
+		const tip = await page.locator("#flame-tip").innerText();
+		await page.mouse.move(0, 0);
+		return tip.replace(/\s+/g, " ");
+	};
+	let tip = await tipOf("flame/all.html", "compute");
+	await page.screenshot({ path: path.join(screens, "cpu-3-estimate.png") });
+	expect("the flame graph's tooltip marks an estimate and gives its standard error",
+		tip.includes("inclusive \u2248 70.0 ms (75.7% of all)") && tip.includes("self \u2248 40.0 ms") &&
+		tip.includes("an estimate standard error 3.50 ms (5.0%)"), tip);
+	tip = await tipOf("flame/all.html", "load_input");
+	expect("and leaves exact figures unmarked", tip.includes("inclusive 20.0 ms") && !tip.includes("\u2248") &&
+		!tip.includes("an estimate"), tip);
+	tip = await tipOf("flame/all-cpu.html", "compute");
+	expect("the flame graph of CPU time marks it too, with the same relative error",
+		tip.includes("inclusive \u2248 40.0 ms") && tip.includes("an estimate standard error 2.00 ms (5.0%)"), tip);
 	expect("no page error, no request off the disk", problems.length === 0, problems.join("; "));
 	await browser.close();
 }

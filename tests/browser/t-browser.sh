@@ -70,10 +70,16 @@ jq '.threads[0].tree.rows[8] = [8, 7, 2, 5, 50000, 50000, 50005, 50002, 40000, 4
 	.threads[0].tree.columns += ["timed_calls", "inclusive_se_ns", "self_se_ns"] |
 	.threads[0].tree.rows |= map(if .[0] == 8 then . + [3, 10000, 10000] else . + [.[3], 0, 0] end)' \
 	tests/report/fixtures/c-cpu.json >"$W/c-cpu-hidden.json"
+# And c-cpu with compute (row 3, 70 ms) an estimate: 4 of its 10 calls timed, standard error 3.5 ms.
+jq '.clock += {timing: "sampled", sample_rate: 64, timed_first: 64} |
+	.threads[0].tree.columns += ["timed_calls", "inclusive_se_ns", "self_se_ns"] |
+	.threads[0].tree.rows |= map(if .[0] == 3 then . + [4, 3500000, 3000000] else . + [.[3], 0, 0] end)' \
+	tests/report/fixtures/c-cpu.json >"$W/c-cpu-estimate.json"
 if "$B/callprof" report -o "$W/site-cpu" tests/report/fixtures/c-cpu.json >/dev/null 2>"$W/cpu.err" &&
-	"$B/callprof" report -o "$W/site-cpu-hidden" "$W/c-cpu-hidden.json" >/dev/null 2>>"$W/cpu.err"; then
+	"$B/callprof" report -o "$W/site-cpu-hidden" "$W/c-cpu-hidden.json" >/dev/null 2>>"$W/cpu.err" &&
+	"$B/callprof" report -o "$W/site-cpu-estimate" "$W/c-cpu-estimate.json" >/dev/null 2>>"$W/cpu.err"; then
 	TMPDIR=$W/tmp node tests/browser/cpu.js "$W/site-cpu" tests/report/fixtures/c-cpu.json "$B/tests/screens" \
-		"$W/site-cpu-hidden" </dev/null
+		"$W/site-cpu-hidden" "$W/site-cpu-estimate" </dev/null
 else
 	fail "report c-cpu" "$(head -c 300 "$W/cpu.err")"
 fi

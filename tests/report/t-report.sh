@@ -148,6 +148,11 @@ if report sampled "$W/sampled.json"; then
 		'>compute</a>[^<]*<span class="figs">[0-9.]+ ms · self'
 	has "sampled: the data file has the error of estimated rows for tree.js, -1 for exact ones" \
 		"$W/site-sampled/flame/all.data.js" '^"se":\[-1,.*,250000[],]'
+	has "sampled: the flame graph's static picture marks cmp_int's box as an estimate, its error in its title" \
+		"$W/site-sampled/flame/all.html" \
+		'<title>cmp_int — ≈ 5.00 ms inclusive \(an estimate: standard error 250 µs, 5.0%\), 5.4%, 5,000 calls</title>'
+	has "sampled: and leaves the boxes of exact figures unmarked" "$W/site-sampled/flame/all.html" \
+		'<title>compute — 70.0 ms inclusive, 75.7%, 10 calls</title>'
 else
 	fail "report a sampled dump" "$(head -c 300 "$W/sampled.err")"
 fi
