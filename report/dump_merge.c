@@ -358,6 +358,45 @@ static void merge_unrecorded_costs(struct run *r, const struct dump *in, size_t 
 	}
 }
 
+/* merge_metered_side: one side of the inputs' meterings of kind k, its means weighted
+ * by each input's samples on that side. */
+static struct run_metered_side merge_metered_side(const struct dump *in, size_t n, unsigned k,
+						  int loop)
+{
+	struct merge_mean m_in = { 0, 0 }, m_out = { 0, 0 };
+	struct run_metered_side out = { 0, 0, 0 };
+
+	for (size_t d = 0; d < n; d++) {
+		const struct run_metered *m = &in[d].run.metered[k];
+		const struct run_metered_side *s = loop ? &m->loop : &m->program;
+
+		mean_add(&m_in, m->has, s->in_ns, s->samples);
+		mean_add(&m_out, m->has, s->out_ns, s->samples);
+		if (m->has)
+			out.samples = u64_add(out.samples, s->samples);
+	}
+	mean_get(&m_in, 1, &out.in_ns);
+	mean_get(&m_out, 1, &out.out_ns);
+	return out;
+}
+
+/* merge_metered: each kind's metering where some input has one: the program's and
+ * the loop's metered calls added up, their means weighted by them. */
+static void merge_metered(struct run *r, const struct dump *in, size_t n)
+{
+	for (unsigned k = 0; k < RUN_METERED_KINDS; k++) {
+		int any = 0;
+
+		for (size_t d = 0; d < n; d++)
+			any |= in[d].run.metered[k].has;
+		if (!any)
+			continue;
+		r->metered[k].program = merge_metered_side(in, n, k, 0);
+		r->metered[k].loop = merge_metered_side(in, n, k, 1);
+		r->metered[k].has = 1;
+	}
+}
+
 /*
  * merge_calibration: the probes' costs as the means of the inputs' costs,
  * weighted by their calls (the fenced, -pg -mfentry and library costs by
@@ -417,6 +456,7 @@ static void merge_calibration(struct run *r, const struct dump *in, size_t n)
 	r->has_library_o_out = mean_get(&l_out, any_l_out, &r->library_o_out_ns) & 1;
 	r->has_untimed = mean_get(&untimed, any_untimed, &r->untimed_ns) & 1;
 	merge_unrecorded_costs(r, in, n);
+	merge_metered(r, in, n);
 }
 
 /*

@@ -42,6 +42,26 @@ static void put_num(struct buf *out, const char *key, double v)
 	buf_printf(out, ",\"%s\":%.6f", key, v);
 }
 
+/* put_metered: calibration.KEY, a merged metering: each side's calls and mean costs, and
+ * the program's less the loop's. */
+static void put_metered(struct buf *out, const char *key, const struct run_metered *m)
+{
+	const struct run_metered_side *side[2] = { &m->program, &m->loop };
+	static const char *const name[2] = { "program", "loop" };
+
+	buf_printf(out, ",\"%s\":{", key);
+	for (int s = 0; s < 2; s++) {
+		buf_printf(out, "%s\"%s\":{\"samples\":%llu", s ? "," : "", name[s],
+			   (unsigned long long)side[s]->samples);
+		put_num(out, "o_in_ns", side[s]->in_ns);
+		put_num(out, "o_out_ns", side[s]->out_ns);
+		buf_putc(out, '}');
+	}
+	put_num(out, "extra_o_in_ns", m->program.in_ns - m->loop.in_ns);
+	put_num(out, "extra_o_out_ns", m->program.out_ns - m->loop.out_ns);
+	buf_putc(out, '}');
+}
+
 static void put_program(const struct run *r, struct buf *out)
 {
 	buf_puts(out, "\"program\":{\"path\":");
@@ -107,6 +127,9 @@ static void put_run(const struct run *r, struct buf *out)
 		if ((r->has_unrecorded >> k) & 1)
 			put_num(out, unrec_key(key, sizeof(key), k, "ns"), r->unrecorded_ns[k]);
 	}
+	for (unsigned k = 0; k < RUN_METERED_KINDS; k++)
+		if (r->metered[k].has)
+			put_metered(out, run_metered_keys[k], &r->metered[k]);
 	if (r->compensated >= 0)
 		buf_printf(out, ",\"compensated\":%s", r->compensated ? "true" : "false");
 	buf_puts(out, "},\n");

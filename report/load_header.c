@@ -120,10 +120,13 @@ static int load_kind_costs(struct load_ctx *c, struct dump *d, struct json_objec
 	return 0;
 }
 
+const char *const run_metered_keys[RUN_METERED_KINDS] = { "metered", "fentry_metered",
+							  "library_metered" };
+
 /* load_metered_side: one side of calibration.KIND (`kind`: "metered", ...; `key`:
  * "program" or "loop"), its samples and its probes' o_in and o_out, each required. */
 static int load_metered_side(struct load_ctx *c, struct json_object *m, const char *kind,
-			     const char *key, uint64_t *samples, double *o_in, double *o_out)
+			     const char *key, struct run_metered_side *s)
 {
 	int bad = 0, in, out;
 	char where[64];
@@ -133,9 +136,9 @@ static int load_metered_side(struct load_ctx *c, struct json_object *m, const ch
 	if (!(side = load_want(c, m, key, where, LOAD_REQUIRED, json_type_object, &bad)))
 		return -1;
 	snprintf(where, sizeof(where), "calibration.%s.%s", kind, key);
-	if (load_want_u64(c, side, "samples", where, LOAD_REQUIRED, samples) < 0 ||
-	    (in = load_want_num(c, side, "o_in_ns", where, o_in)) < 0 ||
-	    (out = load_want_num(c, side, "o_out_ns", where, o_out)) < 0)
+	if (load_want_u64(c, side, "samples", where, LOAD_REQUIRED, &s->samples) < 0 ||
+	    (in = load_want_num(c, side, "o_in_ns", where, &s->in_ns)) < 0 ||
+	    (out = load_want_num(c, side, "o_out_ns", where, &s->out_ns)) < 0)
 		return -1;
 	if (!in || !out)
 		return load_fail(c, "%s needs o_in_ns and o_out_ns", where);
@@ -147,27 +150,21 @@ static int load_metered_side(struct load_ctx *c, struct json_object *m, const ch
  * already add to that kind's o_in_ns and o_out_ns. */
 static int load_metered(struct load_ctx *c, struct dump *d, struct json_object *cal)
 {
-	static const char *const keys[RUN_METERED_KINDS] = { "metered", "fentry_metered",
-							     "library_metered" };
-
 	for (unsigned k = 0; k < RUN_METERED_KINDS; k++) {
 		int bad = 0;
-		struct json_object *m = load_want(c, cal, keys[k], "calibration", LOAD_OPTIONAL,
+		const char *key = run_metered_keys[k];
+		struct json_object *m = load_want(c, cal, key, "calibration", LOAD_OPTIONAL,
 						  json_type_object, &bad);
 		struct run_metered *r = &d->run.metered[k];
-		double p_in, p_out, l_in, l_out;
-		uint64_t loop_samples;
 
 		if (!m) {
 			if (bad)
 				return -1;
 			continue;
 		}
-		if (load_metered_side(c, m, keys[k], "program", &r->samples, &p_in, &p_out) < 0 ||
-		    load_metered_side(c, m, keys[k], "loop", &loop_samples, &l_in, &l_out) < 0)
+		if (load_metered_side(c, m, key, "program", &r->program) < 0 ||
+		    load_metered_side(c, m, key, "loop", &r->loop) < 0)
 			return -1;
-		r->in_ns = p_in - l_in;
-		r->out_ns = p_out - l_out;
 		r->has = 1;
 	}
 	return 0;

@@ -126,8 +126,9 @@ static void calibration_metered(struct buf *v, const struct run *d)
 
 		if (m->has)
 			buf_printf(v, "; %s: %s inside, %s outside (%s calls metered)", what[k],
-				   fmt_ns_f_delta(a, m->in_ns), fmt_ns_f_delta(b, m->out_ns),
-				   fmt_count(n, m->samples));
+				   fmt_ns_f_delta(a, m->program.in_ns - m->loop.in_ns),
+				   fmt_ns_f_delta(b, m->program.out_ns - m->loop.out_ns),
+				   fmt_count(n, m->program.samples));
 	}
 }
 

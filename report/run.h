@@ -45,14 +45,21 @@ struct run_module {
 	struct run_libcalls libcalls;
 };
 
-/* What one kind of call's probes cost in the program beyond calibration's loop,
- * inside the callee and outside (calibration.metered and its kin). */
-struct run_metered {
+/* One side of a metering: its metered calls and their probes' mean cost inside
+ * the callee and outside. */
+struct run_metered_side {
+	uint64_t samples;
 	double in_ns, out_ns;
-	uint64_t samples; /* the program's metered calls */
+};
+
+/* What one kind of call's probes cost in the program beyond calibration's loop
+ * (calibration.metered and its kin): the program's side less the loop's. */
+struct run_metered {
+	struct run_metered_side program, loop;
 	unsigned has : 1;
 };
 #define RUN_METERED_KINDS 3 /* plain, fentry, library: load_header.c's keys */
+extern const char *const run_metered_keys[RUN_METERED_KINDS];
 
 struct run {
 	char *path;    /* the dump file as named on the command line */

@@ -173,6 +173,33 @@ if [ "$(jq -r .clock.source "$W/run1.json")" = tsc ]; then
 		[ ! -e "$W/meter-bad-site/index.html" ] &&
 		ok "a dump with a metered side missing o_out_ns: one line naming it" ||
 		fail "a dump with a metered side missing o_out_ns: one line naming it" "rc $rc: $out"
+	# Merged: each kind's metered calls add up on each side, their means weighted by them
+	# (a copy whose program probes cost 3 ns more inside: the merge's are 1.5 ns more), and
+	# a kind only one dump metered is kept as it was.
+	jq '.calibration.metered.program.o_in_ns += 3' "$W/meter.json" >"$W/meter-more.json"
+	if "$B/callprof" merge -o "$W/meter-merged.json" "$W/meter.json" "$W/meter-more.json" \
+		"$W/meter-fentry.json" >/dev/null 2>"$W/meter-merge.err"; then
+		jq -e --slurpfile a "$W/meter.json" --slurpfile f "$W/meter-fentry.json" '
+			def near(x; y): ((x - y) | fabs) < 0.001;
+			$a[0].calibration.metered as $o | $f[0].calibration.fentry_metered as $e |
+			.calibration.metered as $m | .calibration.fentry_metered as $g |
+			$m.program.samples == 2 * $o.program.samples and $m.loop.samples == 2 * $o.loop.samples and
+			near($m.program.o_in_ns; $o.program.o_in_ns + 1.5) and
+			near($m.program.o_out_ns; $o.program.o_out_ns) and near($m.loop.o_in_ns; $o.loop.o_in_ns) and
+			near($m.extra_o_in_ns; $o.extra_o_in_ns + 1.5) and near($m.extra_o_out_ns; $o.extra_o_out_ns) and
+			$g.program.samples == $e.program.samples and near($g.extra_o_in_ns; $e.extra_o_in_ns) and
+			near($g.extra_o_out_ns; $e.extra_o_out_ns)' "$W/meter-merged.json" >/dev/null &&
+			ok "merged: metered calls add up, their means weighted by them" ||
+			fail "merged: metered calls add up, their means weighted by them" \
+				"$(jq -c .calibration "$W/meter-merged.json")"
+		"$B/callprof" report "$W/meter-merged.json" -o "$W/meter-merged-site" >/dev/null 2>&1 &&
+			grep -q "of which measured in this run beyond the calibration loop: [-+][0-9.]* ns inside, [-+][0-9.]* ns outside ($(metered_count "$W/meter-merged.json" metered) calls metered).*-pg -mfentry calls measured in this run beyond their calibration loop: [-+][0-9.]* ns inside, [-+][0-9.]* ns outside ($(metered_count "$W/meter-fentry.json" fentry_metered) calls metered)" \
+				"$W/meter-merged-site/index.html" &&
+			ok "merged: the index's calibration gives both kinds' meterings" ||
+			fail "merged: the index's calibration gives both kinds' meterings" "see $W/meter-merged-site/index.html"
+	else
+		fail "merge metered dumps" "$(head -c 300 "$W/meter-merge.err")"
+	fi
 else
 	ok "metering # SKIP: no plain TSC here ($(jq -r .clock.source "$W/run1.json"))"
 fi
