@@ -110,7 +110,7 @@ uint64_t clock_gettime_ns(clockid_t id)
 		syscall(SYS_clock_gettime, id, &ts);
 	else
 		clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return timespec_ns(&ts);
 }
 
 void clock_stop(void)

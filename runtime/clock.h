@@ -89,6 +89,12 @@ static inline CP_NOINSTR uint64_t clock_tsc_read_after(void)
 }
 #endif
 
+/* A struct timespec in nanoseconds. */
+static inline CP_NOINSTR uint64_t timespec_ns(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
+}
+
 static inline CP_NOINSTR uint64_t clock_mono_ns(void)
 {
 	struct timespec ts;
@@ -96,7 +102,7 @@ static inline CP_NOINSTR uint64_t clock_mono_ns(void)
 	if (unlikely(clock_stopped))
 		return clock_stopped_ticks;
 	clock_gettime(CLOCK_MONOTONIC, &ts); /* vDSO: no system call */
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return timespec_ns(&ts);
 }
 
 /* The current time in ticks, for the cold paths (closing frames a probe finds dead)

@@ -19,7 +19,7 @@ int cputime_thread_ns(int tid, uint64_t *ns)
 
 	if (tid <= 0 || clock_gettime(id, &ts) != 0)
 		return -1;
-	*ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	*ns = timespec_ns(&ts);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "clock.h"
 #include "compat.h"
 
 /* CALLPROF_CPU is not "off" and the clock reads time: set once at start-up. */
@@ -42,7 +43,7 @@ static inline CP_NOINSTR uint64_t cputime_self_ns(void)
 			     : "rcx", "r11", "memory");
 	if (rc != 0)
 		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return timespec_ns(&ts);
 }
 
 /* The CPU time in ns of thread `tid` of this process, for the dump (cold):

@@ -204,8 +204,7 @@ void probe_enter_slow(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintp
 {
 	int saved_errno = errno;
 
-	if (unlikely(t->meter_left == 0))
-		meter_enter_abandoned(t);
+	meter_enter_off(t, t->meter_left == 0); /* a metered call the fast path gave up */
 	enter_slow(t, fn, call_site, sp);
 	errno = saved_errno;
 }
