@@ -596,3 +596,5 @@ B="$B" BENCH_QUICK="$QUICK" sh "$S/real.sh" bench > "$W/real.md" &&
 	cat "$W/real.md" >> "$RESULTS" || say "bench/real.sh failed: RESULTS.md lacks its section 5"
 B="$B" BENCH_QUICK="$QUICK" sh "$S/libcalls.sh" > "$W/libcalls.md" &&
 	cat "$W/libcalls.md" >> "$RESULTS" || say "bench/libcalls.sh failed: RESULTS.md lacks its section 6"
+B="$B" BENCH_QUICK="$QUICK" DEMO_ARGS="$DEMO_ARGS" sh "$S/topten.sh" > "$W/topten.md" &&
+	cat "$W/topten.md" >> "$RESULTS" || say "bench/topten.sh failed: RESULTS.md lacks its section 7"

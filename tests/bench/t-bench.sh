@@ -147,3 +147,19 @@ else
 		fail "real.sh build: a second build of lua callprof is cached" "$(printf '%s' "$out" | tr '\n' ' ')"
 	fi
 fi
+
+# Section 7 (bench/topten.sh): the demo's ten hottest functions under sampled timing against
+# every call timed, and Lua's where section 5 built it; the programs not built say so.
+section "sampled timing's ten hottest functions" "## 7. Sampled timing: the ten hottest functions (issue 14)"
+sed -n '/^## 7\. /,$p' "$R" >"$W/topten.md"
+rows=$(sed -n '/^### demo$/,/^Same order/p' "$W/topten.md" | grep -c '^| [0-9][0-9]* | [^|]* | [0-9.]* [mµ]s (')
+[ "$rows" -eq 10 ] && ok "topten: the demo's table has ten functions" ||
+	fail "topten: the demo's table has ten functions" "$rows rows"
+verdicts=$(grep -c "^Same order as with every call timed: \*\*\(yes\|no\)\*\*\. Within 10%: [0-9]* of 10\. Target \*\*\(met\|missed\)\*\*" "$W/topten.md")
+want=2
+grep -q '^Skipped: the sources could not be fetched' "$R" && want=1
+[ "$verdicts" -eq "$want" ] && ok "topten: a verdict for the demo and each real program built ($want)" ||
+	fail "topten: a verdict for the demo and each real program built ($want)" "$verdicts"
+grep -q '^### jq$' "$W/topten.md" && grep -q '^Not built' "$W/topten.md" &&
+	ok "topten: a program not built says so" || fail "topten: a program not built says so" "no such line"
+
