@@ -11,10 +11,7 @@
 # BENCH_QUICK is set), BENCH_REAL_PROGS (which real programs, as bench/real.sh).
 set -eu
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-S=$ROOT/bench
-B=${B:-build}
-case $B in /*) ;; *) B=$ROOT/$B ;; esac
+. "$(dirname "$0")/paths.sh"
 W=$B/bench/libcalls
 GCC=${BENCH_GCC:-gcc}
 QUICK=${BENCH_QUICK:-0}

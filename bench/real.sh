@@ -22,11 +22,7 @@
 # shellcheck disable=SC3013
 set -eu
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-S=$ROOT/bench
-B=${B:-build}
-case $B in /*) ;; *) B=$ROOT/$B ;; esac
-W=$B/bench
+. "$(dirname "$0")/paths.sh"
 SRC=$W/src
 R=$W/real
 LIB=$W/lib

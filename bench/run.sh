@@ -8,11 +8,7 @@
 # Scratch files go to $B/bench; nothing outside it and RESULTS.md is written.
 set -eu
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-S=$ROOT/bench
-B=${B:-build}
-case $B in /*) ;; *) B=$ROOT/$B ;; esac
-W=$B/bench
+. "$(dirname "$0")/paths.sh"
 RESULTS=${BENCH_RESULTS:-$S/RESULTS.md}
 QUICK=${BENCH_QUICK:-0}
 GCC=${BENCH_GCC:-gcc}

@@ -13,9 +13,7 @@
 #                                           SCALE_FUNCS, SCALE_THREADS, SCALE_NODES change the size
 set -eu
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-B=${B:-build}
-case $B in /*) ;; *) B=$ROOT/$B ;; esac
+. "$(dirname "$0")/paths.sh"
 W=${SCALE_DIR:-$B/bench/bigscale}
 CC=${BENCH_GCC:-gcc}
 if [ "${BENCH_QUICK:-0}" = 2 ]; then

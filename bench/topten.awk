@@ -91,6 +91,9 @@ END {
 			widef = ref[i]
 		}
 	printf "\nSame order as with every call timed: %s. Within 10%%: %d of %d. ", same ? "**yes**" : "**no**", within, top
-	printf "Target %s. The reference's own widest range over its runs: %.1f%% of its median (%s).\n",
-		same && within == top ? "**met**" : "**missed**", 100 * wide, widef
+	printf "Target %s. ", same && within == top ? "**met**" : "**missed**"
+	if (wide > 0)
+		printf "The reference's own widest range over its runs: %.1f%% of its median (%s).\n", 100 * wide, widef
+	else
+		print "The reference did not move over its runs."
 }

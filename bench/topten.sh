@@ -11,11 +11,7 @@
 # It needs bench/run.sh's demo build ($B/bench/probe/demo/callprof) and bench/real.sh's builds.
 set -eu
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-S=$ROOT/bench
-B=${B:-build}
-case $B in /*) ;; *) B=$ROOT/$B ;; esac
-W=$B/bench
+. "$(dirname "$0")/paths.sh"
 D=$W/topten
 QUICK=${BENCH_QUICK:-0}
 case $QUICK in
