@@ -13,6 +13,9 @@
 #   real     the real programs (bench/real.sh), -v work=W: "run NAME LABEL" lines (the rows, in
 #            order), "notyet NAME WHY", SUMMARY.tsv lines named W:NAME, "dump W:NAME calls
 #            main_ns main_raw_ns dumps" and "gprof W calls": one workload's table
+#   topten   "MODE RUN FUNCTION NS" lines (bench/topten.sh; MODE all or sampled, NS a dump's
+#            compensated inclusive time, summed over the run's dumps): the ten functions with
+#            the highest median with every call timed, against sampled timing, and the verdict
 
 function median(arr, n,    i, j, t) {
 	for (i = 2; i <= n; i++) {
@@ -76,6 +79,8 @@ mode == "accuracy" || mode == "overhead" {
 }
 
 mode == "median" { m[++mn] = $1; next }
+
+mode == "topten" { tns[$1, $2, $3] += $4; tfn[$3] = 1; truns[$1 SUBSEP $2] = 1; next }
 
 mode == "real" && $1 == "run" { rrun[++rn] = $2; rlabel[$2] = $3; next }
 mode == "real" && $1 == "notyet" { rnot[$2] = $3; next }
@@ -398,6 +403,87 @@ function spread_table(    i, n, p, q, o, c) {
 	}
 }
 
+# topten_figures M F: tmed[M, F], tlo[M, F], thi[M, F] over M's runs (a run without F counts 0).
+function topten_figures(m, f,    v, n, r, k) {
+	n = 0
+	for (k in truns) {
+		split(k, r, SUBSEP)
+		if (r[1] == m)
+			v[++n] = ((m SUBSEP r[2] SUBSEP f) in tns) ? tns[m, r[2], f] : 0
+	}
+	if (!n)
+		return
+	tmed[m, f] = median(v, n) # which sorts v
+	tlo[m, f] = v[1]
+	thi[m, f] = v[n]
+}
+
+function topten_ms(x) {
+	return x >= 1e6 ? sprintf("%.2f ms", x / 1e6) : sprintf("%.1f µs", x / 1e3)
+}
+
+# topten_rank M OUT: OUT[1..] the functions by M's median, highest first; returns how many.
+function topten_rank(m, out,    n, f, i, j, t) {
+	n = 0
+	for (f in tfn)
+		out[++n] = f
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && tmed[m, out[j - 1]] < tmed[m, out[j]]; j--) {
+			t = out[j]; out[j] = out[j - 1]; out[j - 1] = t
+		}
+	return n
+}
+
+function topten_table(    f, n, m, i, ref, smp, srank, top, same, within, a, s, ratio, ok, wide, widef, w) {
+	for (f in tfn) {
+		topten_figures("all", f)
+		topten_figures("sampled", f)
+	}
+	n = topten_rank("all", ref)
+	m = topten_rank("sampled", smp)
+	for (i = 1; i <= m; i++)
+		srank[smp[i]] = i
+	top = n < 10 ? n : 10
+	if (!top || !(("sampled" SUBSEP ref[1]) in tmed)) {
+		print "No dumps to compare."
+		return
+	}
+	print "| rank | function | every call timed: median (range) | sampled: median (range) | sampled / all | within 10% | rank under sampling |"
+	print "|---:|---|---:|---:|---:|:-:|---:|"
+	same = 1
+	within = 0
+	for (i = 1; i <= top; i++) {
+		f = ref[i]
+		a = tmed["all", f]
+		s = tmed["sampled", f]
+		ratio = a > 0 ? s / a : 0
+		ok = a > 0 && ratio >= 0.9 && ratio <= 1.1
+		within += ok
+		if (srank[f] != i)
+			same = 0
+		printf "| %d | %s | %s (%s .. %s) | %s (%s .. %s) | %.3f | %s | %d |\n", i, f, topten_ms(a),
+			topten_ms(tlo["all", f]), topten_ms(thi["all", f]), topten_ms(s), topten_ms(tlo["sampled", f]),
+			topten_ms(thi["sampled", f]), ratio, ok ? "yes" : "**no**", srank[f]
+	}
+	# How far the reference moves by itself: the widest range of a top-ten function, as a share
+	# of its median (a target of 10% cannot be judged where the reference moves more).
+	wide = 0
+	for (i = 1; i <= top; i++) {
+		f = ref[i]
+		w = tmed["all", f] > 0 ? (thi["all", f] - tlo["all", f]) / tmed["all", f] : 0
+		if (w > wide) {
+			wide = w
+			widef = f
+		}
+	}
+	printf "\nSame order as with every call timed: %s. Within 10%%: %d of %d. ", same ? "**yes**" : "**no**", within, top
+	printf "Target %s. ", same && within == top ? "**met**" : "**missed**"
+	if (wide > 0)
+		printf "The reference's own widest range over its runs: %.1f%% of its median (%s).\n", 100 * wide, widef
+	else
+		print "The reference did not move over its runs."
+}
+
 END {
 	if (mode == "spread")
 		spread_table()
@@ -422,4 +508,6 @@ END {
 		overhead_table()
 	else if (mode == "median")
 		print median(m, mn)
+	else if (mode == "topten")
+		topten_table()
 }

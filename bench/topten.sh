@@ -80,5 +80,5 @@ for p in $PROGS; do
 		"$W/dumpq" "$f" | awk -F'\t' -v m="$m" -v r="$r" '$1 == "fn" { print m "\t" r "\t" $2 "\t" $4 }' >> "$D/$p.tsv"
 	done
 	printf '\n### %s\n' "$p"
-	awk -F'\t' -f "$S/topten.awk" "$D/$p.tsv"
+	awk -F'\t' -v mode=topten -f "$S/tables.awk" "$D/$p.tsv"
 done
