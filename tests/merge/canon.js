@@ -51,12 +51,14 @@ function canonical(file) {
 
 const [a, b] = process.argv.slice(2).map(canonical);
 // Calibration figures are means written to the millionth: merged in another order they
-// may differ in that last digit, in the nested meterings (calibration.metered) too, whose
-// extras, a difference of two such means, in the last two.
+// may differ in that last digit, in the nested meterings (calibration.metered) too.  A
+// metering's extras are differences of two such means: two units in the last place (and
+// the binary rounding of that difference).
+const lastPlaces = (k) => (k.startsWith('extra_') ? 2e-6 + 1e-12 : 1e-6);
 const nearCopy = (x, y) => {
 	for (const k of Object.keys(x)) {
 		if (typeof x[k] === 'number' && typeof y[k] === 'number' &&
-			Math.abs(x[k] - y[k]) <= 3e-6 * Math.max(1, Math.abs(x[k])))
+			Math.abs(x[k] - y[k]) <= lastPlaces(k) * Math.max(1, Math.abs(x[k])))
 			y[k] = x[k];
 		else if (x[k] && typeof x[k] === 'object' && y[k] && typeof y[k] === 'object')
 			nearCopy(x[k], y[k]);
