@@ -250,7 +250,7 @@ static bool whole_round_good(const struct cct_node *loop, enum probe_kind kind, 
 		return false;
 	if (what == WHOLE_UNRECORDED)
 		return !leaf && loop->unrecorded_calls[kind] == UNRECORDED_CALLS;
-	return leaf && leaf->calls == UNRECORDED_CALLS && !leaf->timed_calls;
+	return leaf && leaf->calls == UNRECORDED_CALLS && !cct_timed_calls(leaf);
 }
 
 /*
@@ -278,8 +278,11 @@ static uint32_t measure_whole(enum probe_kind kind, enum whole what, double *tic
 	tstate_self = t;
 	calib_sink = g->probed(UNRECORDED_CALLS, 0); /* warm the caches and the tree */
 	if (what == WHOLE_UNTIMED && t->tree.root.first_child &&
-	    t->tree.root.first_child->first_child)
+	    t->tree.root.first_child->first_child) {
+		/* the loop too: an own-timed caller times its callees (stamp.h) */
+		stamp_force_untimed(t->tree.root.first_child);
 		stamp_force_untimed(t->tree.root.first_child->first_child);
+	}
 	for (uint32_t i = 0; i < UNRECORDED_ROUNDS; i++) {
 		uint64_t t0, t1, t2;
 
@@ -422,6 +425,9 @@ void calib_run(void)
 			calib.rounds = rounds;
 	}
 	calib.calls_per_round = CALIB_CALLS;
+	if (calib.kind[PROBE_PLAIN].measured)
+		stamp_set_heavy(calib.kind[PROBE_PLAIN].o_in_ticks +
+				calib.kind[PROBE_PLAIN].o_out_ticks);
 	for (unsigned k = 0; k < PROBE_KINDS; k++)
 		if (calib.kinds & 1u << k && calib.kind[k].measured)
 			measure_meter(k);

@@ -139,6 +139,7 @@ static struct cct_node *node_new(struct cct *tree, struct cct_node *parent, uint
 	n->min_ticks = UINT64_MAX;
 	n->call_site = call_site;
 	n->fence = tree->new_fence;
+	n->first_left = CCT_TIMED_FIRST;
 	n->cpu = (uint16_t)tree->new_cpu;
 	/* Prepend: constant time however many children the parent has. */
 	n->next_sibling = parent->first_child;
@@ -233,7 +234,11 @@ static void clear_node(struct cct_node *n)
 	memset(n->kind_calls, 0, sizeof(n->kind_calls));
 	memset(n->unrecorded_calls, 0, sizeof(n->unrecorded_calls));
 	n->min_ticks = UINT64_MAX;
-	n->timed_calls = n->act_child_ticks = n->act_lent = n->lent_calls = n->sample_calls = 0;
+	n->act_child_ticks = n->lent_calls = n->sample_calls = 0;
+	n->first_left = CCT_TIMED_FIRST;
+	n->act_lent = n->heavy = 0;
+	n->lend_left = 0;
+	n->long_ticks = 0;
 	n->sample_self = 0;
 	n->fold_child_ticks = 0;
 	n->sample_self_sq = 0;

@@ -61,7 +61,12 @@ struct cct_node {
 	uint16_t timing;               /* sampled timing: CCT_TIME_*, how its calls are picked */
 	uint16_t cpu;                  /* CCT_CPU_READ: its next call reads the CPU clock
 					* (cputime.h); the enter fast paths test it */
-	uint32_t dump_id;              /* scratch for the dump; the probes never touch it */
+	uint16_t first_left;           /* sampled timing: of its first CCT_TIMED_FIRST calls, all
+					* timed, those not yet entered */
+	uint16_t heavy;                /* sampled timing: its long own-timed calls hold much of
+					* its time, so an own-timed caller times all its calls
+					* (stamp.h).  These two beside sample_left: a timed call
+					* reads no other line of its node before its clock */
 	uintptr_t slot_fn[CCT_SLOTS];  /* inline child table: key ... */
 	struct cct_node *slot_child[CCT_SLOTS]; /* ... and child; slot_fn 0 = empty */
 	uintptr_t fn;                           /* function address; 0 for the root */
@@ -89,19 +94,24 @@ struct cct_node {
 	 * then about one in options.sample_rate.  incl_ticks, child_ticks (its
 	 * callees' time as sampled), min_ticks and max_ticks are over the timed
 	 * activations; the sums past the first calls are the estimate's. */
-	uint64_t timed_calls;     /* timed calls (open ones too) */
 	uint64_t act_child_ticks; /* the open timed activation's callees' time so far, as sampled */
-	uint64_t act_lent;        /* the callees it timed for itself so far (stamp.h) */
-	uint64_t lent_calls;      /* its calls timed for their caller (FRAME_LENT) */
+	uint32_t act_lent;        /* the callees the open timed activation timed whole so far,
+				   * heavy ones aside (stamp.h) */
+	uint32_t lend_left;       /* its callees past those to go untimed before it times one
+				   * standing for R (stamp.h) */
+	uint32_t dump_id;         /* scratch for the dump; the probes never touch it */
+	uint64_t lent_calls;      /* its calls timed whole for their caller (FRAME_LENT) */
 	uint64_t fold_child_ticks; /* its folded callees' time, all of it (fold.h): left out of
 				    * the self time estimated from its timed calls */
-	uint64_t sample_calls;     /* timed calls past the first ones, finished */
+	uint64_t sample_calls;     /* own-timed calls past the first ones, finished */
 	int64_t sample_self;       /* their summed self time (one may be below 0: shadow.h) */
 	cct_wide sample_self_sq;   /* their self times squared, summed: the variance */
 	/* CPU time (cputime.h): the calls that read the CPU clock, finished. */
 	uint64_t cpu_calls;
 	uint64_t cpu_ns;         /* their CPU time, ns */
 	uint64_t cpu_wall_ticks; /* their wall time, ticks, read with it */
+	uint64_t long_ticks;     /* sampled timing: the time of its own-timed calls that lasted
+				  * frames_heavy_ticks or more */
 };
 
 /* Whether a node's next call reads the CPU clock (cputime.h): CCT_CPU_READ
@@ -114,6 +124,13 @@ struct cct_node {
  * the callees an own-timed call times for its self time (stamp.h). */
 #define CCT_TIMED_FIRST 64
 #define CCT_LENT_CALLS 64
+
+/* Sampled timing: the own-timed calls of node `n`, the first ones entered and
+ * the later ones finished. */
+static inline uint64_t cct_timed_calls(const struct cct_node *n)
+{
+	return (uint64_t)(CCT_TIMED_FIRST - n->first_left) + n->sample_calls;
+}
 
 /* How a node's calls are picked for timing under sampled timing. */
 #define CCT_TIME_SAMPLE 0u /* the first ones, then at random */

@@ -714,7 +714,7 @@ static void write_thread_tree(struct dump_ctx *d, const struct snap_totals *tot)
 			if (d->info->kinds & 1u << k)
 				jsonw_uint(w, snap_kind_calls(tot, i, k - 1));
 		if (d->info->sample_rate) {
-			uint64_t timed = x->node ? x->node->timed_calls : 0;
+			uint64_t timed = x->node ? cct_timed_calls(x->node) : 0;
 
 			jsonw_uint(w, timed < x->calls ? timed : x->calls);
 			jsonw_uint(w, ns(d, sampled_se(x->incl_var)));

@@ -1,8 +1,8 @@
 /*
  * sampled.h: a calling context's self time under sampled timing (stamp.h),
  * from its timed calls.  A timed call's self time is its time less its
- * callees' as they were sampled (a timed callee's time weighted by the calls
- * it stands for: shadow.h).  Its context's first CCT_TIMED_FIRST calls are
+ * callees' as they were lent to it (each whole, or one in R standing for R:
+ * shadow.h).  Its context's first CCT_TIMED_FIRST calls are
  * all timed: their self time is exact up to their callees' sampling.  Of the
  * N later ones, m were timed, a random sample with no regard to what the
  * calls do, their self times summing S with squares Q: their self time is

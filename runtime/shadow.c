@@ -10,6 +10,7 @@
 
 bool frames_sampled;
 uint32_t frames_sample_rate = 1;
+uint64_t frames_heavy_ticks = UINT64_MAX;
 
 uint32_t shadow_recorded_below(const struct shadow *s, uint32_t index)
 {

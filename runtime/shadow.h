@@ -123,13 +123,24 @@ static inline CP_NOINSTR void frame_close(const struct frame *f, const struct fr
 extern bool frames_sampled;
 extern uint32_t frames_sample_rate;
 
+/* Sampled timing: an own-timed call this long is a long one; a context whose
+ * long calls hold at least 1 / 2^STAMP_HEAVY_SHARE_SHIFT of its own-timed
+ * calls' time is heavy (cct_node.heavy, stamp.h).  UINT64_MAX until
+ * calibration sets it. */
+extern uint64_t frames_heavy_ticks;
+#define STAMP_HEAVY_SHARE_SHIFT 3
+
 /* Sampled timing: the top bit of an own-timed call's entry time (never a
- * tick's: 2^62 cycles are centuries), and of a transparent frame's in an
- * own-timed call (its callees are that call's); the next bit of a call timed
- * for its caller's self time (stamp.h). */
+ * tick's: 2^61 cycles are decades), and of a transparent frame's in an
+ * own-timed call (its callees are that call's); the next of a call timed for
+ * its caller's self time whole, the next of one timed for it standing for R
+ * calls (stamp.h). */
 #define FRAME_OWN_TIMED ((uint64_t)1 << 63)
 #define FRAME_LENT ((uint64_t)1 << 62)
-#define FRAME_TIMING (FRAME_OWN_TIMED | FRAME_LENT)
+#define FRAME_LENT_ONE_IN_R ((uint64_t)1 << 61)
+#define FRAME_FIRST ((uint64_t)1 << 60)
+#define FRAME_LENDING (FRAME_LENT | FRAME_LENT_ONE_IN_R)
+#define FRAME_TIMING (FRAME_OWN_TIMED | FRAME_LENDING | FRAME_FIRST)
 
 /* When frame `f` entered, its marks taken off. */
 static inline CP_NOINSTR uint64_t frame_enter_ticks(const struct frame *f)
@@ -137,19 +148,21 @@ static inline CP_NOINSTR uint64_t frame_enter_ticks(const struct frame *f)
 	return f->t_enter_ticks & ~FRAME_TIMING;
 }
 
-/* Sampled timing: the calls a timed call of node `n` stands for among its
- * caller's callees: 1 among its first calls, which are all timed, R after. */
-static inline CP_NOINSTR uint64_t frame_sample_weight(const struct cct_node *n)
+/* Sampled timing: what the timed call entered at `t_enter_ticks`, of `d`
+ * ticks, takes out of its caller's self time: all of it, or R times it, as it
+ * was lent (stamp.h); nothing if it was not. */
+static inline CP_NOINSTR uint64_t frame_lent_ticks(uint64_t t_enter_ticks, uint64_t d)
 {
-	return n->timed_calls > CCT_TIMED_FIRST ? frames_sample_rate : 1;
+	if (t_enter_ticks & FRAME_LENT)
+		return d;
+	return t_enter_ticks & FRAME_LENT_ONE_IN_R ? d * frames_sample_rate : 0;
 }
 
 /* Sampled timing: closes the timed activation `f` at `now_ticks`.  An
  * own-timed one: its time; its self time, its callees' taken off as they were
- * timed (which may leave it below 0 in one call, and right on average); past
- * its node's first calls, the sums the estimate takes.  Its time goes to its
- * caller's callees' when the caller is own-timed: whole when lent to it,
- * else weighted (frame_sample_weight). */
+ * lent (which may leave it below 0 in one call, and right on average); past
+ * its node's first calls, the sums the estimate takes.  A lent one's time goes
+ * to its caller's callees' (frame_lent_ticks). */
 static inline CP_NOINSTR void frame_close_timed(const struct frame *f, const struct frame *parent,
 						uint64_t now_ticks)
 {
@@ -158,19 +171,21 @@ static inline CP_NOINSTR void frame_close_timed(const struct frame *f, const str
 	int64_t self;
 
 	if (parent->t_enter_ticks & FRAME_OWN_TIMED)
-		parent->node->act_child_ticks +=
-			f->t_enter_ticks & FRAME_LENT ? d : d * frame_sample_weight(n);
+		parent->node->act_child_ticks += frame_lent_ticks(f->t_enter_ticks, d);
 	frame_lasted(n, d);
 	if (!(f->t_enter_ticks & FRAME_OWN_TIMED))
 		return;
 	self = (int64_t)d - (int64_t)n->act_child_ticks;
 	n->incl_ticks += d;
+	if (unlikely(d >= frames_heavy_ticks))
+		n->long_ticks += d;
+	n->heavy = n->long_ticks && n->long_ticks >= n->incl_ticks >> STAMP_HEAVY_SHARE_SHIFT;
 	n->child_ticks += n->act_child_ticks;
 	if (d < n->min_ticks)
 		n->min_ticks = d;
 	if (d > n->max_ticks)
 		n->max_ticks = d;
-	if (n->timed_calls > CCT_TIMED_FIRST) { /* integers: the hijacking exits use no SSE */
+	if (!(f->t_enter_ticks & FRAME_FIRST)) { /* integers: the hijacking exits use no SSE */
 		uint64_t size = self < 0 ? (uint64_t)-self : (uint64_t)self;
 
 		n->sample_calls++;

@@ -224,9 +224,10 @@ static void add_open_sampled(struct snap_row *rows, size_t n, const struct frame
 		rows[row].raw_self += d - child;
 	}
 	if ((f[-1].t_enter_ticks & FRAME_OWN_TIMED) && caller >= 0)
-		rows[caller].raw_self -= f->t_enter_ticks & FRAME_LENT
-						 ? d
-						 : d * (double)frame_sample_weight(f->node);
+		rows[caller].raw_self -= f->t_enter_ticks & FRAME_LENT_ONE_IN_R
+						 ? d * (double)frames_sample_rate
+					 : f->t_enter_ticks & FRAME_LENT ? d
+									 : 0;
 }
 
 /*
@@ -552,7 +553,7 @@ static double row_untimed(const struct snap_totals *tot, size_t i,
 	if (!frames_sampled || !c || x->comp_root || x->parent == SNAP_NO_FN ||
 	    !(p = tot->rows[x->parent].node))
 		return 0;
-	scale = p->timed_calls ? (double)p->calls / (double)p->timed_calls : 1;
+	scale = cct_timed_calls(p) ? (double)p->calls / (double)cct_timed_calls(p) : 1;
 	timed = (double)c->lent_calls * scale + (double)snap_kind_calls(tot, i, PROBE_COUNTED - 1);
 	k = (c->fe_word & CCT_FE_MASK) == CCT_FE_LIBRARY ? PROBE_LIBRARY : cct_base_kind(c);
 	return timed < (double)x->calls
@@ -706,7 +707,7 @@ static void total_add(struct snap_total *a, const struct snap_totals *tot, size_
 	}
 	if (!x->node)
 		return;
-	a->timed_calls += x->node->timed_calls;
+	a->timed_calls += cct_timed_calls(x->node);
 	a->cpu_calls += x->node->cpu_calls;
 	for (unsigned k = 0; k < PROBE_KINDS; k++)
 		a->unrecorded_calls[k] += x->node->unrecorded_calls[k];

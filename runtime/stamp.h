@@ -25,12 +25,20 @@
  * random run of untimed ones, uniform in [0, 2R - 2] (R = CALLPROF_SAMPLE),
  * so one in R on average and never in step with a pattern of the program's.
  * These calls are "own-timed" (FRAME_OWN_TIMED, shadow.h).  An own-timed
- * call times its first CCT_LENT_CALLS callees too (FRAME_LENT), so its self
- * time is its time less theirs; a callee past them counts as its own
- * sampling took it, weighted by the calls it stands for (1 among its
- * context's first calls, R after them): unbiased, whatever the callees do,
- * and exact for the calls with few callees.  Any other call is untimed: it
- * is counted and pushed as any other, its entry time 0.  The dump estimates each
+ * call times its callees too, "lent" to it, so its self time is its time less
+ * theirs: whole (FRAME_LENT) its first CCT_LENT_CALLS callees, every callee
+ * still in its own first calls, and every call of a heavy callee (one whose
+ * long calls hold much of its time: a recursive call's subtree, a call into
+ * an interpreter), and of the rest one in R, standing for R
+ * (FRAME_LENT_ONE_IN_R, from a countdown its context keeps across its
+ * own-timed calls, so each such callee is lent with chance 1 in R wherever it
+ * falls).  Only callee time measured in the same run goes into a self time,
+ * never a callee's own-timed call (which times its own callees, and is
+ * dearer than an untimed one), and no long call ever counts R times or not at
+ * all: most such estimates would miss it.  Any other call is untimed: it is
+ * counted and pushed as any other, its entry time 0.  The fields a timed
+ * call's enter reads before its clock sit on the node's first line (cct.h):
+ * a miss there would land in its interval.  The dump estimates each
  * context's self time from its first calls (exact) and the timed later ones
  * (scaled to all of them), its inclusive time from its subtree, with their
  * standard errors (sampled.h); an untimed call's probes cost less than a
@@ -69,15 +77,40 @@ static inline CP_NOINSTR uint32_t stamp_random_below(uint64_t *stream, uint32_t 
 }
 
 /* Sampled timing: node `n` has a timed call now; picks how many calls go
- * untimed before its next one. */
-static inline CP_NOINSTR void stamp_pick_next(struct cct_node *n)
+ * untimed before its next one.  Its marks: FRAME_FIRST for one of the first. */
+static inline CP_NOINSTR uint64_t stamp_pick_next(struct cct_node *n)
 {
-	n->timed_calls++;
-	if (n->timing != CCT_TIME_SAMPLE || n->timed_calls < CCT_TIMED_FIRST) {
+	uint64_t first = n->first_left ? FRAME_FIRST : 0;
+
+	if (n->first_left ==
+	    CCT_TIMED_FIRST) /* its first call: where its callees' lending starts */
+		n->lend_left = stamp_random_below(&stamp_random, 2 * frames_sample_rate - 1);
+	n->first_left = (uint16_t)(n->first_left - !!first);
+	if (n->timing != CCT_TIME_SAMPLE || n->first_left)
 		n->sample_left = n->timing == CCT_TIME_NEVER ? UINT32_MAX : 0;
-		return;
+	else
+		n->sample_left = stamp_random_below(&stamp_random, 2 * frames_sample_rate - 1);
+	return FRAME_OWN_TIMED | first;
+}
+
+/* Sampled timing: how a call of node `n`, timed as `how` for itself, made
+ * by an own-timed call of `caller` is lent to it (FRAME_LENT,
+ * FRAME_LENT_ONE_IN_R; 0: not). */
+static inline CP_NOINSTR uint64_t stamp_lend(struct cct_node *caller, struct cct_node *n,
+					     uint64_t how)
+{
+	bool whole = n->heavy || (how & FRAME_FIRST);
+
+	if (whole || caller->act_lent < CCT_LENT_CALLS) {
+		caller->act_lent += !whole;
+		n->lent_calls++;
+		return FRAME_LENT;
 	}
-	n->sample_left = stamp_random_below(&stamp_random, 2 * frames_sample_rate - 1);
+	if (caller->lend_left-- == 0) {
+		caller->lend_left = stamp_random_below(&stamp_random, 2 * frames_sample_rate - 1);
+		return FRAME_LENT_ONE_IN_R;
+	}
+	return 0;
 }
 
 /* Sampled timing: how the call of node `n` entering at frame `f` is timed
@@ -88,17 +121,12 @@ static inline CP_NOINSTR uint64_t stamp_sampled_how(struct frame *f, struct cct_
 	uint64_t how = 0;
 
 	if (unlikely(n->sample_left-- == 0)) {
-		stamp_pick_next(n);
+		how = stamp_pick_next(n);
 		n->act_child_ticks = 0;
 		n->act_lent = 0;
-		how = FRAME_OWN_TIMED;
 	}
-	if (unlikely(f[-1].t_enter_ticks & FRAME_OWN_TIMED) &&
-	    f[-1].node->act_lent < CCT_LENT_CALLS) {
-		f[-1].node->act_lent++; /* its caller's self time takes it whole */
-		n->lent_calls++;
-		how |= FRAME_LENT;
-	}
+	if (unlikely(f[-1].t_enter_ticks & FRAME_OWN_TIMED))
+		how |= stamp_lend(f[-1].node, n, how);
 	return how;
 }
 
@@ -247,6 +275,18 @@ static inline CP_NOINSTR bool stamp_sampled(const struct cct_node *n)
 {
 	return unlikely(n->fence == CCT_FENCE_SAMPLING &&
 			n->kind_calls[PROBE_FENCED - 1] >= STAMP_SAMPLE_CALLS);
+}
+
+/* Sampled timing: a timed call costs `timed_call_ticks` (calibration), so a
+ * heavy context's calls (cct_node.heavy) are those timing costs at most one
+ * part in STAMP_HEAVY_FACTOR of. */
+#define STAMP_HEAVY_FACTOR 64
+static inline CP_NOINSTR void stamp_set_heavy(double timed_call_ticks)
+{
+	double ticks = timed_call_ticks * STAMP_HEAVY_FACTOR;
+
+	if (frames_sampled)
+		frames_heavy_ticks = ticks >= 1 ? (uint64_t)ticks : 1;
 }
 
 /* Makes the calls of node `n` be of kind `k` from now on, each timed

@@ -24,6 +24,7 @@ static double run_leaf(uint64_t calls, uint64_t (*cost)(uint64_t), uint64_t seed
 	memset(n, 0, sizeof(*n));
 	memset(f, 0, sizeof(f));
 	n->min_ticks = UINT64_MAX;
+	n->first_left = CCT_TIMED_FIRST;
 	f[1].node = n;
 	f[0].node = n + 1; /* a caller that is not own-timed */
 	memset(n + 1, 0, sizeof(*n));
@@ -88,7 +89,7 @@ void test_sampled_few_calls_exact(void)
 	CHECK_NEAR(run_leaf(CCT_TIMED_FIRST, two_costs_period_2, 1, &var, n),
 		   truth(CCT_TIMED_FIRST, two_costs_period_2), 1e-9);
 	CHECK_NEAR(var, 0, 1e-9);
-	CHECK_EQ_U64(n[0].timed_calls, CCT_TIMED_FIRST);
+	CHECK_EQ_U64(cct_timed_calls(&n[0]), CCT_TIMED_FIRST);
 }
 
 /* A pattern with the sampling's own period: a fixed one-in-R pick would see
@@ -131,10 +132,10 @@ void test_sampled_timed_bounds(void)
 
 	frames_sample_rate = R;
 	run_leaf(10, two_costs_period_2, 7, &var, n);
-	CHECK_EQ_U64(n[0].timed_calls, 10);
+	CHECK_EQ_U64(cct_timed_calls(&n[0]), 10);
 	run_leaf(64000 + CCT_TIMED_FIRST, two_costs_period_2, 7, &var, n);
-	later = n[0].timed_calls - CCT_TIMED_FIRST;
-	CHECK(n[0].timed_calls <= n[0].calls);
+	later = cct_timed_calls(&n[0]) - CCT_TIMED_FIRST;
+	CHECK(cct_timed_calls(&n[0]) <= n[0].calls);
 	CHECK(later >= 800 && later <= 1200);
 	CHECK_EQ_U64(n[0].sample_calls, later);
 }
@@ -167,8 +168,10 @@ static double run_caller(uint64_t calls, unsigned k, uint64_t (*cost)(uint64_t),
 
 	memset(n, 0, sizeof(n));
 	memset(f, 0, sizeof(f));
-	for (unsigned i = 0; i < 3; i++)
+	for (unsigned i = 0; i < 3; i++) {
 		f[i].node = &n[i];
+		n[i].first_left = CCT_TIMED_FIRST;
+	}
 	stamp_random = seed;
 	for (uint64_t i = 0; i < calls; i++) {
 		uint64_t how;
@@ -214,11 +217,11 @@ static void caller_means(uint64_t calls, unsigned k, uint64_t (*cost)(uint64_t),
 
 /*
  * A caller with few callees a call times them all for itself (lent): its self
- * time is exact whatever they cost.  With more callees than it lends, the rest
- * count as their own sampling took them, weighted: right on average, and as
- * noisy as the callees' costs make it (each counts R times or not at all),
- * so that case takes callees of even cost, one call in 2 timed.  Bounds: about 4 standard errors of the mean of the trials
- * (the streams are fixed: the results never change).
+ * time is exact whatever they cost.  With more callees than it lends whole,
+ * it times one of the rest in R, which stands for R: right on average, and as
+ * noisy as the callees' costs make it, so that case takes callees of even
+ * cost, one call in 2 timed.  Bounds: about 4 standard errors of the mean of
+ * the trials (the streams are fixed: the results never change).
  */
 void test_sampled_caller_self(void)
 {
@@ -232,4 +235,75 @@ void test_sampled_caller_self(void)
 	caller_means(2000, 200, callee_even, 40, &caller, &callee);
 	CHECK_NEAR(caller, 1, 0.1);
 	CHECK_NEAR(callee, 1, 0.01);
+}
+
+/*
+ * A recursive sort's shape: each call of the caller makes `light` cheap calls
+ * of one callee (20 ticks), then two calls of another that each run a long
+ * subtree (100000 ticks), where a call of the caller is 50 ticks of its own.
+ * Past its first CCT_LENT_CALLS callees the heavy calls would count R times
+ * or not at all, so most estimates would miss them and read the caller's self
+ * time far too high; a heavy callee (most of its time in long calls) is lent
+ * whole, and every trial's estimate, not only their mean, is within 2%.
+ */
+static double run_sorter(uint64_t calls, unsigned light, uint64_t seed)
+{
+	struct cct_node n[4]; /* the root, the caller, the light and the heavy callee */
+	struct frame f[3];
+	uint64_t now = 1000;
+	double var;
+
+	memset(n, 0, sizeof(n));
+	memset(f, 0, sizeof(f));
+	for (unsigned i = 0; i < 4; i++)
+		n[i].first_left = CCT_TIMED_FIRST;
+	f[0].node = &n[0];
+	f[1].node = &n[1];
+	stamp_random = seed;
+	for (uint64_t i = 0; i < calls; i++) {
+		uint64_t how;
+
+		n[1].calls++;
+		how = stamp_sampled_how(&f[1], &n[1]);
+		f[1].t_enter_ticks = how ? now | how : 0;
+		now += 25;
+		for (unsigned c = 0; c < light + 2; c++) {
+			struct cct_node *callee = c < light ? &n[2] : &n[3];
+			uint64_t cost = c < light ? 20 : 100000, callee_how;
+
+			f[2].node = callee;
+			callee->calls++;
+			callee_how = stamp_sampled_how(&f[2], callee);
+			f[2].t_enter_ticks = callee_how ? now | callee_how : 0;
+			if (callee_how)
+				frame_close_timed(&f[2], &f[1], now + cost);
+			now += cost;
+		}
+		now += 25;
+		if (how)
+			frame_close_timed(&f[1], &f[0], now);
+	}
+	CHECK_EQ_U64(n[3].heavy, frames_heavy_ticks != UINT64_MAX);
+	CHECK(!n[2].heavy);
+	return sampled_self(&n[1], &var);
+}
+
+void test_sampled_heavy_callee(void)
+{
+	unsigned off = 0;
+
+	frames_sample_rate = R;
+	frames_heavy_ticks = 1000;
+	for (unsigned t = 0; t < 20; t++)
+		CHECK_NEAR(run_sorter(20000, CCT_LENT_CALLS, 0xA0761D6478BD642Full * (t + 1)) /
+				   (50.0 * 20000),
+			   1, 0.02);
+	frames_heavy_ticks = UINT64_MAX; /* no callee is heavy: the estimates go wrong */
+	for (unsigned t = 0; t < 20; t++) {
+		double e = run_sorter(20000, CCT_LENT_CALLS, 0xA0761D6478BD642Full * (t + 1)) /
+			   (50.0 * 20000);
+
+		off += e < 0 || e > 2;
+	}
+	CHECK(off >= 15);
 }

@@ -57,6 +57,7 @@
 	T(sampled_error_matches_spread)        \
 	T(sampled_timed_bounds)                \
 	T(sampled_caller_self)                 \
+	T(sampled_heavy_callee)                \
 	T(meter_parts)                         \
 	T(meter_discards)                      \
 	T(meter_other_exit)                    \
