@@ -224,7 +224,7 @@ uintptr_t hijack_exit(uintptr_t *slot, const uintptr_t regs[2])
 
 		if (likely(r && r->slot == slot)) {
 			if (likely(!r->aux) &&
-			    likely(probe_close_fast_held(t, r->fn, HIJACK_SP(slot), now))) {
+			    likely(probe_close_fast_held(t, r->fn, HIJACK_SP(slot), &now))) {
 				uintptr_t orig = r->orig;
 
 				h->depth--;

@@ -18,7 +18,7 @@ static uint32_t next_left(struct tstate *t)
 
 void meter_arm(struct tstate *t, struct meter_sums *sink, uint32_t period)
 {
-	if (clock_source != CLOCK_SRC_TSC || !period)
+	if ((clock_source != CLOCK_SRC_TSC && clock_source != CLOCK_SRC_TSC_SAMPLED) || !period)
 		return;
 	t->meter_sink = sink;
 	t->meter_period = period;
@@ -39,6 +39,10 @@ void meter_entered(struct tstate *t, enum probe_kind kind)
 		return;
 	}
 	t->meter_t1 = t->stack.base[t->stack.depth - 1].t_enter_ticks;
+	if (!t->meter_t1) { /* untimed (sampled timing): its probes take no part of a time */
+		meter_enter_abandoned(t);
+		return;
+	}
 	t->meter_kind = kind;
 	t->meter_at = t->stack.depth;
 	t->meter_left = next_left(t);
@@ -51,15 +55,15 @@ static void add(uint64_t *sum, uint64_t x)
 
 void meter_exited(struct tstate *t, const struct frame *f, uint64_t now, uint64_t x2)
 {
-	uint64_t part[METER_PARTS];
+	uint64_t part[METER_PARTS], t1 = t->meter_t1 & ~FRAME_TIMING;
 	struct meter_sums *sink = t->meter_sink ? &t->meter_sink[t->meter_kind] : NULL;
 
 	t->meter_at = 0;
 	/* Another call at the metered one's depth: the metered one left otherwise. */
 	if (f->t_enter_ticks != t->meter_t1 || !sink)
 		return;
-	part[METER_ENTER_OUT] = t->meter_t1 - t->meter_e0;
-	part[METER_ENTER_IN] = t->meter_e2 - t->meter_t1;
+	part[METER_ENTER_OUT] = t1 - t->meter_e0;
+	part[METER_ENTER_IN] = t->meter_e2 - t1;
 	part[METER_EXIT_IN] = now - t->meter_x0;
 	part[METER_EXIT_OUT] = x2 - now;
 	/* An interrupt, or reads out of order (a part below 0 wraps): no sample. */

@@ -25,6 +25,11 @@
  * own calibration target's.  The metered call pays four more clock reads, one
  * call in 2048: about 0.02 ns a call, left in the times.  Only under the
  * plain TSC clock (tsc): the reads split at the probe's own plain timestamps.
+ * Under sampled timing (stamp.h) only a timed call gives a sample: an untimed
+ * one has no timestamp to split at, and no part in any time.  Its timed calls
+ * are where the meter matters most, as they run seldom in a program of
+ * untimed ones and find their code and their nodes' lines colder than
+ * calibration's loop, which times every call.
  * A metered call whose probes leave the fast path (a new call path, a
  * mismatched exit, unwinding) gives no sample; the calls of a signal handler
  * that interrupted a probe (tstate.sig) are not metered.
@@ -73,7 +78,8 @@ extern struct meter_sums meter_program[PROBE_KINDS];
 
 /* Starts metering the calls on `t` (a thread's state, or calibration's), into
  * `sink` (one meter_sums per kind of call), one in `period` on average (a
- * period of 1: every call).  Nothing happens unless the clock is the plain TSC. */
+ * period of 1: every call).  Nothing happens unless the clock is the plain TSC
+ * (sampled or not). */
 void meter_arm(struct tstate *t, struct meter_sums *sink, uint32_t period);
 
 /* The samples a place needs before its means are taken (meter_extra). */

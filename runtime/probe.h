@@ -196,7 +196,7 @@ static inline __attribute__((always_inline)) CP_NOINSTR void probe_exit(struct t
 		return;
 	}
 	/* Out of line: a call that read the CPU clock (cputime.h), or one the clock closes so. */
-	if (unlikely(s->cpu_frame >= s->depth - 1) || !stamp_close(top, now)) {
+	if (unlikely(s->cpu_frame >= s->depth - 1) || !stamp_close(top, &now)) {
 		probe_exit_close(t, top, now);
 		return;
 	}
@@ -338,8 +338,9 @@ enum probe_opened probe_open_marked_held(struct tstate *t, uintptr_t fn, uintptr
  */
 void probe_close_held(struct tstate *t, uintptr_t fn, uintptr_t sp, uint64_t now);
 
+/* (*now: stamp_close's.) */
 static inline __attribute__((always_inline)) CP_NOINSTR bool
-probe_close_fast_held(struct tstate *t, uintptr_t fn, uintptr_t sp, uint64_t now)
+probe_close_fast_held(struct tstate *t, uintptr_t fn, uintptr_t sp, uint64_t *now)
 {
 	struct shadow *s = &t->stack;
 	struct frame *top = &s->base[s->depth - 1];
@@ -348,7 +349,7 @@ probe_close_fast_held(struct tstate *t, uintptr_t fn, uintptr_t sp, uint64_t now
 		     t->dropped_depth || (top->sp & FRAME_FENCED) || s->cpu_frame >= s->depth - 1))
 		return false;
 	if (!stamp_close(top, now)) /* tsc-ordered, monotonic: `now` is the read they want */
-		frame_close_any(top, top - 1, now);
+		frame_close_any(top, top - 1, *now);
 	s->depth--;
 	return true;
 }

@@ -217,20 +217,22 @@ static inline CP_NOINSTR uint64_t stamp_enter_again(const struct frame *f)
 }
 
 /*
- * Closes the top frame `top` at the exit probe's fast path, with `now` from
+ * Closes the top frame `top` at the exit probe's fast path, with `*now` from
  * stamp_exit_first: true when done, false when the frame must be closed out
- * of line (probe_exit_close: fenced frames, tsc-ordered, monotonic).
+ * of line (probe_exit_close: fenced frames, tsc-ordered, monotonic).  A time
+ * read here (sampled timing: a timed call's) goes to *now, for the meter.
  */
-static inline CP_NOINSTR bool stamp_close(const struct frame *top, uint64_t now)
+static inline CP_NOINSTR bool stamp_close(const struct frame *top, uint64_t *now)
 {
 	enum clock_source src = clock_source;
 
 	if (likely(src == CLOCK_SRC_TSC))
-		frame_close(top, top - 1, now);
+		frame_close(top, top - 1, *now);
 	else if (src == CLOCK_SRC_TSC_SAMPLED) {
-		if (top->t_enter_ticks)
-			frame_close_timed(top, top - 1,
-					  clock_tsc_read()); /* read now, as tsc-adaptive */
+		if (top->t_enter_ticks) {
+			*now = clock_tsc_read(); /* read now, as tsc-adaptive */
+			frame_close_timed(top, top - 1, *now);
+		}
 	} else if (src == CLOCK_SRC_NONE)
 		; /* without a clock only the counts matter */
 	else if (src == CLOCK_SRC_TSC_ADAPTIVE && !(top->sp & FRAME_FENCED))

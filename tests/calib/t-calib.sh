@@ -117,6 +117,21 @@ if [ "$(jq -r .clock.source "$W/run1.json")" = tsc ]; then
 		ok "CALLPROF_METER=1: 4999 of 5000 calls metered, counts exact" ||
 		fail "CALLPROF_METER=1: 4999 of 5000 calls metered, counts exact" \
 			"$(jq -c .calibration.metered "$W/meter.json")"
+	# Sampled timing meters its timed calls only: the leaf's first 64 and about 2 in 64 of
+	# the rest (its own sample, and its caller's lending), never the untimed ones.
+	CALLPROF_TIMING=sampled CALLPROF_CPU=0 CALLPROF_METER=1 CALLPROF_OUTPUT="$W/meter-sampled.json" \
+		"$W/meter" >/dev/null
+	jq -e '.clock.timing == "sampled" and .calibration.metered as $m | $m.period == 1 and
+		($m.program.samples + $m.program.discarded) as $n | $n >= 63 and $n <= 1000 and
+		$m.loop.samples >= 64 and
+		(.calibration.o_in_ns - (((.calibration.start_o_in_ns + .calibration.end_o_in_ns) / 2 +
+			$m.extra_o_in_ns) | if . > 0 then . else 0 end) | fabs) < 0.01 and
+		([.functions[] | select(.name == "leaf") | .id] as $leaf |
+			[.threads[].functions[] | select(.fn == $leaf[0]) | .calls] == [5000])' \
+		"$W/meter-sampled.json" >/dev/null &&
+		ok "CALLPROF_TIMING=sampled CALLPROF_METER=1: only timed calls metered, counts exact" ||
+		fail "CALLPROF_TIMING=sampled CALLPROF_METER=1: only timed calls metered, counts exact" \
+			"$(jq -c .calibration "$W/meter-sampled.json")"
 	# o_in_ns, o_out_ns: the mean of start and end, plus the extra, kept at 0 or more.
 	jq -e '.calibration | def adds(s; e; x): ((s + e) / 2 + x) as $v |
 		(if $v > 0 then $v else 0 end);

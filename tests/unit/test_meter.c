@@ -157,3 +157,35 @@ void test_meter_extra(void)
 	CHECK(!meter_extra(&prog, &loop, &in, &out));
 	CHECK(in == -1 && out == -1);
 }
+
+/* Sampled timing: an untimed metered call (entry time 0) gives no sample and
+ * starts a new countdown; a timed one's parts are taken at its times with its
+ * timing marks off (stamp.h). */
+void test_meter_sampled(void)
+{
+	struct frame frames[4] = { { 0 } };
+	struct meter_sums sinks[PROBE_KINDS] = { { 0 } }, *sink = &sinks[PROBE_FENTRY];
+	struct tstate *t = state(frames, 1, sinks, 1);
+
+	clock_source = CLOCK_SRC_TSC_SAMPLED;
+	meter_arm(t, sinks, 1);
+	CHECK(t->meter_sink == sinks);
+	t->meter_e0 = 100;
+	frames[1].t_enter_ticks = 0;
+	t->stack.depth = 2;
+	t->meter_e2 = 120;
+	meter_entered(t, PROBE_FENTRY);
+	CHECK_EQ_U64(t->meter_at, 0);
+	CHECK_EQ_U64(t->meter_left, 1);
+	t->stack.depth = 1;
+	metered_call(t, 100, 110 | FRAME_OWN_TIMED | FRAME_FIRST, 125, 200, 205, 230);
+	metered_call(t, 300, 302 | FRAME_LENT_ONE_IN_R, 303, 400, 410, 411);
+	CHECK_EQ_U64(sink->samples, 2);
+	CHECK_EQ_U64(sink->discarded, 0);
+	CHECK_EQ_U64(sink->ticks[METER_ENTER_OUT], 10 + 2);
+	CHECK_EQ_U64(sink->ticks[METER_ENTER_IN], 15 + 1);
+	CHECK_EQ_U64(sink->ticks[METER_EXIT_IN], 5 + 10);
+	CHECK_EQ_U64(sink->ticks[METER_EXIT_OUT], 25 + 1);
+	clock_source = CLOCK_SRC_TSC;
+	free(t);
+}

@@ -63,6 +63,7 @@
 	T(meter_other_exit)                    \
 	T(meter_period)                        \
 	T(meter_unarmed)                       \
+	T(meter_sampled)                       \
 	T(meter_extra)                         \
 	T(verdict_module_and_functions)        \
 	T(verdict_drop_and_reload)             \
