@@ -92,15 +92,15 @@ struct cct_node {
 	struct cct_node *next_sibling;          /* walking only: far from what the probes touch */
 	/* Sampled timing (stamp.h): its first CCT_TIMED_FIRST calls are timed,
 	 * then about one in options.sample_rate.  incl_ticks, child_ticks (its
-	 * callees' time as sampled), min_ticks and max_ticks are over the timed
+	 * callees' time as lent to it), min_ticks and max_ticks are over the timed
 	 * activations; the sums past the first calls are the estimate's. */
-	uint64_t act_child_ticks; /* the open timed activation's callees' time so far, as sampled */
-	uint32_t act_lent;        /* the callees the open timed activation timed whole so far,
+	uint64_t act_child_ticks;  /* the open timed activation's callees' time so far, as lent */
+	uint32_t act_lent;         /* the callees the open timed activation timed whole so far,
 				   * heavy ones aside (stamp.h) */
-	uint32_t lend_left;       /* its callees past those to go untimed before it times one
+	uint32_t lend_left;        /* its callees past those to go untimed before it times one
 				   * standing for R (stamp.h) */
-	uint32_t dump_id;         /* scratch for the dump; the probes never touch it */
-	uint64_t lent_calls;      /* its calls timed whole for their caller (FRAME_LENT) */
+	uint32_t dump_id;          /* scratch for the dump; the probes never touch it */
+	uint64_t lent_calls;       /* its calls timed whole for their caller (FRAME_LENT) */
 	uint64_t fold_child_ticks; /* its folded callees' time, all of it (fold.h): left out of
 				    * the self time estimated from its timed calls */
 	uint64_t sample_calls;     /* own-timed calls past the first ones, finished */

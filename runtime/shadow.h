@@ -124,11 +124,11 @@ extern bool frames_sampled;
 extern uint32_t frames_sample_rate;
 
 /* Sampled timing: an own-timed call this long is a long one; a context whose
- * long calls hold at least 1 / 2^STAMP_HEAVY_SHARE_SHIFT of its own-timed
+ * long calls hold at least 1 / 2^FRAME_HEAVY_SHARE_SHIFT of its own-timed
  * calls' time is heavy (cct_node.heavy, stamp.h).  UINT64_MAX until
  * calibration sets it. */
 extern uint64_t frames_heavy_ticks;
-#define STAMP_HEAVY_SHARE_SHIFT 3
+#define FRAME_HEAVY_SHARE_SHIFT 3
 
 /* Sampled timing: the top bit of an own-timed call's entry time (never a
  * tick's: 2^61 cycles are decades), and of a transparent frame's in an
@@ -179,7 +179,7 @@ static inline CP_NOINSTR void frame_close_timed(const struct frame *f, const str
 	n->incl_ticks += d;
 	if (unlikely(d >= frames_heavy_ticks))
 		n->long_ticks += d;
-	n->heavy = n->long_ticks && n->long_ticks >= n->incl_ticks >> STAMP_HEAVY_SHARE_SHIFT;
+	n->heavy = n->long_ticks && n->long_ticks >= n->incl_ticks >> FRAME_HEAVY_SHARE_SHIFT;
 	n->child_ticks += n->act_child_ticks;
 	if (d < n->min_ticks)
 		n->min_ticks = d;

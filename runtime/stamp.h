@@ -82,8 +82,8 @@ static inline CP_NOINSTR uint64_t stamp_pick_next(struct cct_node *n)
 {
 	uint64_t first = n->first_left ? FRAME_FIRST : 0;
 
-	if (n->first_left ==
-	    CCT_TIMED_FIRST) /* its first call: where its callees' lending starts */
+	/* its first call: where the lending of its callees starts */
+	if (n->first_left == CCT_TIMED_FIRST)
 		n->lend_left = stamp_random_below(&stamp_random, 2 * frames_sample_rate - 1);
 	n->first_left = (uint16_t)(n->first_left - !!first);
 	if (n->timing != CCT_TIME_SAMPLE || n->first_left)
