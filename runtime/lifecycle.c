@@ -28,6 +28,7 @@
 #include "endsig.h"
 #include "filter.h"
 #include "got.h"
+#include "hardexit.h"
 #include "hijack.h"
 #include "kind.h"
 #include "libcall.h"
@@ -140,6 +141,7 @@ static void start(void)
 {
 	nonlocal_setup(linkage_longjmp());
 	linkage_setup();
+	hardexit_setup();
 	hijack_setup();
 	args_setup(options.args, options.args_entries);
 	if (options.filtered || args_on) {

@@ -1,4 +1,4 @@
-/* spawn.c: the interposed exec family and posix_spawn, which follow children, and _exit (spawn.h). */
+/* spawn.c: the interposed exec family and posix_spawn, which follow children (spawn.h). */
 #include "spawn.h"
 
 #include <dlfcn.h>
@@ -9,11 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "compat.h"
-#include "endsig.h"
 #include "options.h"
 
 /* The most settings given back; an environment's arguments read on the stack up to this. */
@@ -31,7 +29,6 @@ extern char **environ;
 static execve_fn real_execve, real_execvpe;
 static fexecve_fn real_fexecve;
 static spawn_fn real_posix_spawn, real_posix_spawnp;
-static void (*real__exit)(int), (*real__Exit)(int);
 /* What a child gets back: "LD_PRELOAD=" with this runtime's path, and the
  * CALLPROF_* entries of the environment this process started with. */
 static char *preload_entry;
@@ -45,8 +42,6 @@ static void find_real(void)
 	*(void **)&real_fexecve = dlsym(RTLD_NEXT, "fexecve");
 	*(void **)&real_posix_spawn = dlsym(RTLD_NEXT, "posix_spawn");
 	*(void **)&real_posix_spawnp = dlsym(RTLD_NEXT, "posix_spawnp");
-	*(void **)&real__exit = dlsym(RTLD_NEXT, "_exit");
-	*(void **)&real__Exit = dlsym(RTLD_NEXT, "_Exit");
 }
 
 /* Keeps what to give back: copies, since the program may change its environment. */
@@ -342,29 +337,4 @@ int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t 
 	rc = real_posix_spawnp(pid, file, actions, attr, argv, follow(envp, &b));
 	done(&b);
 	return rc;
-}
-
-/* The end of _exit and _Exit: the real one (found at start-up: a vfork child
- * or a signal handler must not take the loader's lock), else the system call. */
-static _Noreturn void end_now(void (*real)(int), int status)
-{
-	if (real)
-		real(status);
-	for (;;)
-		syscall(SYS_exit_group, status);
-}
-
-/* _exit and _Exit, interposed: the profile first (endsig.h), then the end. */
-CP_EXPORT void _exit(int status);
-void _exit(int status)
-{
-	endsig_hard_exit();
-	end_now(real__exit, status);
-}
-
-CP_EXPORT void _Exit(int status);
-void _Exit(int status)
-{
-	endsig_hard_exit();
-	end_now(real__Exit, status);
 }

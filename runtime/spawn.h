@@ -7,10 +7,6 @@
  * stay as they are).  In the shared library only (runtime/linkage.h): the
  * archive is not preloaded.
  */
-/*
- * And _exit, _Exit: a program that ends by them (to skip its destructors, or
- * from a signal handler) has its profile written first (endsig.h).
- */
 #ifndef CALLPROF_SPAWN_H
 #define CALLPROF_SPAWN_H
 

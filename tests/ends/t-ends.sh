@@ -38,6 +38,7 @@ cc_ok $CFLAGS "$S/spawner.c" -o spawner.pre
 cc_ok -O1 "$S/waitstatus.c" -o waitstatus
 cc_ok -std=c11 -O1 "$S/ends.c" -o ends.plain -D_GNU_SOURCE -I"$TOP/tests/e2e" -ldl
 cc_ok $CFLAGS "$S/dtor.c" -o dtor.a "$B/libcallprof.a" $(pkg-config --libs libdw) -lelf -ldl -lpthread -L. -ldtor -Wl,-rpath,"$W"
+cc_ok $CFLAGS "$S/ends.c" -o ends.a "$B/libcallprof.a" $(pkg-config --libs libdw) -lelf -ldl -lpthread
 CXXFLAGS="-std=c++17 -g -O1 -finstrument-functions -I$TOP/tests/e2e"
 g++ $CXXFLAGS "$S/terminate.cc" -o terminate $RT 2>>"$W/cc.log" || built=0
 g++ -std=c++17 -O1 -I"$TOP/tests/e2e" "$S/terminate.cc" -o terminate.plain 2>>"$W/cc.log" || built=0
@@ -101,6 +102,15 @@ same_as_plain() {
 
 # files DIR: its files, sorted, on one line.
 files() { ls "$1" | sort | tr '\n' ' '; }
+# ended_whole NAME OUT MODE: as same_as_plain, and the run wrote the whole profile of WORK5 (not cut short).
+ended_whole() {
+	same_as_plain "$1" "$2" "$3" || return 0
+	if [ ! -f "$dump" ] || [ "$(jq '.cut_short' "$dump" 2>/dev/null)" != null ]; then
+		fail "$1" "no whole profile: $(ls "$dump" 2>&1 | head -c 100), cut_short $(jq -c .cut_short "$dump" 2>&1 | head -c 80)"
+	else
+		expect "$1" "$dump" "$WORK5"
+	fi
+}
 
 # one_line NAME OUT PATTERN: OUT's stderr is exactly one line matching PATTERN.
 one_line() {
@@ -388,13 +398,16 @@ go x reraise ./ends reraise 15
 go x quick ./ends quick_exit
 [ "$how" = "exit 0" ] && expect "quick_exit writes the profile" "$dump" "$WORK5" ||
 	fail "quick_exit writes the profile" "ended by '$how'"
-# _exit and _Exit (interposed by the shared library): the profile, whole, then the end.
+# _exit and _Exit (interposed by the shared library and the archive): the profile, whole, then the end.
 go x _exit ./ends _exit
-same_as_plain "_exit" _exit _exit && [ "$(jq '.cut_short' "$dump" 2>/dev/null)" = null ] &&
-	expect "_exit writes the profile (linked), the status and output as unprofiled" "$dump" "$WORK5"
+ended_whole "_exit writes the profile (linked), the status and output as unprofiled" _exit _exit
 go_rec x _Exit ./ends.pre _Exit
-same_as_plain "_Exit" _Exit _Exit && [ "$(jq '.cut_short' "$dump" 2>/dev/null)" = null ] &&
-	expect "_Exit writes the profile (preloaded), the status and output as unprofiled" "$dump" "$WORK5"
+ended_whole "_Exit writes the profile (preloaded), the status and output as unprofiled" _Exit _Exit
+# The archive: in a dynamic program here, in a static one with item 7 (below).
+go x _exita ./ends.a _exit
+ended_whole "_exit writes the profile (the archive, a dynamic program), the status and output as unprofiled" _exita _exit
+go x _Exita ./ends.a _Exit
+ended_whole "_Exit writes the profile (the archive, a dynamic program), the status and output as unprofiled" _Exita _Exit
 go x _exith ./ends _exit-handler
 [ "$how" = "exit 5" ] && [ "$(jq '.cut_short' "$dump" 2>/dev/null)" = null ] &&
 	expect "_exit(5) in a SIGTERM handler: the profile, exit 5" "$dump" "$WORK5" ||
@@ -543,6 +556,25 @@ calls thrower 16" || fail "$t" "ended by '$how', printed '$(cat "$W/scatch.out")
 	fi
 	t="the TSC forbidden before start-up (a static program started so)"
 	if gcc $CFLAGS -static "$S/ends.c" -o ends.static "$B/libcallprof.a" $SLIBS 2>"$W/static.log"; then
+		# The C library's exit() and abort() end by the runtime's _exit here: one profile, whole.
+		for m in _exit _Exit exit; do
+			go x "static$m" ./ends.static $m
+			ended_whole "$m writes the profile (a fully static program), the status and output as unprofiled" \
+				"static$m" $m
+		done
+		rm -rf "$W/sfx" && mkdir -p "$W/sfx"
+		CALLPROF_OUTPUT=$W/sfx/out.json timeout 60 "$WS" ./ends.static fork-_exit >"$W/sfx.out.all" 2>"$W/sfx.err"
+		set -- $(sed -n 1p "$W/sfx.out.all")
+		t2="a fork child's _exit in a fully static program writes its own profile"
+		if [ "$(tail -n 1 "$W/sfx.out.all")" != "exit 0" ] || [ "${2:-}" != 4 ] ||
+			[ "$(files "$W/sfx")" != "$(printf '%s\n' out.json "out.$1.json" | sort | tr '\n' ' ')" ]; then
+			fail "$t2" "printed '$(cat "$W/sfx.out.all" | tr '\n' ' ')', files '$(files "$W/sfx")'"
+		else
+			expect "$t2: the parent's" "$W/sfx/out.json" "$WORK5"
+			expect "$t2: the child's" "$W/sfx/out.$1.json" "calls work5 1
+calls work 5
+calls leaf 5"
+		fi
 		go x tscearly ./ends.static forbid-tsc tsc-early
 		if [ "$how" != "exit 0" ]; then
 			fail "$t" "ended by '$how'"
