@@ -26,6 +26,15 @@ static const char method[] =
 	"uninstrumented twin loop; each the minimum over the rounds; the costs of fenced calls "
 	"(tsc-adaptive) likewise on a leaf that works; measured at start-up and again at the dump, "
 	"and the mean of the two used";
+/* The same under sampled timing, whose leaf is timed as a lent call is (calib.h). */
+static const char method_sampled[] =
+	"a small instrumented leaf (it takes a value and returns one, as real functions do) called "
+	"in loops, each call lent whole to the loop, which is own-timed, the leaf never (sampled "
+	"timing's common timed call): o_in is its measured time per call, o_out the rest of the "
+	"per-call cost over an uninstrumented twin loop; an untimed call's whole cost likewise "
+	"with "
+	"no call timed; each the minimum over the rounds; measured at start-up and again at the "
+	"dump, and the mean of the two used";
 struct calib calib = { .method = method };
 
 /* The uninstrumented twin of calib_leaf; the asm keeps the call from being elided. */
@@ -110,6 +119,9 @@ static bool calib_round(struct tstate *t, const struct target *g, struct round *
 	uint64_t t0, t1, t2, t3;
 
 	cct_clear_counts(&t->tree);
+	/* Sampled timing: its leaf, never own-timed, lent whole to the loop (calib.h). */
+	if (frames_sampled && t->tree.root.first_child && t->tree.root.first_child->first_child)
+		t->tree.root.first_child->first_child->heavy = 1;
 	t0 = stamp_enter_read();
 	calib_sink = g->empty ? g->empty(g->calls, t0) : t0;
 	t1 = stamp_enter_read();
@@ -124,7 +136,8 @@ static bool calib_round(struct tstate *t, const struct target *g, struct round *
 	r->empty = (double)(t1 - t0);
 	r->plain = (double)(t2 - t1);
 	r->probed = (double)(t3 - t2);
-	r->leaf = (double)leaf->incl_ticks;
+	r->leaf = frames_sampled ? (double)loop->child_ticks /* lent to it */
+				 : (double)leaf->incl_ticks;
 	return true;
 }
 
@@ -170,6 +183,8 @@ static uint32_t measure(enum probe_kind kind, double *o_in_ticks, double *o_out_
 	if (t->tree.root.first_child && t->tree.root.first_child->first_child) {
 		stamp_force_kind(t->tree.root.first_child, PROBE_PLAIN);
 		stamp_force_kind(t->tree.root.first_child->first_child, kind);
+		if (frames_sampled)
+			stamp_force_untimed(t->tree.root.first_child->first_child);
 	}
 	for (uint32_t i = 0; i < g->rounds; i++) {
 		if (!calib_round(t, g, &r))
@@ -406,6 +421,8 @@ void calib_run(void)
 	calib.ran = true;
 	if (clock_source == CLOCK_SRC_NONE)
 		return;
+	if (frames_sampled)
+		calib.method = method_sampled;
 	start_ns = clock_mono_ns();
 	calib.kinds = stamp_kinds() | libcall_kinds();
 	if ((calib.kinds & 1u << PROBE_LIBRARY) && !lib_stub_ready())

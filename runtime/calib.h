@@ -12,7 +12,12 @@
  * paths, all in its caller's time: that whole cost is measured apart, on the
  * same target with its leaf left unrecorded.  Under sampled timing an untimed
  * call's probes, which read no clock, are measured apart the same way, on the
- * target with its leaf's calls all left untimed.
+ * target with its leaf's calls all left untimed; and o_in and o_out are those
+ * of a lent call (stamp.h), timed for its own-timed caller but not for itself:
+ * the timed callees whose o_out lies in an own-timed caller's self time, and
+ * whose o_in it takes out with them, are nearly all such (a call is own-timed
+ * one time in R), and an own-timed call's probes, which also pick its next
+ * sample, cost a few nanoseconds more (bench/FINDINGS.md).
  */
 #ifndef CALLPROF_CALIB_H
 #define CALLPROF_CALIB_H

@@ -68,6 +68,19 @@ else
 			"$(jq -c .clock "$W/ordered.json")"
 fi
 
+# Sampled timing calibrates a lent call (calib.h): its time is read off the loop it is lent to,
+# every round the expected shape, so o_in is there; and an untimed call's whole cost apart.
+if [ "$(jq -r .clock.source "$W/run1.json")" = tsc ]; then
+	CALLPROF_TIMING=sampled CALLPROF_OUTPUT="$W/sampled.json" "$W/prog"
+	jq -e -s '.[0].calibration as $all | .[1] | .clock.timing == "sampled" and
+		.calibration as $c | $c.compensated == true and $c.o_in_ns > 0 and $c.o_out_ns >= 0 and
+		$c.rounds == $all.rounds and $c.untimed_ns > 0 and ($c.method | test("lent whole")) and
+		($all.method | test("lent") | not)' "$W/run1.json" "$W/sampled.json" >/dev/null &&
+		ok "CALLPROF_TIMING=sampled: a lent call's o_in and o_out, every round good" ||
+		fail "CALLPROF_TIMING=sampled: a lent call's o_in and o_out, every round good" \
+			"$(jq -c '[.clock, .calibration]' "$W/sampled.json")"
+fi
+
 # tsc-adaptive: every calling context's first 16 calls read the clock with fences; then a
 # leaf whose own work outweighs the plain probes keeps them, and every other context reads
 # plainly.  The counts of fenced calls are exact.
