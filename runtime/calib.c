@@ -28,13 +28,12 @@ static const char method[] =
 	"and the mean of the two used";
 /* The same under sampled timing, whose leaf is timed as a lent call is (calib.h). */
 static const char method_sampled[] =
-	"a small instrumented leaf (it takes a value and returns one, as real functions do) called "
-	"in loops, each call lent whole to the loop, which is own-timed, the leaf never (sampled "
-	"timing's common timed call): o_in is its measured time per call, o_out the rest of the "
-	"per-call cost over an uninstrumented twin loop; an untimed call's whole cost likewise "
-	"with "
-	"no call timed; each the minimum over the rounds; measured at start-up and again at the "
-	"dump, and the mean of the two used";
+	"a small instrumented leaf (it takes a value and returns one, as real functions do) "
+	"called in loops; the loop own-timed, each call of the leaf lent whole to it and never "
+	"timed for itself, as most timed calls are: o_in is the leaf's measured time per call, "
+	"o_out the rest of the per-call cost over an uninstrumented twin loop; an untimed call's "
+	"whole cost likewise, no call timed; each the minimum over the rounds; measured at "
+	"start-up and again at the dump, and the mean of the two used";
 struct calib calib = { .method = method };
 
 /* The uninstrumented twin of calib_leaf; the asm keeps the call from being elided. */
