@@ -111,6 +111,23 @@ ended_whole() {
 		expect "$1" "$dump" "$WORK5"
 	fi
 }
+# forked_exit NAME DIR: a run of `ends fork-_exit` into DIR (its output in DIR.out.all, the
+# wait status last) ended by exit 0, its child by _exit(4), and DIR holds the parent's whole
+# profile and the child's own, named with its pid.
+forked_exit() {
+	_t=$1 _d=$W/$2
+	_how=$(tail -n 1 "$_d.out.all")
+	set -- $(sed -n 1p "$_d.out.all")
+	if [ "$_how" != "exit 0" ] || [ "${2:-}" != 4 ] ||
+		[ "$(files "$_d")" != "$(printf '%s\n' out.json "out.$1.json" | sort | tr '\n' ' ')" ]; then
+		fail "$_t" "ended by '$_how', printed '$*', files '$(files "$_d")'"
+	else
+		expect "$_t: the parent's" "$_d/out.json" "$WORK5"
+		expect "$_t: the child's" "$_d/out.$1.json" "calls work5 1
+calls work 5
+calls leaf 5"
+	fi
+}
 
 # one_line NAME OUT PATTERN: OUT's stderr is exactly one line matching PATTERN.
 one_line() {
@@ -412,18 +429,9 @@ go x _exith ./ends _exit-handler
 [ "$how" = "exit 5" ] && [ "$(jq '.cut_short' "$dump" 2>/dev/null)" = null ] &&
 	expect "_exit(5) in a SIGTERM handler: the profile, exit 5" "$dump" "$WORK5" ||
 	fail "_exit(5) in a SIGTERM handler" "ended by '$how', dump $(ls "$dump" 2>&1)"
-t="a fork child's _exit writes its own profile, named with its pid"
 rm -rf "$W/fx" && mkdir -p "$W/fx"
-how=$(timeout 60 "$WS" "$REC" record -o "$W/fx/out.json" -- ./ends.pre fork-_exit 2>"$W/fx.err" >"$W/fx.out.all"; tail -n 1 "$W/fx.out.all")
-set -- $(sed -n 1p "$W/fx.out.all")
-if [ "$how" != "exit 0" ] || [ "${2:-}" != 4 ] || [ "$(files "$W/fx")" != "$(printf '%s\n' out.json "out.$1.json" | sort | tr '\n' ' ')" ]; then
-	fail "$t" "ended by '$how', printed '$*', files '$(files "$W/fx")'"
-else
-	expect "$t: the parent's" "$W/fx/out.json" "$WORK5"
-	expect "$t: the child's" "$W/fx/out.$1.json" "calls work5 1
-calls work 5
-calls leaf 5"
-fi
+timeout 60 "$WS" "$REC" record -o "$W/fx/out.json" -- ./ends.pre fork-_exit 2>"$W/fx.err" >"$W/fx.out.all"
+forked_exit "a fork child's _exit writes its own profile, named with its pid" fx
 t="a vfork child's _exit writes nothing (it shares its parent's memory)"
 rm -rf "$W/vf" && mkdir -p "$W/vf"
 how=$(timeout 60 "$WS" "$REC" record -o "$W/vf/out.json" -- ./ends.pre vfork 2>"$W/vf.err" >"$W/vf.out.all"; tail -n 1 "$W/vf.out.all")
@@ -564,17 +572,7 @@ calls thrower 16" || fail "$t" "ended by '$how', printed '$(cat "$W/scatch.out")
 		done
 		rm -rf "$W/sfx" && mkdir -p "$W/sfx"
 		CALLPROF_OUTPUT=$W/sfx/out.json timeout 60 "$WS" ./ends.static fork-_exit >"$W/sfx.out.all" 2>"$W/sfx.err"
-		set -- $(sed -n 1p "$W/sfx.out.all")
-		t2="a fork child's _exit in a fully static program writes its own profile"
-		if [ "$(tail -n 1 "$W/sfx.out.all")" != "exit 0" ] || [ "${2:-}" != 4 ] ||
-			[ "$(files "$W/sfx")" != "$(printf '%s\n' out.json "out.$1.json" | sort | tr '\n' ' ')" ]; then
-			fail "$t2" "printed '$(cat "$W/sfx.out.all" | tr '\n' ' ')', files '$(files "$W/sfx")'"
-		else
-			expect "$t2: the parent's" "$W/sfx/out.json" "$WORK5"
-			expect "$t2: the child's" "$W/sfx/out.$1.json" "calls work5 1
-calls work 5
-calls leaf 5"
-		fi
+		forked_exit "a fork child's _exit in a fully static program writes its own profile" sfx
 		go x tscearly ./ends.static forbid-tsc tsc-early
 		if [ "$how" != "exit 0" ]; then
 			fail "$t" "ended by '$how'"
