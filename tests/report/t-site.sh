@@ -209,7 +209,10 @@ done
 # ---- summary.md's words --------------------------------------------------------------------------
 has "summary.md: its heading reads as written" "$W/site-demo/summary.md" '^# callprof: demo$'
 hasnt "summary.md: never \"1 calls\"" "$W/site-demo/summary.md" '(^|[^0-9,])1 calls'
-has "summary.md: \"1 call\" where main was called once" "$W/site-demo/summary.md" '`main` — .*, 1 call$'
+# main's place among the top ten is a matter of time, which a live run measures as it finds it
+# (on a host whose probes cost less than calibrated, compensation may leave it near 0): the
+# fixture's times are fixed, its main called once and first by inclusive time.
+has "summary.md: \"1 call\" where main was called once" "$W/site-argv/summary.md" '`main` — .*, 1 call$'
 
 # ---- the output folder made by someone else while the report runs ----------------------------------
 # The report reads the style sheet from --templates after it has made its temporary folder: a
