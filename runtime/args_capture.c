@@ -70,15 +70,15 @@ static size_t stride_of(uint16_t bytes)
 static struct vprof *new_profile(const struct args_plan *p)
 {
 	size_t ts = stride_of(p->tuple_bytes), rs = stride_of(p->ret_bytes);
-	size_t bytes = sizeof(struct vprof) + (size_t)args_entries * (ts + rs);
-	struct vprof *v = map_zeroed(bytes);
+	size_t tuple_bytes = sketch_bytes(args_entries, ts);
+	struct vprof *v =
+		map_zeroed(sizeof(struct vprof) + tuple_bytes + sketch_bytes(args_entries, rs));
 
 	if (!v)
 		return NULL;
 	v->plan = p;
-	v->tuples = (struct sketch){ 0, args_entries, ts, (char *)(v + 1) };
-	v->rets =
-		(struct sketch){ 0, args_entries, rs, (char *)(v + 1) + (size_t)args_entries * ts };
+	sketch_init(&v->tuples, args_entries, ts, v + 1);
+	sketch_init(&v->rets, args_entries, rs, (char *)(v + 1) + tuple_bytes);
 	return v;
 }
 
@@ -130,7 +130,8 @@ void args_thread_clear(struct tstate *t)
 		struct vprof *v = a->by_plan[i];
 		if (v) {
 			v->calls = v->returns = 0;
-			v->tuples.n = v->rets.n = 0;
+			sketch_clear(&v->tuples);
+			sketch_clear(&v->rets);
 		}
 	}
 }
@@ -144,43 +145,6 @@ static uint64_t hash_of(const unsigned char *data, size_t len)
 	for (size_t i = 0; i < len; i++)
 		h = (h ^ data[i]) * 0x100000001b3ull;
 	return h | 1; /* never 0: a record's aux of 0 means no hook */
-}
-
-static struct sketch_entry *sketch_find(const struct sketch *k, uint64_t hash)
-{
-	for (uint32_t i = 0; i < k->n; i++)
-		if (sketch_at(k, i)->hash == hash)
-			return sketch_at(k, i);
-	return NULL;
-}
-
-/* Counts one more call of the value `data` (`len` bytes, hash `hash`). */
-static void sketch_count(struct sketch *k, const unsigned char *data, uint16_t len, uint64_t hash)
-{
-	struct sketch_entry *e = sketch_find(k, hash), *least;
-
-	if (e && e->len == len && !memcmp(e->data, data, len)) {
-		e->count++;
-		return;
-	}
-	if (k->n < k->entries) {
-		e = sketch_at(k, k->n++);
-		e->count = 1;
-		e->error = 0;
-	} else {
-		least = sketch_at(k, 0);
-		for (uint32_t i = 1; i < k->n; i++)
-			if (sketch_at(k, i)->count < least->count)
-				least = sketch_at(k, i);
-		e = least;
-		e->error = e->count;
-		e->count++;
-	}
-	e->hash = hash;
-	e->timed = e->incl_ticks = e->max_ticks = 0;
-	e->min_ticks = UINT64_MAX;
-	e->len = len;
-	memcpy(e->data, data, len);
 }
 
 /* ---- reading values -------------------------------------------------------------- */

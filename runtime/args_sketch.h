@@ -9,6 +9,10 @@
  * entry of least count c, starting from c + 1 with an error of c: every count
  * is at most its error above the value's true count, every value seen more
  * than calls / entries times is kept, and the counts add up to every call.
+ * A value is found through an index by its hash (open addressing), and the
+ * least counted entry is the root of a min-heap by count, so a call costs the
+ * same whatever the bound (args_sketch.c): a selected function whose values
+ * never repeat (pointers, say) replaces an entry on every call.
  *
  * Encoding, per scalar of the plan (args.h), in order: 8 bytes (an integer,
  * sign- or zero-extended from its size; a float's or double's bits), 16 bytes
@@ -34,7 +38,8 @@ struct sketch_entry {
 	uint64_t timed;      /* calls that returned while it held the entry */
 	uint64_t incl_ticks; /* their summed time */
 	uint64_t min_ticks, max_ticks;
-	uint16_t len; /* bytes of data */
+	uint32_t heap_at; /* its place in the sketch's heap */
+	uint16_t len;     /* bytes of data */
 	unsigned char data[];
 };
 
@@ -42,13 +47,31 @@ struct sketch {
 	uint32_t n;       /* entries in use */
 	uint32_t entries; /* the bound */
 	size_t stride;    /* bytes of one entry */
-	char *base;
+	char *base;       /* the entries, `stride` bytes apart */
+	uint32_t mask;    /* the index's slots, less one (a power of two, less one) */
+	uint32_t *index;  /* by hash: an entry's number + 1, 0 for a free slot */
+	uint32_t *heap;   /* the entries in use by count, least first (a binary heap) */
 };
 
 static inline struct sketch_entry *sketch_at(const struct sketch *k, uint32_t i)
 {
 	return (struct sketch_entry *)(void *)(k->base + (size_t)i * k->stride);
 }
+
+/* The bytes a sketch of `entries` entries of `stride` bytes takes, and
+ * sketch_init's making one of them in `mem` (zeroed, 8-byte aligned). */
+size_t sketch_bytes(uint32_t entries, size_t stride);
+void sketch_init(struct sketch *k, uint32_t entries, size_t stride, void *mem);
+
+/* The first entry of hash `hash`, or NULL. */
+struct sketch_entry *sketch_find(const struct sketch *k, uint64_t hash);
+
+/* Counts one more call of the value `data` (`len` bytes at most the stride's
+ * room, hash `hash`). */
+void sketch_count(struct sketch *k, const unsigned char *data, uint16_t len, uint64_t hash);
+
+/* Empties it. */
+void sketch_clear(struct sketch *k);
 
 /* One thread's value profile of one selected function. */
 struct vprof {

@@ -26,7 +26,7 @@ $(T)/dumpcheck: tests/dumpcheck/dumpcheck.c $(call flags,dumpcheck) | $(T)
 # ---- unit tests: the runtime's internals, linked in, under the sanitizers ---
 UNIT_SAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 UNIT_CFLAGS := $(RT_CFLAGS) $(UNIT_SAN) -Iruntime
-UNIT_RT     := cct shadow fold clock compensate verdict sampled cputime meter meter_stats
+UNIT_RT     := cct shadow fold clock compensate verdict sampled cputime meter meter_stats args_sketch
 UNIT_OBJ    := $(patsubst tests/unit/%.c,$(T)/unit/%.o,$(wildcard tests/unit/*.c)) \
                $(UNIT_RT:%=$(T)/unit/rt/%.o)
 FLAGS_unit  = $(CC) $(UNIT_CFLAGS)

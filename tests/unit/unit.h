@@ -67,7 +67,10 @@
 	T(meter_extra)                         \
 	T(verdict_module_and_functions)        \
 	T(verdict_drop_and_reload)             \
-	T(verdict_many_functions)
+	T(verdict_many_functions)              \
+	T(sketch_replaces_least)               \
+	T(sketch_same_hash)                    \
+	T(sketch_stream)
 
 /* A binary built with UNIT_LIST="file.h" runs the tests that file lists instead (tests/unit/report/). */
 #ifdef UNIT_LIST
