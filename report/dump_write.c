@@ -350,6 +350,8 @@ static void put_fstat(const struct dump_fstat *f, struct buf *out)
 		put_u64(out, "fentry_calls", st->fentry_calls);
 	if (st->counted_calls)
 		put_u64(out, "counted_calls", st->counted_calls);
+	if (st->capture_ns)
+		put_u64(out, "capture_ns", st->capture_ns);
 	for (unsigned k = 0; k < UNREC_KINDS; k++) {
 		char key[64];
 

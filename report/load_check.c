@@ -63,6 +63,7 @@ enum {
 	FS_CPU_CALLS,
 	FS_CPU,
 	FS_CPU_SELF,
+	FS_CAPTURE,
 	FS_NFIELDS
 };
 _Static_assert(FS_NFIELDS <= LOAD_MAX_FIELDS, "a record's fields are bits of a uint64_t");
@@ -93,6 +94,7 @@ static const struct load_field fstat_fields[FS_NFIELDS] = {
 	[FS_CPU_CALLS] = { "cpu_calls", LOAD_U64, LOAD_OPTIONAL, FSTAT(cpu_calls) },
 	[FS_CPU] = { "cpu_ns", LOAD_U64, LOAD_OPTIONAL, FSTAT(cpu_ns) },
 	[FS_CPU_SELF] = { "cpu_self_ns", LOAD_U64, LOAD_OPTIONAL, FSTAT(cpu_self_ns) },
+	[FS_CAPTURE] = { "capture_ns", LOAD_U64, LOAD_OPTIONAL, FSTAT(capture_ns) },
 };
 
 /* A record's CPU figures beside the wall ones they are part of. */

@@ -34,6 +34,7 @@ void pstat_add(struct pstat *to, const struct pstat *from)
 	to->cpu_calls = u64_add(to->cpu_calls, from->cpu_calls);
 	to->cpu_ns = u64_add(to->cpu_ns, from->cpu_ns);
 	to->cpu_self_ns = u64_add(to->cpu_self_ns, from->cpu_self_ns);
+	to->capture_ns = u64_add(to->capture_ns, from->capture_ns);
 	to->incl_ns = u64_add(to->incl_ns, from->incl_ns);
 	to->self_ns = u64_add(to->self_ns, from->self_ns);
 	to->raw_incl_ns = u64_add(to->raw_incl_ns, from->raw_incl_ns);

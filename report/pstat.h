@@ -59,6 +59,8 @@ struct pstat {
 	uint64_t cpu_ns, cpu_self_ns;    /* of incl_ns and self_ns, the time on a CPU (the rest
 					  * blocked, asleep or preempted): equal to them when the
 					  * dump does not say */
+	uint64_t capture_ns; /* what capturing its calls' arguments cost (CALLPROF_ARGS), outside
+			      * its times, taken out of its callers'; 0: none */
 	unsigned has_minmax : 1;
 	unsigned has_fenced : 1; /* the dump said how many calls were fenced (tsc-adaptive) */
 	unsigned has_timed : 1;  /* the times are sampled timing's estimates (dump-format.md) */

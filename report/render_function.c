@@ -554,7 +554,7 @@ static uint64_t max_error(const struct pvalue *v, size_t n)
 }
 
 /* values: the arguments it was called with and the values it returned (CALLPROF_ARGS). */
-static void values(struct buf *out, const struct pfunc *f)
+static void values(struct buf *out, const struct profile *p, const struct pfunc *f)
 {
 	const struct pargs *a = f->args;
 	char x[FMT_SIZE], y[FMT_SIZE];
@@ -582,7 +582,16 @@ static void values(struct buf *out, const struct pfunc *f)
 			   "another's entry "
 			   "inherits its count).",
 			   fmt_count(x, err));
-	buf_puts(out, "</p>\n<h3>Called with, by time</h3>\n");
+	buf_puts(out, "</p>\n");
+	if (f->st.capture_ns)
+		buf_printf(out,
+			   "<p class=\"hint\" id=\"capture-cost\">Capturing them cost <span "
+			   "data-v=\"%llu\">%s</span> in all, measured on every call: outside this "
+			   "function's times, inside its callers', %s.</p>\n",
+			   (unsigned long long)f->st.capture_ns, fmt_ns(x, f->st.capture_ns),
+			   p->compensated ? "and taken out of theirs with the probes' cost"
+					  : "and still in theirs");
+	buf_puts(out, "<h3>Called with, by time</h3>\n");
 	tuples(out, a, a->by_time, "called-with-time", "time");
 	buf_puts(out, "<h3>Called with, by calls</h3>\n");
 	tuples(out, a, NULL, "called-with-calls", "calls");
@@ -731,7 +740,7 @@ static int render_one(struct render_ctx *ctx, uint32_t fn, struct buf parts[FN_P
 	overhead(&parts[OVERHEAD], p, f);
 	library_note(&parts[OVERHEAD], f);
 	front_end(&parts[PROBE], f);
-	values(&parts[VALUES], f);
+	values(&parts[VALUES], p, f);
 
 	struct tmpl_var vars[] = {
 		{ "root", LINK_FN_ROOT },

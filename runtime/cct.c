@@ -238,7 +238,7 @@ static void clear_node(struct cct_node *n)
 	n->first_left = CCT_TIMED_FIRST;
 	n->act_lent = n->heavy = 0;
 	n->lend_left = 0;
-	n->long_ticks = 0;
+	n->long_ticks = n->capture_ticks = 0;
 	n->sample_self = 0;
 	n->fold_child_ticks = 0;
 	n->sample_self_sq = 0;

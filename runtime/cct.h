@@ -85,11 +85,14 @@ struct cct_node {
 					  * (fold.h): their o_out is in its inclusive time too */
 	uint64_t fold_inner_calls; /* folded calls it was the charge of, and those inside its timed
 					  * ones: their whole probe cost is in its inclusive time */
-	uint64_t unrecorded_calls[PROBE_KINDS]; /* calls made from its activations that got no
+	uint64_t unrecorded_calls[PROBE_FRONT_KINDS]; /* calls made from its activations that got no
 						 * node (filtered out, past CALLPROF_MAX_DEPTH), by
 						 * their front-end's kind: their probes' whole cost
 						 * is in its self time */
-	struct cct_node *next_sibling;          /* walking only: far from what the probes touch */
+	uint64_t capture_ticks;        /* its calls' capture of their arguments and return values
+				 * (args.h), measured on each: what their probes' cold paths took
+				 * outside their intervals, so in their caller's time */
+	struct cct_node *next_sibling; /* walking only: far from what the probes touch */
 	/* Sampled timing (stamp.h): its first CCT_TIMED_FIRST calls are timed,
 	 * then about one in options.sample_rate.  incl_ticks, child_ticks (its
 	 * callees' time as lent to it), min_ticks and max_ticks are over the timed

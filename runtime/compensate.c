@@ -41,12 +41,12 @@ double comp_untimed(uint64_t untimed, const struct comp_cost cost[PROBE_KINDS],
 	return c->untimed > 0 ? (double)untimed * (c->untimed - c->o_in - c->o_out) : 0;
 }
 
-double comp_unrecorded(const uint64_t unrecorded[PROBE_KINDS],
+double comp_unrecorded(const uint64_t unrecorded[PROBE_FRONT_KINDS],
 		       const struct comp_cost cost[PROBE_KINDS])
 {
 	double sum = 0;
 
-	for (unsigned k = 0; k < PROBE_KINDS; k++)
+	for (unsigned k = 0; k < PROBE_FRONT_KINDS; k++)
 		sum += (double)unrecorded[k] * cost[k].unrecorded;
 	return sum;
 }

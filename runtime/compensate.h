@@ -87,7 +87,7 @@ double comp_untimed(uint64_t untimed, const struct comp_cost cost[PROBE_KINDS],
 
 /* The cost of the probes of calls not recorded (`unrecorded`, per kind) that
  * ran in a row's self time, so in its inclusive time too. */
-double comp_unrecorded(const uint64_t unrecorded[PROBE_KINDS],
+double comp_unrecorded(const uint64_t unrecorded[PROBE_FRONT_KINDS],
 		       const struct comp_cost cost[PROBE_KINDS]);
 
 /* The cost of folded calls' probes that ran in a row's inclusive time

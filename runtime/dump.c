@@ -575,7 +575,7 @@ static void write_unrecorded_calls(struct dump_ctx *d, const struct snap_total *
 {
 	char key[64];
 
-	for (unsigned k = 0; k < PROBE_KINDS; k++)
+	for (unsigned k = 0; k < PROBE_FRONT_KINDS; k++)
 		if (a->unrecorded_calls[k])
 			write_uint_member(&d->w, kind_key(key, sizeof(key), k, "unrecorded_calls"),
 					  a->unrecorded_calls[k]);
@@ -593,6 +593,8 @@ static void write_thread_functions(struct dump_ctx *d, const struct snap_total *
 		write_times(d, &fns[i]);
 		write_kind_calls(d, &fns[i]);
 		write_unrecorded_calls(d, &fns[i]);
+		if (fns[i].capture_ticks)
+			write_uint_member(&d->w, "capture_ns", ns(d, (double)fns[i].capture_ticks));
 		jsonw_object_end(&d->w);
 	}
 	jsonw_array_end(&d->w);

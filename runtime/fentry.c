@@ -8,10 +8,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "args.h"
 #include "compat.h"
 #include "fentry.h"
 #include "hijack.h"
 #include "kind.h"
+#include "stamp.h"
 #include "tstate.h"
 
 /* Called by fentry_entry.S. */
@@ -27,7 +29,8 @@ void fentry_enter(uintptr_t *slot, uintptr_t after, const uintptr_t *regs);
 /* `after`, just after the call in the function, is the call's key (fentry.h). */
 void fentry_enter(uintptr_t *slot, uintptr_t after, const uintptr_t *regs)
 {
-	uintptr_t fn = after;
+	uintptr_t fn = after, cold;
+	uint64_t began;
 	uint16_t next;
 
 	memcpy(&next, (const void *)after, sizeof(next));
@@ -36,6 +39,9 @@ void fentry_enter(uintptr_t *slot, uintptr_t after, const uintptr_t *regs)
 
 	if (likely(hijack_enter_fast(tstate_self, fn, slot, PROBE_FENTRY, FENTRY_WORD_PLAIN)))
 		return;
-	if (hijack_call_saved(fentry_enter_cold, fn, (uintptr_t)slot, (uintptr_t)regs))
-		hijack_restamp(tstate_self, fn, slot);
+	/* A capture's cold path is timed (cct_node.capture_ticks), any other's not. */
+	began = args_on ? stamp_enter_read() : 0;
+	cold = hijack_call_saved(fentry_enter_cold, fn, (uintptr_t)slot, (uintptr_t)regs);
+	if (cold)
+		hijack_restamp(tstate_self, fn, slot, cold & FENTRY_COLD_CAPTURED ? began : 0);
 }

@@ -40,7 +40,11 @@ uintptr_t fentry_call_end(uintptr_t fn);
  * The cold enter of a call of `fn` returning through the word at `slot`, with
  * the argument registers `regs` as fentry_entry.S saved them (rdi rsi rdx rcx r8
  * r9 rax r10) and the vector state saved in `state` (hijack_call_saved).
+ * Returns 0, or FENTRY_COLD_HIJACKED when the return was hijacked, with
+ * FENTRY_COLD_CAPTURED when the call's arguments were captured (args.h).
  */
+#define FENTRY_COLD_HIJACKED 1u
+#define FENTRY_COLD_CAPTURED 2u
 uintptr_t fentry_enter_cold(uintptr_t fn, uintptr_t slot, uintptr_t regs, const void *state);
 
 #endif

@@ -28,5 +28,5 @@ uintptr_t fentry_enter_cold(uintptr_t fn, uintptr_t slot_addr, uintptr_t regs, c
 	aux = t->level ? 0 : args_enter(t, plan, slot, (const uintptr_t *)regs, state);
 	hijacked = hijack_enter_held(t, fn, slot, PROBE_FENTRY, FENTRY_WORD_CAPTURE, aux);
 	probe_release(t);
-	return hijacked;
+	return hijacked ? FENTRY_COLD_HIJACKED | FENTRY_COLD_CAPTURED : 0;
 }

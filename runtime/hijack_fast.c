@@ -212,6 +212,30 @@ void hijack_save_init(void)
 	__atomic_store_n(&hijack_save_mask, mask, __ATOMIC_RELAXED);
 }
 
+/*
+ * The exit of a call whose record has an exit hook (`r`, on top: the argument
+ * capture's, args.h), held at `now` (stamp_exit_first's): the slow exit runs
+ * the hook and closes the call at its exit time, read here if put off, and
+ * what it takes from then until it is back is measured, for its node's
+ * capture_ticks.  The probe is taken again for that, as hijack_restamp does.
+ */
+static uintptr_t exit_captured(struct tstate *t, const struct hijack_rec *r, uintptr_t *slot,
+			       const uintptr_t regs[2], uint64_t now)
+{
+	const struct frame *top = &t->stack.base[t->stack.depth - 1];
+	struct cct_node *node = t->stack.depth > 1 && top->fn == r->fn ? top->node : NULL;
+	uint64_t began = stamp_exit_resolve(now), back;
+	uintptr_t orig = hijack_call_saved(hijack_exit_slow, (uintptr_t)slot | HIJACK_EXIT_HELD,
+					   (uintptr_t)regs, began);
+
+	if (node && began && probe_hold(t)) {
+		back = stamp_enter_read();
+		node->capture_ticks += back > began ? back - began : 0;
+		probe_release(t);
+	}
+	return orig;
+}
+
 uintptr_t hijack_exit(uintptr_t *slot, const uintptr_t regs[2])
 {
 	struct tstate *t = tstate_self;
@@ -223,8 +247,9 @@ uintptr_t hijack_exit(uintptr_t *slot, const uintptr_t regs[2])
 		uint64_t now = stamp_exit_first(); /* once held: probe.h */
 
 		if (likely(r && r->slot == slot)) {
-			if (likely(!r->aux) &&
-			    likely(probe_close_fast_held(t, r->fn, HIJACK_SP(slot), &now))) {
+			if (unlikely(r->aux))
+				return exit_captured(t, r, slot, regs, now);
+			if (likely(probe_close_fast_held(t, r->fn, HIJACK_SP(slot), &now))) {
 				uintptr_t orig = r->orig;
 
 				h->depth--;

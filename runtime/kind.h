@@ -31,6 +31,12 @@ enum probe_kind {
 		"plain", "fenced", "fentry", "library", "counted" \
 	}
 
+/* The kinds below this one are those of the front-ends' calls (PROBE_FENCED
+ * the plain front-end's under tsc-adaptive): what a call not recorded is
+ * counted by (cct.h's unrecorded_calls).  Calls of kind PROBE_COUNTED are
+ * always recorded. */
+#define PROBE_FRONT_KINDS (PROBE_LIBRARY + 1)
+
 /* A set of kinds, as bits (1u << kind). */
 typedef unsigned probe_kind_set;
 

@@ -40,7 +40,7 @@ uintptr_t libcall_enter(const struct libstub_entry *e, uintptr_t *slot)
 		return e->target;
 	}
 	if (hijack_call_saved(libcall_enter_cold, (uintptr_t)e, (uintptr_t)slot, 0))
-		hijack_restamp(t, e->key,
-			       slot); /* the entry time, after the vector state's restoring */
+		hijack_restamp(t, e->key, slot,
+			       0); /* the entry time, after the vector state's restoring */
 	return e->target;
 }

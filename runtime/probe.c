@@ -508,7 +508,7 @@ void probe_close_held(struct tstate *t, uintptr_t fn, uintptr_t sp, uint64_t now
 	}
 	top = &t->stack.base[k];
 	if (k == t->stack.depth - 1 && !frame_is_marked(top)) {
-		close_late(t, top, stamp_exit_resolve(now)); /* fenced frames read now */
+		close_late(t, top, now);
 		goto out;
 	}
 	now = stamp_exit_resolve(now);

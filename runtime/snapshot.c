@@ -590,7 +590,8 @@ static uint64_t compensate(struct snap_totals *tot, const struct comp_cost cost[
 		comp_own_costs(x->calls, kinds, cost, &own_in, &own_out);
 		own_out += row_untimed(tot, i, cost);
 		if (c)
-			own_out += (double)c->cpu_calls * cost[cct_base_kind(c)].cpu_read;
+			own_out += (double)c->cpu_calls * cost[cct_base_kind(c)].cpu_read +
+				   (double)c->capture_ticks;
 		hidden = c ? comp_hidden(c->fold_child_calls, cost, cct_base_kind(c)) : 0;
 		if (c) {
 			double unrecorded = comp_unrecorded(c->unrecorded_calls, cost);
@@ -709,7 +710,8 @@ static void total_add(struct snap_total *a, const struct snap_totals *tot, size_
 		return;
 	a->timed_calls += cct_timed_calls(x->node);
 	a->cpu_calls += x->node->cpu_calls;
-	for (unsigned k = 0; k < PROBE_KINDS; k++)
+	a->capture_ticks += x->node->capture_ticks;
+	for (unsigned k = 0; k < PROBE_FRONT_KINDS; k++)
 		a->unrecorded_calls[k] += x->node->unrecorded_calls[k];
 	if (x->node->min_ticks < a->min_ticks)
 		a->min_ticks = x->node->min_ticks;

@@ -86,11 +86,12 @@ struct snapshot {
 struct snap_total {
 	uint64_t calls;
 	uint64_t kind_calls[PROBE_KINDS - 1]; /* of those, the calls of each kind but PROBE_PLAIN */
-	uint64_t unrecorded_calls[PROBE_KINDS]; /* calls its activations made that were not
+	uint64_t unrecorded_calls[PROBE_FRONT_KINDS]; /* calls its activations made that were not
 						 * recorded, by their front-end's kind */
 	double incl, self, raw_incl, raw_self;
 	double cpu_incl, cpu_self; /* CPU time (cputime.h), compensated ticks */
 	uint64_t cpu_calls;        /* ... read by these calls */
+	uint64_t capture_ticks;    /* its calls' capture of their arguments (cct_node's) */
 	uint64_t timed_calls;      /* sampled timing: the calls timed */
 	double incl_var, self_var; /* sampled timing: the variances of the estimates */
 	uint64_t min_ticks, max_ticks;

@@ -243,10 +243,12 @@ static inline CP_NOINSTR bool stamp_close(const struct frame *top, uint64_t *now
 	return true;
 }
 
-/* `now` from stamp_exit_first for an exit off the fast path: read if it was put off. */
+/* `now` from stamp_exit_first for an exit off the fast path: read if it was
+ * put off (0, under the clocks that put it off). */
 static inline CP_NOINSTR uint64_t stamp_exit_resolve(uint64_t now)
 {
-	return clock_source == CLOCK_SRC_TSC_ADAPTIVE || clock_source == CLOCK_SRC_TSC_SAMPLED
+	return !now && (clock_source == CLOCK_SRC_TSC_ADAPTIVE ||
+			clock_source == CLOCK_SRC_TSC_SAMPLED)
 		       ? clock_now()
 		       : now;
 }
@@ -263,7 +265,7 @@ static inline CP_NOINSTR uint64_t stamp_exit_late(const struct frame *f, uint64_
 {
 	if (f->sp & FRAME_FENCED && !clock_stopped)
 		return clock_tsc_read_after();
-	return now ? now : stamp_exit_resolve(now);
+	return stamp_exit_resolve(now);
 }
 
 /* The state a new tree's nodes start in (cct.new_fence). */

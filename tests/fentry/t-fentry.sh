@@ -165,6 +165,13 @@ case_args() {
 	[ -f "$dump" ] && values "$W/args-$1-$2.values" && same_lines "values" "$W/args-$1-$2.values" "$F/args.values"
 	want "front_end of misc" "$(key '[.functions[] | select(.name == "misc") | .front_end]')" '["mfentry"]'
 	want "calls of misc, captured" "$(key '[.functions[] | select(.name == "misc") | .args.calls]')" "[5]"
+	# Each captured function's capture is measured (with a clock), no other's.
+	case $CLOCK_ENV in
+	*none) captured='[]' ;;
+	*) captured=$(key '[.functions[] | select(.args and .args.calls > 0) | .name] | sort') ;;
+	esac
+	want "functions with capture_ns" "$(key '(.functions | map({key: (.id | tostring), value: .name}) | from_entries) as $n |
+		[.threads[].functions[] | select(.capture_ns > 0) | $n[.fn | tostring]] | sort')" "$captured"
 	verdict
 	begin "CALLPROF_ARGS in C++: methods (this a pointer), references, enum class, a class passed by reference, $1 $2"
 	RUN_ENV="CALLPROF_ARGS=counter::add*,counter::where*,by_ref*,length*"
@@ -254,6 +261,12 @@ want "the frequent value: its count and error" \
 want "return values kept, their counts summed" \
 	"$(key '[.functions[] | select(.name == "ident") | .args | (.returned | length), ([.returned[].calls] | add)]')" \
 	"[16,1200000]"
+# The capture's cost, outside ident's time, inside main's: taken out of main's time
+# (each figure rounded to a nanosecond apart).
+want "main's compensation takes out ident's capture" \
+	"$(key '[.threads[0].functions[] | select(.fn == '"$(fid main)"') | .raw_inclusive_ns - .inclusive_ns] as [$cut] |
+		[.threads[0].functions[] | select(.fn == '"$(fid ident)"') | .capture_ns] as [$capture] |
+		$capture > 0 and $cut + 2 >= $capture')" true
 verdict
 
 # gprof's start-up and exit: without callprof a SIGPROF handler (signal 27: bit 26 of
