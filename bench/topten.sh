@@ -59,7 +59,10 @@ with \`CALLPROF_TIMING=sampled\`, alternating (bench/topten.sh). A function's fi
 over the runs of its compensated inclusive time (all its calling contexts, as the index ranks
 it); *range* is the lowest and highest run. The reference is the ten highest with every call
 timed; *rank* is where each stands among all functions under sampling. The target: the same
-order, each within 10%. Load average at the start: $(cut -d' ' -f1-3 /proc/loadavg).
+order, each within 10%. Functions whose reference medians lie within 1% of each other count as
+tied, in any order among themselves: a chain of wrappers, each calling the next and nothing else,
+has one inclusive time, and its order in the reference is that run's noise.
+Load average at the start: $(cut -d' ' -f1-3 /proc/loadavg).
 EOF
 for p in $PROGS; do
 	if ! built "$p"; then
