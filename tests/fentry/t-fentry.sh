@@ -332,9 +332,11 @@ want "why misc is not captured" "$(key '[.functions[] | select(.name == "misc") 
 	'["built without -pg -mfentry: its arguments are not where a probe can read them","finstrument"]'
 verdict
 
-# Every clock on the trampoline's fast and slow exits: the same counts, the same values.
-for clock in tsc-ordered tsc-adaptive monotonic none; do
-	CLOCK_ENV=CALLPROF_CLOCK=$clock
+# Every clock, and sampled timing, on the trampoline's fast and slow exits: the same counts,
+# the same values, each capture's cost measured wherever there is a clock.
+for clock in CALLPROF_CLOCK=tsc-ordered CALLPROF_CLOCK=tsc-adaptive CALLPROF_CLOCK=monotonic \
+	CALLPROF_CLOCK=none CALLPROF_TIMING=sampled; do
+	CLOCK_ENV=$clock
 	case_returns gcc-O2 link
 	case_args clang-O2 preload
 done
