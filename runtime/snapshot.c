@@ -565,6 +565,9 @@ static double row_untimed(const struct snap_totals *tot, size_t i,
  * Compensated times of every row, in one backward pass over the preorder
  * (children after parents): a row's `incl` and `self` first gather its
  * children's probe costs and o_out (compensate.h), then hold its figures.
+ * What its calls' reads of the CPU clock and the capture of their arguments
+ * cost (measured: cct_node.capture_ticks) lies outside their intervals, in
+ * the caller's: both count with the row's o_out.
  */
 static uint64_t compensate(struct snap_totals *tot, const struct comp_cost cost[PROBE_KINDS])
 {
