@@ -269,6 +269,8 @@ bool hijack_enter_held(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum pro
 		if (hijack) /* not recorded, or dropped for want of memory: undone */
 			*slot = h->base[--h->depth].orig;
 		hijack = false;
+	} else if (hijack && t->stack.depth < t->stack.cap) {
+		t->stack.base[t->stack.depth].sp = 0; /* nothing above it yet: hijack_restamp */
 	}
 	return hijack;
 }

@@ -173,9 +173,11 @@ hijack_enter_fast(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_ki
  * After hijack_call_saved(hijack_enter_slow...) returned true: its restoring of
  * the vector state came after the call's entry time was read, so it is read
  * again (from the fast path's C: nothing saved).  The probe free, the call's
- * frame on top.  `began`, when not 0, is when the cold path began (a call
- * whose arguments were captured, args.h): what it took up to the entry time
- * goes to the node's capture_ticks.
+ * frame on top.  Not when a signal handler's calls ran on top of it since the
+ * probe was free (hijack_enter_held left the frame above it empty, sp 0):
+ * they are its callees, inside its time.  `began`, when not 0, is when the
+ * cold path began (a call whose arguments were captured, args.h): what it
+ * took up to the entry time goes to the node's capture_ticks.
  */
 static inline __attribute__((always_inline)) CP_NOINSTR void
 hijack_restamp(struct tstate *t, uintptr_t fn, uintptr_t *slot, uint64_t began)
@@ -185,7 +187,8 @@ hijack_restamp(struct tstate *t, uintptr_t fn, uintptr_t *slot, uint64_t began)
 	if (unlikely(!probe_hold(t)))
 		return;
 	top = &t->stack.base[t->stack.depth - 1];
-	if (top->fn == fn && (top->sp & ~(uintptr_t)7) == HIJACK_SP(slot)) {
+	if (top->fn == fn && (top->sp & ~(uintptr_t)7) == HIJACK_SP(slot) &&
+	    t->stack.depth < t->stack.cap && !top[1].sp) {
 		top->t_enter_ticks = stamp_enter_again(top);
 		if (began) {
 			uint64_t entered = top->t_enter_ticks ? frame_enter_ticks(top)
