@@ -211,11 +211,15 @@ static uint32_t measure(enum probe_kind kind, double *o_in_ticks, double *o_out_
 
 /* Calibration's calls per metered one: enough samples in a few rounds, and
  * still few enough that the meter's branches go as in the program's probes.
- * Rounds of the target's loop metered: about 600 samples of each kind (the
- * dump's figures need METER_MIN_SAMPLES), at start-up and again at the dump;
- * every round costs a run about 0.1 ms a kind, each time. */
+ * Rounds of the target's loop metered: about 1,200 samples of each kind under
+ * every call timed; under sampled timing, whose loop times few of its calls
+ * (its first and one in R), twice the rounds for about 140 (the dump's figures
+ * need METER_MIN_SAMPLES).  Each round costs a run about 0.1 ms a kind.  Only
+ * at the dump, and only for the kinds the program gave enough samples of: the
+ * loop's figures serve nothing else, and a short run, which meters too few of
+ * its calls, is spared them. */
 #define METER_CALIB_PERIOD 16
-#define METER_CALIB_ROUNDS 5
+#define METER_CALIB_ROUNDS 10
 
 /* Meters kind k's probes on its target's loop, into its meter_loop (meter.h):
  * the kinds the meter takes in the program (not fenced ones, never metered). */
@@ -232,7 +236,7 @@ static void measure_meter(unsigned k)
 	tstate_self = t;
 	calib_sink = g->probed(g->calls, 0); /* warm the caches and the tree */
 	meter_arm(t, sinks, METER_CALIB_PERIOD);
-	for (uint32_t i = 0; i < METER_CALIB_ROUNDS && i < g->rounds; i++)
+	for (uint32_t i = 0; i < (frames_sampled ? 2 : 1) * METER_CALIB_ROUNDS; i++)
 		calib_sink = g->probed(g->calls, i);
 	tstate_self = saved;
 	tstate_destroy(t);
@@ -448,9 +452,6 @@ void calib_run(void)
 	if (calib.kind[PROBE_PLAIN].measured)
 		stamp_set_heavy(calib.kind[PROBE_PLAIN].o_in_ticks +
 				calib.kind[PROBE_PLAIN].o_out_ticks);
-	for (unsigned k = 0; k < PROBE_KINDS; k++)
-		if (calib.kinds & 1u << k && calib.kind[k].measured)
-			measure_meter(k);
 	if (cputime_on) {
 		calib.cpu_read_ticks = measure_cpu_read();
 		cputime_set_cost(calib.cpu_read_ticks);
@@ -504,7 +505,8 @@ void calib_again(void)
 	}
 	for (unsigned k = 0; k < PROBE_KINDS; k++)
 		if (calib.kinds & 1u << k && calib.kind[k].measured) {
-			measure_meter(k);
+			if (meter_program[k].samples >= METER_MIN_SAMPLES)
+				measure_meter(k);
 			add_metered(&calib.kind[k], &meter_program[k]);
 		}
 	calib.again = true;
