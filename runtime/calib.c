@@ -505,7 +505,7 @@ void calib_again(void)
 	}
 	for (unsigned k = 0; k < PROBE_KINDS; k++)
 		if (calib.kinds & 1u << k && calib.kind[k].measured) {
-			if (meter_program[k].samples >= METER_MIN_SAMPLES)
+			if (meter_enough(&meter_program[k]))
 				measure_meter(k);
 			add_metered(&calib.kind[k], &meter_program[k]);
 		}

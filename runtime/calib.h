@@ -41,10 +41,10 @@ struct calib_cost {
 				  * its probes' whole cost, in its caller's time */
 	bool untimed_measured;
 	double untimed_ticks; /* sampled timing: an untimed call's probes' whole cost */
-	/* Its probes metered (meter.h): in calibration's loop, at start-up and at the
-	 * dump; in the program, as the dump found them; and, when both had enough
-	 * samples (`metered`), what the program's cost beyond the loop's, which
-	 * o_in_ticks and o_out_ticks include. */
+	/* Its probes metered (meter.h): in calibration's loop, at each dump whose
+	 * program had enough samples; in the program, as the dump found them; and,
+	 * when both had enough (`metered`), what the program's cost beyond the
+	 * loop's, which o_in_ticks and o_out_ticks include. */
 	struct meter_sums meter_loop, meter_program;
 	bool metered;
 	double metered_in_ticks, metered_out_ticks;

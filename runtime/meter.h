@@ -85,6 +85,12 @@ void meter_arm(struct tstate *t, struct meter_sums *sink, uint32_t period);
 /* The samples a place needs before its means are taken (meter_extra). */
 #define METER_MIN_SAMPLES 64
 
+/* Whether a place's samples are enough for its means to be taken. */
+static inline CP_NOINSTR bool meter_enough(const struct meter_sums *m)
+{
+	return m->samples >= METER_MIN_SAMPLES;
+}
+
 /* meter_stats.c.  The mean of parts `a` and `b` of one place's metered
  * probes, summed, in ticks. */
 double meter_mean(const struct meter_sums *m, enum meter_part a, enum meter_part b);

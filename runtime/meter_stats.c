@@ -9,7 +9,7 @@ double meter_mean(const struct meter_sums *m, enum meter_part a, enum meter_part
 bool meter_extra(const struct meter_sums *program, const struct meter_sums *loop, double *in,
 		 double *out)
 {
-	if (program->samples < METER_MIN_SAMPLES || loop->samples < METER_MIN_SAMPLES)
+	if (!meter_enough(program) || !meter_enough(loop))
 		return false;
 	*in = meter_mean(program, METER_ENTER_IN, METER_EXIT_IN) -
 	      meter_mean(loop, METER_ENTER_IN, METER_EXIT_IN);
