@@ -2,7 +2,9 @@
 # ctrl_c.py PROGRAM [ARGS...]: runs PROGRAM as the foreground job of a new pseudo-terminal, waits
 # for a line "ready" in its output, types the terminal's interrupt character (^C), then reads
 # the rest; prints what came after "ready", then "exit N" or "signal N" (PROGRAM's end), or
-# "timeout" after 60 s.
+# "timeout" after 60 s.  PROGRAM starts with the signals a terminal's keys send at their default
+# action, as a shell's foreground job has them, whatever this script inherited (a check run as a
+# background job has SIGINT and SIGQUIT ignored, and ^C would do nothing).
 import os
 import pty
 import select
@@ -15,6 +17,8 @@ def main():
     pid, fd = pty.fork()
     if pid == 0:
         try:
+            for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTSTP):
+                signal.signal(sig, signal.SIG_DFL)
             os.execvp(sys.argv[1], sys.argv[1:])
         finally:
             os._exit(127)
