@@ -122,9 +122,10 @@ $(B)/libcallprof.so: $(B)/$(SO_NAME)
 
 # The static archive holds the runtime as one object whose only global symbols
 # are those the shared library exports (libcallprof.map is the one list): a
-# program may define its own `options` or `process`.  Its _Unwind_SetIP and
-# context switches are weak: a program linked with -static brings libgcc_eh.a's
-# and libc.a's.
+# program may define its own `options` or `process`.  Its code is one section
+# (runtime/archive.ld), which tells the runtime's functions from the program's.
+# Its _Unwind_SetIP and context switches are weak: a program linked with
+# -static brings libgcc_eh.a's and libc.a's.
 $(B)/archive/exports.txt: runtime/libcallprof.map
 	@mkdir -p $(@D)
 	@echo "  GEN     $@"
@@ -136,9 +137,9 @@ $(B)/archive/exports.txt: runtime/libcallprof.map
 # libgcc_eh.a and libc.a define too (_Unwind_Backtrace, backtrace, vfork, gprof's).
 AR_WEAK := _Unwind_SetIP makecontext swapcontext setcontext __cxa_begin_catch unshare setns _Unwind_Backtrace backtrace vfork __monstartup monstartup _mcleanup
 FLAGS_runtime += | $(AR_WEAK)
-$(B)/archive/libcallprof.o: $(AR_OBJ) $(B)/archive/exports.txt $(call flags,runtime)
+$(B)/archive/libcallprof.o: $(AR_OBJ) $(B)/archive/exports.txt runtime/archive.ld $(call flags,runtime)
 	@echo "  LD -r   $@"
-	$(Q)$(CC) -r -nostdlib -o $@.all $(AR_OBJ) && \
+	$(Q)$(CC) -r -nostdlib -Wl,-T,runtime/archive.ld -o $@.all $(AR_OBJ) && \
 	    objcopy --keep-global-symbols=$(B)/archive/exports.txt $(AR_WEAK:%=--weaken-symbol=%) $@.all $@ && \
 	    rm -f $@.all
 

@@ -21,6 +21,7 @@
 #include "jsonw.h"
 #include "libcall.h"
 #include "libstub.h"
+#include "linkage.h"
 #include "meter.h"
 #include "options.h"
 #include "sampled.h"
@@ -283,7 +284,9 @@ static bool is_startup_code(const char *name)
 		"__do_global_dtors_aux", "frame_dummy", "__libc_csu_init", "__libc_csu_fini",
 		"_dl_relocate_static_pie",
 		/* what a -pg link's gcrt1.o and libc_nonshared.a add */
-		"__gmon_start__", "atexit", "at_quick_exit", "__stack_chk_fail_local"
+		"__gmon_start__", "atexit", "at_quick_exit", "__stack_chk_fail_local",
+		/* what the archive's own calls bring from libc_nonshared.a and libgcc.a */
+		"pthread_atfork", "__pthread_atfork", "__floatuntidf"
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -303,7 +306,7 @@ static void visit_uncalled(uintptr_t addr, const char *name, void *arg)
 	struct sym_function f;
 	uintptr_t key;
 
-	if (is_startup_code(name))
+	if (is_startup_code(name) || linkage_own_code(addr))
 		return;
 	u->total++;
 	if (snapshot_fn_id(u->d->snap, addr) >= 0) /* called, and keyed by its address */

@@ -8,10 +8,14 @@
  *                     only: the archive is never preloaded), and has nothing
  *                     more to give: dlsym finds the C library;
  *   linkage_static.c  (the archive) leaves _longjmp to the C library and names
- *                     it, so that a static link brings glibc's longjmp in.
+ *                     it, so that a static link brings glibc's longjmp in; its
+ *                     code lies inside the program's module, in one section.
  */
 #ifndef CALLPROF_LINKAGE_H
 #define CALLPROF_LINKAGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "nonlocal.h"
 
@@ -22,5 +26,10 @@ void linkage_setup(void);
  * (_longjmp: in glibc every longjmp is one function), or NULL; the lifecycle
  * gives it to nonlocal_setup. */
 jump_fn linkage_longjmp(void);
+
+/* True if `addr` is in the runtime's own code where that code is part of the
+ * program's module (the archive: runtime/archive.ld); the shared library is a
+ * module of its own, never the program's, and says false. */
+bool linkage_own_code(uintptr_t addr);
 
 #endif

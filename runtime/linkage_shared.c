@@ -23,6 +23,12 @@ jump_fn linkage_longjmp(void)
 	return NULL;
 }
 
+bool linkage_own_code(uintptr_t addr)
+{
+	(void)addr;
+	return false;
+}
+
 CP_EXPORT void _longjmp(struct __jmp_buf_tag env[1], int val)
 {
 	nonlocal_jump(&real__longjmp, "_longjmp", env, val);

@@ -7,7 +7,17 @@
  */
 #include "linkage.h"
 
+/* Defined by the program's link around the runtime's code (runtime/archive.ld);
+ * weak, so a link that somehow lost the section still works (nothing is own). */
+extern const char __start_callprof_text[] __attribute__((weak));
+extern const char __stop_callprof_text[] __attribute__((weak));
+
 void linkage_setup(void) {}
+
+bool linkage_own_code(uintptr_t addr)
+{
+	return addr >= (uintptr_t)__start_callprof_text && addr < (uintptr_t)__stop_callprof_text;
+}
 
 jump_fn linkage_longjmp(void)
 {

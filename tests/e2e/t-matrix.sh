@@ -52,6 +52,18 @@ done
 for p in $E2E_STATIC; do
 	e2e_case link static "$p" "static-$p"
 done
+# Coverage of a program linked with libcallprof.a: the runtime's code, inside the program's
+# module (runtime/archive.ld), is none of the program's functions, called or not.  The same
+# build linked to the shared library lists the same.
+t="linked with libcallprof.a: coverage lists the program's functions, not the runtime's"
+cov='.modules[] | select(.symtab_functions != null) | [.symtab_functions, [.uncalled[].name]]'
+got=$(jq -c "$cov" "$W/static-basic.json" 2>&1)
+want=$(jq -c "$cov" "$W/gcc-O2-basic-link.json" 2>&1)
+if [ "$got" = "$want" ] && [ "$got" = '[7,["never_called"]]' ]; then
+	ok "$t"
+else
+	fail "$t" "libcallprof.a: $got; libcallprof.so: $want"
+fi
 
 leftover=$(find "$W" -name '*.tmp*' | head -n 3)
 if [ -z "$leftover" ]; then
