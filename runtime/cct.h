@@ -103,6 +103,8 @@ struct cct_node {
 	uint32_t lend_left;        /* its callees past those to go untimed before it times one
 				   * standing for R (stamp.h) */
 	uint32_t dump_id;          /* scratch for the dump; the probes never touch it */
+	uint32_t fence_votes;      /* tsc-adaptive: its sampled calls whose own work paid for
+				    * fenced reads (probe.c) */
 	uint64_t lent_calls;       /* its calls timed whole for their caller (FRAME_LENT) */
 	uint64_t fold_child_ticks; /* its folded callees' time, all of it (fold.h): left out of
 				    * the self time estimated from its timed calls */

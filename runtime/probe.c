@@ -41,36 +41,47 @@ void probe_set_costs(const struct comp_cost cost[PROBE_KINDS])
 	costs_known = true;
 }
 
+/* tsc-adaptive: the own work of a leaf's sampled activation, `ticks` long, pays
+ * for fenced reads: at least what plain probes cost. */
+static bool pays_for_fences(uint64_t ticks)
+{
+	return (double)ticks - costs[PROBE_FENCED].o_in >=
+	       costs[PROBE_PLAIN].o_in + costs[PROBE_PLAIN].o_out;
+}
+
 /*
  * tsc-adaptive: settles a sampled node's reads, from its sample (stamp.h).
  * A context with callees reads plainly: its callees' reads are what time
  * them, and fencing it would only add cost.  A leaf is never recursive
- * through its node, so every sampled activation has finished by now.  The
- * longest one is left out: the first call of a function pays for cold caches
- * and page faults, and would decide alone.
+ * through its node, so every sampled activation has finished by now.  A leaf
+ * keeps fenced reads when most of its sampled calls paid for them: a mean
+ * would let a few long ones decide (the first call's cold caches and page
+ * faults, an interrupt, a preemption on a loaded machine).
  */
 static void settle(struct cct_node *n)
 {
 	uint64_t sampled = n->kind_calls[PROBE_FENCED - 1];
-	double own;
 
-	if (n->first_child || !costs_known || sampled < 2) {
+	if (n->first_child || !costs_known || 2 * (uint64_t)n->fence_votes <= sampled)
 		n->fence = CCT_FENCE_PLAIN;
-		return;
-	}
-	own = (double)(n->incl_ticks - n->max_ticks) / (double)(sampled - 1) -
-	      costs[PROBE_FENCED].o_in;
-	n->fence = own >= costs[PROBE_PLAIN].o_in + costs[PROBE_PLAIN].o_out ? CCT_FENCE_FENCED
-									     : CCT_FENCE_PLAIN;
+	else
+		n->fence = CCT_FENCE_FENCED;
 }
 
 static void close_late(struct tstate *t, struct frame *top, uint64_t now)
 {
+	struct cct_node *n = top->node;
+
 	now = stamp_exit_late(top, now);
 	/* Never before its entry: a probe that read the TSC as the program forbade it (clock.h). */
-	frame_close_any(top, top - 1, now < frame_enter_ticks(top) ? frame_enter_ticks(top) : now);
-	if (stamp_sampled(top->node))
-		settle(top->node);
+	if (now < frame_enter_ticks(top))
+		now = frame_enter_ticks(top);
+	if (n->fence == CCT_FENCE_SAMPLING && costs_known && !n->first_child &&
+	    pays_for_fences(now - frame_enter_ticks(top)))
+		n->fence_votes++;
+	frame_close_any(top, top - 1, now);
+	if (stamp_sampled(n))
+		settle(n);
 	if (t->stack.cpu_frame >= t->stack.depth - 1)
 		shadow_cpu_close(&t->stack, t->stack.depth - 1);
 	t->stack.depth--;

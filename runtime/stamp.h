@@ -14,9 +14,9 @@
  * than calibration measured.  Fenced reads are exact but cost about 2.5 times
  * as much, which only pays where a call does real work.  So every calling
  * context's first STAMP_SAMPLE_CALLS activations are read with fences; then a
- * context with no callees whose own work per call is at least what plain
- * probes cost keeps fenced reads, and every other one reads plainly (the
- * probe core settles it: probe.c).  Fenced activations are calls of kind
+ * context with no callees most of whose sampled calls did own work of at least
+ * what plain probes cost keeps fenced reads, and every other one reads plainly
+ * (the probe core settles it: probe.c).  Fenced activations are calls of kind
  * PROBE_FENCED (kind.h), so compensation subtracts what each kind costs.
  *
  * Sampled timing (CALLPROF_TIMING=sampled, over plain TSC reads).  Most of a

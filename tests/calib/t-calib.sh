@@ -82,8 +82,8 @@ if [ "$(jq -r .clock.source "$W/run1.json")" = tsc ]; then
 fi
 
 # tsc-adaptive: every calling context's first 16 calls read the clock with fences; then a
-# leaf whose own work outweighs the plain probes keeps them, and every other context reads
-# plainly.  The counts of fenced calls are exact.
+# leaf most of whose sampled calls' own work outweighs the plain probes keeps them, and every
+# other context reads plainly.  The counts of fenced calls are exact.
 cc -O1 -g -finstrument-functions "$TOP/tests/calib/adapt.c" -L"$B" -lcallprof -Wl,-rpath,"$B" \
 	-o "$W/adapt" || fail "build adapt.c" "see the log"
 CALLPROF_CLOCK=tsc-adaptive CALLPROF_OUTPUT="$W/adapt.json" "$W/adapt"
@@ -98,6 +98,8 @@ if [ "$(jq -r .clock.source "$W/adapt.json")" = tsc-adaptive ]; then
 	fenced heavy 200   # every call: 100 from main, 100 from parent
 	fenced parent 16   # its sample only: it has callees
 	fenced tiny 32     # its sample in each of its two contexts
+	fenced spiky 16    # its sample only: 2 long calls of 16 do not decide
+	fenced mostly 100  # every call: 14 long calls of 16 do
 	fenced main 1      # a single call, still in its sample
 	jq -e '.calibration | .fenced_o_in_ns > 0 and .fenced_o_out_ns >= 0' "$W/adapt.json" >/dev/null &&
 		ok "tsc-adaptive: fenced reads calibrated" ||
