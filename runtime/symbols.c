@@ -977,6 +977,8 @@ void symbols_each_function(struct symbols *s, long module,
 		s && module >= 0 && (size_t)module < s->nmods ? s->mods[module].dwfl_module : NULL;
 	int n = mod ? dwfl_module_getsymtab(mod) : -1;
 	struct fn_sym *fns = n > 0 ? calloc((size_t)n, sizeof(*fns)) : NULL;
+	struct cu_index *ix;
+	Dwarf_Addr bias;
 	size_t count = 0;
 	GElf_Sym sym;
 	GElf_Addr addr;
@@ -990,9 +992,12 @@ void symbols_each_function(struct symbols *s, long module,
 	}
 	if (count)
 		qsort(fns, count, sizeof(*fns), cmp_fn_sym);
+	ix = count ? module_index_of(s, mod) : NULL;
 	for (size_t i = 0; i < count; i++) {
 		if (i && fns[i].addr == fns[i - 1].addr)
 			continue; /* an alias: the first name only */
+		if (ix && ix->n && !cu_lookup(s, mod, fns[i].addr, &bias))
+			continue; /* no debug information: library code a static link brought */
 		visit(fns[i].addr,
 		      dwfl_module_getsym_info(mod, fns[i].index, &sym, &addr, &shndx, NULL, NULL),
 		      arg);

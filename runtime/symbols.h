@@ -65,7 +65,9 @@ bool symbols_call_line(struct symbols *s, uintptr_t ret_addr, uintptr_t caller, 
 		       int *line);
 
 /* Calls `visit` for each function symbol with code (defined, non-zero size)
- * of module `module` (an index from symbols_modules), once per address. */
+ * of module `module` (an index from symbols_modules), once per address; where
+ * the module has debug information, only those it covers: what a static link
+ * brings from libraries built without it (libc.a's, libgcc.a's) is left out. */
 void symbols_each_function(struct symbols *s, long module,
 			   void (*visit)(uintptr_t addr, const char *name, void *arg), void *arg);
 

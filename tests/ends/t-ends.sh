@@ -549,6 +549,12 @@ else
 		go x sjmp ./static_jmp
 		[ "$how" = "exit 0" ] && [ "$(cat "$W/sjmp.out")" = back ] && expect "$t" "$dump" "calls main 1
 calls deep 5" || fail "$t" "ended by '$how', printed '$(cat "$W/sjmp.out")'"
+		# Its coverage: its own two functions, not the thousands a static link brings from
+		# libraries built without debug information, nor the runtime's.
+		t="a fully static C program's coverage counts its own functions only"
+		cov=$(jq -c '[.modules[] | select(.symtab_functions != null) |
+			.symtab_functions, (.uncalled | length)]' "$dump" 2>&1)
+		[ "$cov" = "[2,0]" ] && ok "$t" || fail "$t" "symtab_functions, uncalled: $(printf '%s' "$cov" | head -c 200)"
 	else
 		fail "$t" "does not link: $(grep -m 2 -i error "$W/static.log" | tr '\n' ' ')"
 	fi
