@@ -23,6 +23,7 @@
 #include "libstub.h"
 #include "linkage.h"
 #include "meter.h"
+#include "modscan.h"
 #include "options.h"
 #include "sampled.h"
 #include "symbols.h"
@@ -409,7 +410,8 @@ static void write_module_libcalls(struct dump_ctx *d, const struct sym_module *m
 }
 
 /* True for a module that holds some function other than library functions:
- * its coverage is listed (a library's thousands of functions are not). */
+ * its coverage is listed (a library's thousands of functions are not) when
+ * its own code calls the probes (modscan.h). */
 static bool has_own_functions(const struct dump_ctx *d, const struct sym_function *f, long module)
 {
 	for (size_t i = 0; i < d->snap->nfns; i++)
@@ -480,7 +482,7 @@ static void write_symbols(struct dump_ctx *d)
 		write_string_member(w, "path", mods[i].path);
 		write_string_member(w, "build_id", mods[i].build_id);
 		write_hex_member(w, "base", mods[i].base);
-		if (!f || has_own_functions(d, f, (long)i))
+		if (!f || (has_own_functions(d, f, (long)i) && modscan_module_probed(mods[i].base)))
 			write_uncalled(d, (long)i);
 		write_module_libcalls(d, &mods[i]);
 		jsonw_object_end(w);

@@ -122,3 +122,19 @@ bool modscan_probed_loaded(void)
 
 	return dl_iterate_phdr(visit, &sc) != 0;
 }
+
+/* dl_iterate_phdr callback: 0 to go on, 1 if the module holding *addr calls
+ * the probes (the runtime's own module: the program it is linked into), 2 if
+ * it does not. */
+static int visit_holder(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	if (!holds(info, *(const uintptr_t *)arg))
+		return 0;
+	return holds(info, (uintptr_t)&modscan_probed_loaded) || imports_probes(info) ? 1 : 2;
+}
+
+bool modscan_module_probed(uintptr_t addr)
+{
+	return dl_iterate_phdr(visit_holder, &addr) != 2;
+}
