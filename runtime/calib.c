@@ -24,8 +24,8 @@ static const char method[] =
 	"in "
 	"loops: o_in is its measured time per call, o_out the rest of the per-call cost over an "
 	"uninstrumented twin loop; each the minimum over the rounds; the costs of fenced calls "
-	"(tsc-adaptive) likewise on a leaf that works; measured at start-up and again at the dump, "
-	"and the mean of the two used";
+	"(tsc-adaptive) likewise on a leaf that works; measured at start-up and, unless the run "
+	"lasted less than ten times that took, again at the dump, and the mean of the two used";
 /* The same under sampled timing, whose leaf is timed as a lent call is (calib.h). */
 static const char method_sampled[] =
 	"a small instrumented leaf (it takes a value and returns one, as real functions do) "
@@ -33,7 +33,8 @@ static const char method_sampled[] =
 	"timed for itself, as most timed calls are: o_in is the leaf's measured time per call, "
 	"o_out the rest of the per-call cost over an uninstrumented twin loop; an untimed call's "
 	"whole cost likewise, no call timed; each the minimum over the rounds; measured at "
-	"start-up and again at the dump, and the mean of the two used";
+	"start-up and, unless the run lasted less than ten times that took, again at the dump, and "
+	"the mean of the two used";
 struct calib calib = { .method = method };
 
 /* The uninstrumented twin of calib_leaf; the asm keeps the call from being elided. */
@@ -457,7 +458,8 @@ void calib_run(void)
 		cputime_set_cost(calib.cpu_read_ticks);
 	}
 	calib_late(); /* when the first calibration is the dump's */
-	calib.cost_ns = clock_mono_ns() - start_ns;
+	calib.done_ns = clock_mono_ns();
+	calib.cost_ns = calib.done_ns - start_ns;
 	calib.done = all;
 	if (calib.done)
 		publish();
@@ -482,6 +484,19 @@ static void add_metered(struct calib_cost *c, const struct meter_sums *program)
 
 /* The machine may run the probes faster or slower now than at start-up
  * (clock frequency, the other core's load): the run sits in between. */
+/*
+ * A run shorter than CALIB_AGAIN_RUNS times what calibration took at start-up
+ * is not measured again: its probes cannot have cost more than it lasted, so
+ * a second measurement would refine a small correction by a fraction of it,
+ * and lengthen the whole run by a tenth or more (fib(1): 2.5 ms of 16).
+ */
+#define CALIB_AGAIN_RUNS 10
+
+static bool worth_again(void)
+{
+	return clock_mono_ns() - calib.done_ns >= CALIB_AGAIN_RUNS * calib.cost_ns;
+}
+
 void calib_again(void)
 {
 	double in[PROBE_KINDS], out[PROBE_KINDS];
@@ -490,11 +505,18 @@ void calib_again(void)
 	if (!calib.done)
 		return;
 	calib_late();
+	if (!worth_again())
+		before = 0; /* the start-up figures stand; the meter's below still count */
 	for (unsigned k = 0; k < PROBE_KINDS; k++)
 		if ((before & 1u << k) && !measure((enum probe_kind)k, &in[k], &out[k]))
 			return;
 	for (unsigned k = 0; k < PROBE_KINDS; k++) {
 		struct calib_cost *c = &calib.kind[k];
+		if (!before) { /* an earlier dump of this short run may have added its meter's */
+			c->o_in_ticks = c->start_o_in_ticks;
+			c->o_out_ticks = c->start_o_out_ticks;
+			continue;
+		}
 		if (!(before & 1u << k))
 			continue;
 		c->end_o_in_ticks = in[k];
@@ -509,6 +531,6 @@ void calib_again(void)
 				measure_meter(k);
 			add_metered(&calib.kind[k], &meter_program[k]);
 		}
-	calib.again = true;
+	calib.again = before != 0;
 	publish();
 }

@@ -60,6 +60,7 @@ struct calib {
 	uint32_t rounds; /* measurement rounds of plain calls that counted */
 	uint32_t calls_per_round;
 	uint64_t cost_ns;      /* time calibration took at start-up */
+	uint64_t done_ns;      /* when it ended (clock_mono_ns) */
 	double cpu_read_ticks; /* a call's two reads of the CPU clock and of the wall clock
 				* beside them (cputime.h); 0: CPU time off */
 	const char *method;    /* how the figures were measured, for the dump */
@@ -76,8 +77,9 @@ struct comp_cost calib_comp_cost(const struct calib_cost *c);
 void calib_run(void);
 
 /* Measures them again (at dump time) and uses the mean of both measurements,
- * to which each kind adds what its probes were metered to cost in the program
- * beyond calibration's loop (meter.h).
+ * unless the run was too short for that to be worth its cost (calib.c:
+ * `again` stays false), to which each kind adds what its probes were metered
+ * to cost in the program beyond calibration's loop (meter.h).
  * The kinds of a front-end some call used (probe_kinds_seen: -pg -mfentry),
  * not measured at start-up since no call was known to need them, are
  * measured now, once. */

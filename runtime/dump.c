@@ -173,6 +173,8 @@ static void write_calibration(struct dump_ctx *d)
 			    c->done ? ns_per_call(d, p->start_o_out_ticks) : 0);
 	write_double_member(w, "end_o_in_ns", c->again ? ns_per_call(d, p->end_o_in_ticks) : 0);
 	write_double_member(w, "end_o_out_ns", c->again ? ns_per_call(d, p->end_o_out_ticks) : 0);
+	jsonw_key(w, "measured_again");
+	jsonw_bool(w, c->again);
 	for (unsigned k = 1; k < PROBE_KINDS; k++) { /* the other kinds: <name>_o_in_ns, ... */
 		if (!c->kind[k].measured)
 			continue;
