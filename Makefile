@@ -88,11 +88,15 @@ RT_GPR_CFLAGS := -mgeneral-regs-only
 RT_GPR_OBJ := $(B)/runtime/fentry.o $(B)/runtime/hijack_fast.o $(B)/runtime/libcall.o \
 	$(B)/runtime/verdict.o $(B)/runtime/meter.o
 $(RT_GPR_OBJ): RT_ONLY_FLAGS := $(RT_GPR_CFLAGS)
+# Their assembly entries keep the stack as the probed call found it, which may
+# be 8 bytes off (fentry_entry.S): the C they call aligns its own.
+RT_ENTRY_C_CFLAGS := -mstackrealign
+$(B)/runtime/fentry.o $(B)/runtime/libcall.o: RT_ONLY_FLAGS += $(RT_ENTRY_C_CFLAGS)
 FLAGS_runtime = $(CC) $(RT_CFLAGS) | $(RT_TARGET_CFLAGS) | $(RT_FENTRY_TARGET_CFLAGS) | $(RT_GPR_CFLAGS) | $(RT_LDFLAGS) $(RT_LIBS)
 # Nor do they keep a frame pointer: a register more, and no frame, on every probe.
 RT_GPR_NOFP_CFLAGS := -fomit-frame-pointer
 $(RT_GPR_OBJ): RT_ONLY_FLAGS += $(RT_GPR_NOFP_CFLAGS)
-FLAGS_runtime += | $(RT_GPR_NOFP_CFLAGS)
+FLAGS_runtime += | $(RT_GPR_NOFP_CFLAGS) | $(RT_ENTRY_C_CFLAGS)
 
 $(B)/runtime/%.o: runtime/%.c $(call flags,runtime) | $(B)/runtime
 	@echo "  CC      $@" $(if $(Q),,)

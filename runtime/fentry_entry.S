@@ -8,7 +8,10 @@
  * On entry (%rsp) is the address just after the call in the function F, and
  * 8(%rsp) F's return slot.  The stack may be misaligned: GCC calls a local
  * function that needs no alignment with %rsp 8 bytes off (-fipa-stack-alignment),
- * so it is realigned before any call.
+ * and fentry.c, built with -mstackrealign, realigns it itself.
+ * %rsp moves here by constants only, and a hijacked call's return slot is
+ * written here, at a constant offset from it, once fentry_enter has recorded
+ * the call (HIJACK_FAST_PENDING, hijack.h: what that saves).
  */
 	.text
 	.globl	__fentry__
@@ -16,13 +19,8 @@
 	.p2align 4
 __fentry__:
 	.cfi_startproc
-	pushq	%rbp
-	.cfi_def_cfa_offset 16
-	.cfi_offset %rbp, -16
-	movq	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	andq	$-16, %rsp
 	subq	$64, %rsp
+	.cfi_def_cfa_offset 72
 	movq	%rdi, 0(%rsp)			/* integer arguments */
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 16(%rsp)
@@ -31,11 +29,21 @@ __fentry__:
 	movq	%r9, 40(%rsp)
 	movq	%rax, 48(%rsp)			/* %al: the vector registers a variadic call uses */
 	movq	%r10, 56(%rsp)			/* GCC's static chain (nested functions) */
-	leaq	16(%rbp), %rdi			/* F's return slot */
-	movq	8(%rbp), %rsi			/* just after the call in F */
+	leaq	72(%rsp), %rdi			/* F's return slot */
+	movq	64(%rsp), %rsi			/* just after the call in F */
 	movq	%rsp, %rdx			/* the saved registers, in that order */
-	call	fentry_enter
-	movq	0(%rsp), %rdi
+	call	fentry_enter			/* %rax: the slot's next word; %rdx: busy, or 0 */
+	testq	%rdx, %rdx
+	jz	2f
+	leaq	hijack_trampoline(%rip), %rcx
+	testq	%rax, %rax
+	jnz	1f
+	movq	%rcx, 72(%rsp)			/* the swap */
+	movl	$0, (%rdx)			/* the probe's release */
+	jmp	2f
+1:	movq	%rcx, 80(%rsp)			/* a nested function's slot, above its saved %r10 */
+	movl	$0, (%rdx)
+2:	movq	0(%rsp), %rdi
 	movq	8(%rsp), %rsi
 	movq	16(%rsp), %rdx
 	movq	24(%rsp), %rcx
@@ -43,11 +51,8 @@ __fentry__:
 	movq	40(%rsp), %r9
 	movq	48(%rsp), %rax
 	movq	56(%rsp), %r10
-	movq	%rbp, %rsp
-	.cfi_def_cfa_register %rsp
-	popq	%rbp
+	addq	$64, %rsp
 	.cfi_def_cfa_offset 8
-	.cfi_restore %rbp
 	ret
 	.cfi_endproc
 	.size	__fentry__, .-__fentry__

@@ -48,8 +48,11 @@
  * What a front-end provides: an assembly entry that keeps the registers of
  * the probed call it must (arguments), then calls C compiled with
  * -mgeneral-regs-only (fentry.c's flags in the Makefile), so that the fast
- * path below leaves every vector register alone.  That C calls
- * hijack_enter_fast and, when it returns false, hijack_enter_slow through
+ * path below leaves every vector register alone, and with -mstackrealign,
+ * since the entry leaves the stack as the probed call found it.  That C calls
+ * hijack_enter_fast, whose hijacked calls the entry then finishes (the swap
+ * of the return address, at a constant offset from %rsp: HIJACK_FAST_PENDING),
+ * and, when it returns HIJACK_FAST_NO, hijack_enter_slow through
  * hijack_call_saved, which saves the whole vector and x87 state around it
  * (cold code calls libc, whose string functions clear the upper halves of
  * the ymm registers that may carry arguments).  The core's sp of such a call
@@ -110,10 +113,11 @@ hijack_fits(const struct hijack_stack *h, uintptr_t *slot)
 	return likely(r->slot > slot) || (r->slot == slot && *slot == HIJACK_TRAMPOLINE);
 }
 
-/* Pushes the record of a call of `fn` returning through `slot` and swaps its
- * return address for the trampoline.  The probe held, the room checked. */
+/* Pushes the record of a call of `fn` returning through `slot`, whose return
+ * address is then to be swapped for the trampoline.  The probe held, the room
+ * checked. */
 static inline __attribute__((always_inline)) CP_NOINSTR void
-hijack_push(struct hijack_stack *h, uintptr_t *slot, uintptr_t fn, uintptr_t aux)
+hijack_record(struct hijack_stack *h, uintptr_t *slot, uintptr_t fn, uintptr_t aux)
 {
 	struct hijack_rec *r = &h->base[h->depth++];
 
@@ -121,8 +125,24 @@ hijack_push(struct hijack_stack *h, uintptr_t *slot, uintptr_t fn, uintptr_t aux
 	r->orig = *slot;
 	r->fn = fn;
 	r->aux = aux;
+}
+
+/* The same, and the swap. */
+static inline __attribute__((always_inline)) CP_NOINSTR void
+hijack_push(struct hijack_stack *h, uintptr_t *slot, uintptr_t fn, uintptr_t aux)
+{
+	hijack_record(h, slot, fn, aux);
 	*slot = HIJACK_TRAMPOLINE;
 }
+
+/* What the fast path of an enter did (hijack_enter_fast). */
+enum hijack_fast {
+	HIJACK_FAST_NO,      /* nothing: the caller takes the slow path */
+	HIJACK_FAST_DONE,    /* the call hijacked, or counted as not recorded */
+	HIJACK_FAST_PENDING, /* hijacked but for the swap, the probe still held: the
+			      * front-end's assembly entry writes the trampoline into
+			      * the slot, then releases the probe (below) */
+};
 
 /*
  * The fast path of an enter, on this thread (state `t`): a call of `fn`, of
@@ -132,20 +152,31 @@ hijack_push(struct hijack_stack *h, uintptr_t *slot, uintptr_t fn, uintptr_t aux
  * word `word` (cct.h's fe_word: a node still unmarked, or marked otherwise,
  * takes the slow path, which marks it).  A call that is not recorded
  * (filtered out, too deep) is counted as such here and not hijacked
- * (probe_skip_unrecorded_held).  Returns false, having changed nothing,
- * otherwise: the caller then calls hijack_enter_slow through
+ * (probe_skip_unrecorded_held).  Returns HIJACK_FAST_NO, having changed
+ * nothing, otherwise: the caller then calls hijack_enter_slow through
  * hijack_call_saved.
+ *
+ * With `pending` (a constant where this is inlined), a hijacked call is left
+ * HIJACK_FAST_PENDING: the assembly entry that called the front-end's C swaps
+ * the return address itself, with a store at a constant offset from %rsp,
+ * and then releases the probe.  The hijacked function's `ret`, mispredicted
+ * as every hijacked return is (its return stack names the caller), loads
+ * that word back through %rsp: a store through a pointer from C, on a stack
+ * realigned with `and`, made that misprediction about 3 ns dearer on this
+ * project's AMD hosts (bench/FINDINGS.md).  The probe stays held until the
+ * swap, so that no signal handler's probe finds the record with its slot
+ * not swapped yet, and takes it for dead.
  */
-static inline __attribute__((always_inline)) CP_NOINSTR bool
+static inline __attribute__((always_inline)) CP_NOINSTR enum hijack_fast
 hijack_enter_fast(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_kind kind,
-		  uintptr_t word)
+		  uintptr_t word, bool pending)
 {
 	uintptr_t sp = HIJACK_SP(slot);
 	struct cct_node *node;
 	bool metered;
 
 	if (unlikely(!probe_hold(t)))
-		return false;
+		return HIJACK_FAST_NO;
 	metered = meter_enter_begin(t);
 	if (unlikely(!(node = probe_find_held(t, fn, sp)))) {
 		/* A call not recorded needs no record and no frame: done here. */
@@ -153,20 +184,25 @@ hijack_enter_fast(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_ki
 
 		meter_enter_off(t, metered);
 		probe_release(t);
-		return skipped;
+		return skipped ? HIJACK_FAST_DONE : HIJACK_FAST_NO;
 	}
 	if (unlikely(!hijack_fits(&t->ret, slot)) || unlikely(node->fe_word != word)) {
 		meter_enter_off(t, metered);
 		probe_release(t);
-		return false;
+		return HIJACK_FAST_NO;
 	}
-	hijack_push(&t->ret, slot, fn, 0);
+	if (pending)
+		hijack_record(&t->ret, slot, fn, 0);
+	else
+		hijack_push(&t->ret, slot, fn, 0);
 	/* The kind of `word` is the node's own (cct.h): not counted apart.  Both
 	 * are constants where this is inlined, so the test costs nothing. */
 	probe_push_held(t, node, fn, sp, kind == cct_word_kind(word) ? PROBE_PLAIN : kind);
 	meter_enter_end(t, metered, kind);
+	if (pending)
+		return HIJACK_FAST_PENDING;
 	probe_release(t);
-	return true;
+	return HIJACK_FAST_DONE;
 }
 
 /*

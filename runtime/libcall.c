@@ -7,13 +7,24 @@
  */
 #include "libcall.h"
 
+#include <signal.h>
+
 #include "compat.h"
 #include "hijack.h"
 #include "probe.h"
 #include "tstate.h"
 
+/* What libcall_enter leaves libcall_entry.S to do (in rax and rdx): jump to
+ * `target`; before that, with `busy` not NULL, write the trampoline into the
+ * return slot and clear *busy: the probe's release (hijack.h,
+ * HIJACK_FAST_PENDING). */
+struct libcall_todo {
+	uintptr_t target;
+	volatile sig_atomic_t *busy;
+};
+
 /* Called by libcall_entry.S. */
-uintptr_t libcall_enter(const struct libstub_entry *e, uintptr_t *slot);
+struct libcall_todo libcall_enter(const struct libstub_entry *e, uintptr_t *slot);
 
 /* A call counted without a frame (LIBSTUB_COUNT_ONLY) on the fast path: false,
  * having changed nothing, when it needs the slow one. */
@@ -29,18 +40,23 @@ count_fast(struct tstate *t, uintptr_t fn, uintptr_t *slot)
 	return done;
 }
 
-uintptr_t libcall_enter(const struct libstub_entry *e, uintptr_t *slot)
+struct libcall_todo libcall_enter(const struct libstub_entry *e, uintptr_t *slot)
 {
 	struct tstate *t = tstate_self;
 
 	if (likely(!(e->flags & LIBSTUB_COUNT_ONLY))) {
-		if (likely(hijack_enter_fast(t, e->key, slot, PROBE_LIBRARY, LIBCALL_WORD)))
-			return e->target;
+		enum hijack_fast fast =
+			hijack_enter_fast(t, e->key, slot, PROBE_LIBRARY, LIBCALL_WORD, true);
+
+		if (likely(fast == HIJACK_FAST_PENDING))
+			return (struct libcall_todo){ e->target, &t->busy };
+		if (fast == HIJACK_FAST_DONE)
+			return (struct libcall_todo){ e->target, NULL };
 	} else if (count_fast(t, e->key, slot)) {
-		return e->target;
+		return (struct libcall_todo){ e->target, NULL };
 	}
 	if (hijack_call_saved(libcall_enter_cold, (uintptr_t)e, (uintptr_t)slot, 0))
 		hijack_restamp(t, e->key, slot,
 			       0); /* the entry time, after the vector state's restoring */
-	return e->target;
+	return (struct libcall_todo){ e->target, NULL };
 }

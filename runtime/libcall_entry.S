@@ -4,7 +4,9 @@
  * instruction.  Keeps the registers a call may carry arguments in, hands the
  * entry and the return slot to libcall_enter (libcall.c, which touches no
  * vector register: its cold paths save them, hijack.h), and jumps on to the
- * function it returns with the stack exactly as the caller left it.
+ * function it returns with the stack exactly as the caller left it.  As
+ * __fentry__ does (fentry_entry.S), it moves %rsp by constants only, and
+ * swaps the return address itself.
  */
 	.text
 	.globl	libcall_entry
@@ -13,13 +15,9 @@
 	.p2align 4
 libcall_entry:
 	.cfi_startproc
-	pushq	%rbp
-	.cfi_def_cfa_offset 16
-	.cfi_offset %rbp, -16
-	movq	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	andq	$-16, %rsp			/* the caller's alignment is not ours to trust */
-	subq	$64, %rsp
+	subq	$64, %rsp			/* libcall.c, built with -mstackrealign,
+						 * aligns its own */
+	.cfi_def_cfa_offset 72
 	movq	%rdi, 0(%rsp)			/* integer arguments */
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 16(%rsp)
@@ -29,10 +27,15 @@ libcall_entry:
 	movq	%rax, 48(%rsp)			/* %al: the vector registers a variadic call uses */
 	movq	%r10, 56(%rsp)
 	movq	%r11, %rdi			/* the entry */
-	leaq	8(%rbp), %rsi			/* the caller's return slot */
-	call	libcall_enter
+	leaq	64(%rsp), %rsi			/* the caller's return slot */
+	call	libcall_enter			/* %rax: the function; %rdx: busy, or 0 */
 	movq	%rax, %r11			/* the function: %r11 is free at a call through the PLT */
-	movq	0(%rsp), %rdi
+	testq	%rdx, %rdx
+	jz	1f
+	leaq	hijack_trampoline(%rip), %rcx
+	movq	%rcx, 64(%rsp)			/* the swap (HIJACK_FAST_PENDING, hijack.h) */
+	movl	$0, (%rdx)			/* the probe's release */
+1:	movq	0(%rsp), %rdi
 	movq	8(%rsp), %rsi
 	movq	16(%rsp), %rdx
 	movq	24(%rsp), %rcx
@@ -40,11 +43,8 @@ libcall_entry:
 	movq	40(%rsp), %r9
 	movq	48(%rsp), %rax
 	movq	56(%rsp), %r10
-	movq	%rbp, %rsp
-	.cfi_def_cfa_register %rsp
-	popq	%rbp
+	addq	$64, %rsp
 	.cfi_def_cfa_offset 8
-	.cfi_restore %rbp
 	jmp	*%r11
 	.cfi_endproc
 	.size	libcall_entry, .-libcall_entry
