@@ -60,7 +60,7 @@ struct fentry_todo fentry_enter(uintptr_t *slot, uintptr_t after, const uintptr_
 	/* A capture's cold path is timed (cct_node.capture_ticks), any other's not. */
 	began = args_on ? stamp_enter_read() : 0;
 	cold = hijack_call_saved(fentry_enter_cold, fn, (uintptr_t)slot, (uintptr_t)regs);
-	if (cold)
-		hijack_restamp(t, fn, slot, cold & FENTRY_COLD_CAPTURED ? began : 0);
+	if (cold) /* read again: a thread's first probe makes its state in the cold path */
+		hijack_restamp(tstate_self, fn, slot, cold & FENTRY_COLD_CAPTURED ? began : 0);
 	return (struct fentry_todo){ 0, NULL };
 }
