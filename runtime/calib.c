@@ -501,24 +501,24 @@ void calib_again(void)
 {
 	double in[PROBE_KINDS], out[PROBE_KINDS];
 	probe_kind_set before = calib.kinds;
+	bool again;
 
 	if (!calib.done)
 		return;
 	calib_late();
-	if (!worth_again())
-		before = 0; /* the start-up figures stand; the meter's below still count */
+	again = worth_again(); /* else the start-up figures stand; the meter's below still count */
 	for (unsigned k = 0; k < PROBE_KINDS; k++)
-		if ((before & 1u << k) && !measure((enum probe_kind)k, &in[k], &out[k]))
+		if (again && (before & 1u << k) && !measure((enum probe_kind)k, &in[k], &out[k]))
 			return;
 	for (unsigned k = 0; k < PROBE_KINDS; k++) {
 		struct calib_cost *c = &calib.kind[k];
-		if (!before) { /* an earlier dump of this short run may have added its meter's */
+		if (!(before & 1u << k))
+			continue;
+		if (!again) { /* an earlier dump of this short run may have added its meter's */
 			c->o_in_ticks = c->start_o_in_ticks;
 			c->o_out_ticks = c->start_o_out_ticks;
 			continue;
 		}
-		if (!(before & 1u << k))
-			continue;
 		c->end_o_in_ticks = in[k];
 		c->end_o_out_ticks = out[k];
 		c->o_in_ticks = (c->start_o_in_ticks + in[k]) / 2;
@@ -531,6 +531,6 @@ void calib_again(void)
 				measure_meter(k);
 			add_metered(&calib.kind[k], &meter_program[k]);
 		}
-	calib.again = before != 0;
+	calib.again = again;
 	publish();
 }
