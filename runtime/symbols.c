@@ -545,27 +545,26 @@ static bool indexed_source(struct symbols *s, Dwfl_Module *mod, uintptr_t addr,
 	return false;
 }
 
-/* The compile unit holding `addr` when the module has no .debug_aranges. */
-static Dwarf_Die *cu_lookup(struct symbols *s, Dwfl_Module *mod, uintptr_t addr, Dwarf_Addr *bias)
+/* The compile unit of index `ix` holding `addr`, or NULL. */
+static Dwarf_Die *cu_in_index(struct cu_index *ix, uintptr_t addr)
 {
-	struct cu_index *ix = module_index_of(s, mod);
-	size_t lo = 0, hi;
+	size_t lo = LAST_AT_OR_BELOW(ix->ranges, ix->n, low, addr - ix->bias);
 
-	if (!ix)
-		return NULL;
-	*bias = ix->bias;
-	hi = ix->n;
-	while (lo < hi) { /* the last range starting at or below addr */
-		size_t mid = (lo + hi) / 2;
-		if (ix->ranges[mid].low <= addr - ix->bias)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (size_t i = lo; i-- > 0 && lo - i <= 64;) /* ranges may nest: look back a little */
 		if (addr - ix->bias >= ix->ranges[i].low && addr - ix->bias < ix->ranges[i].high)
 			return &ix->ranges[i].cu;
 	return NULL;
+}
+
+/* The compile unit holding `addr` when the module has no .debug_aranges. */
+static Dwarf_Die *cu_lookup(struct symbols *s, Dwfl_Module *mod, uintptr_t addr, Dwarf_Addr *bias)
+{
+	struct cu_index *ix = module_index_of(s, mod);
+
+	if (!ix)
+		return NULL;
+	*bias = ix->bias;
+	return cu_in_index(ix, addr);
 }
 
 /* The declaration file and line of the function whose code holds `addr`. */
@@ -978,7 +977,6 @@ void symbols_each_function(struct symbols *s, long module,
 	int n = mod ? dwfl_module_getsymtab(mod) : -1;
 	struct fn_sym *fns = n > 0 ? calloc((size_t)n, sizeof(*fns)) : NULL;
 	struct cu_index *ix;
-	Dwarf_Addr bias;
 	size_t count = 0;
 	GElf_Sym sym;
 	GElf_Addr addr;
@@ -996,7 +994,7 @@ void symbols_each_function(struct symbols *s, long module,
 	for (size_t i = 0; i < count; i++) {
 		if (i && fns[i].addr == fns[i - 1].addr)
 			continue; /* an alias: the first name only */
-		if (ix && ix->n && !cu_lookup(s, mod, fns[i].addr, &bias))
+		if (ix && ix->n && !cu_in_index(ix, fns[i].addr))
 			continue; /* no debug information: library code a static link brought */
 		visit(fns[i].addr,
 		      dwfl_module_getsym_info(mod, fns[i].index, &sym, &addr, &shndx, NULL, NULL),
