@@ -112,6 +112,21 @@ struct round {
 	double leaf;   /* the leaf's own measured time, summed over its calls */
 };
 
+/* Makes every call of the loop on `t` (its tree warmed by a first loop) timed,
+ * of the plain kind, and its leaf's of kind `kind`: under sampled timing each
+ * of the leaf's calls lent whole to the loop (stamp_lend) and never own-timed. */
+static void timed_loop(struct tstate *t, enum probe_kind kind)
+{
+	struct cct_node *loop = t->tree.root.first_child;
+
+	if (!loop || !loop->first_child)
+		return;
+	stamp_force_kind(loop, PROBE_PLAIN);
+	stamp_force_kind(loop->first_child, kind);
+	if (frames_sampled)
+		stamp_force_untimed(loop->first_child);
+}
+
 /* Runs one round; returns false if the tree is not the expected shape. */
 static bool calib_round(struct tstate *t, const struct target *g, struct round *r)
 {
@@ -119,9 +134,6 @@ static bool calib_round(struct tstate *t, const struct target *g, struct round *
 	uint64_t t0, t1, t2, t3;
 
 	cct_clear_counts(&t->tree);
-	/* Sampled timing: its leaf, never own-timed, lent whole to the loop (calib.h). */
-	if (frames_sampled && t->tree.root.first_child && t->tree.root.first_child->first_child)
-		t->tree.root.first_child->first_child->heavy = 1;
 	t0 = stamp_enter_read();
 	calib_sink = g->empty ? g->empty(g->calls, t0) : t0;
 	t1 = stamp_enter_read();
@@ -180,12 +192,7 @@ static uint32_t measure(enum probe_kind kind, double *o_in_ticks, double *o_out_
 		return 0;
 	tstate_self = t;
 	calib_sink = g->probed(g->calls, 0); /* warm the caches and the tree */
-	if (t->tree.root.first_child && t->tree.root.first_child->first_child) {
-		stamp_force_kind(t->tree.root.first_child, PROBE_PLAIN);
-		stamp_force_kind(t->tree.root.first_child->first_child, kind);
-		if (frames_sampled)
-			stamp_force_untimed(t->tree.root.first_child->first_child);
-	}
+	timed_loop(t, kind);
 	for (uint32_t i = 0; i < g->rounds; i++) {
 		if (!calib_round(t, g, &r))
 			continue;
@@ -212,13 +219,14 @@ static uint32_t measure(enum probe_kind kind, double *o_in_ticks, double *o_out_
 
 /* Calibration's calls per metered one: enough samples in a few rounds, and
  * still few enough that the meter's branches go as in the program's probes.
- * Rounds of the target's loop metered: about 1,200 samples of each kind under
- * every call timed; under sampled timing, whose loop times few of its calls
- * (its first and one in R), twice the rounds for about 140 (the dump's figures
- * need METER_MIN_SAMPLES).  Each round costs a run about 0.1 ms a kind.  Only
- * at the dump, and only for the kinds the program gave enough samples of: the
- * loop's figures serve nothing else, and a short run, which meters too few of
- * its calls, is spared them. */
+ * Rounds of the target's loop metered: about 1,200 samples of each kind.  The
+ * loop is timed as calibration's own (timed_loop), so the difference is what
+ * the figures it corrects miss: under sampled timing, whose meter takes lent
+ * calls only (meter.h), every call of the leaf is lent, and the branches that
+ * a lent call takes seldom in a program are taken every time.  Each round
+ * costs a run about 0.1 ms a kind.  Only at the dump, and only for the kinds
+ * the program gave enough samples of: the loop's figures serve nothing else,
+ * and a short run, which meters too few of its calls, is spared them. */
 #define METER_CALIB_PERIOD 16
 #define METER_CALIB_ROUNDS 10
 
@@ -236,14 +244,16 @@ static void measure_meter(unsigned k)
 		return;
 	tstate_self = t;
 	calib_sink = g->probed(g->calls, 0); /* warm the caches and the tree */
+	timed_loop(t, (enum probe_kind)k);
 	meter_arm(t, sinks, METER_CALIB_PERIOD);
-	for (uint32_t i = 0; i < (frames_sampled ? 2 : 1) * METER_CALIB_ROUNDS; i++)
+	for (uint32_t i = 0; i < METER_CALIB_ROUNDS; i++)
 		calib_sink = g->probed(g->calls, i);
 	tstate_self = saved;
 	tstate_destroy(t);
 	/* The leaf's calls are of kind k; the loop's own, of its front-end's, left out. */
 	loop->samples += sinks[k].samples;
 	loop->discarded += sinks[k].discarded;
+	loop->weight += sinks[k].weight;
 	for (unsigned i = 0; i < METER_PARTS; i++)
 		loop->ticks[i] += sinks[k].ticks[i];
 }

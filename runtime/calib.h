@@ -17,7 +17,9 @@
  * the timed callees whose o_out lies in an own-timed caller's self time, and
  * whose o_in it takes out with them, are nearly all such (a call is own-timed
  * one time in R), and an own-timed call's probes, which also pick its next
- * sample, cost a few nanoseconds more (bench/FINDINGS.md).
+ * sample, cost a few nanoseconds more (bench/FINDINGS.md).  A lent call reads
+ * the clock once more on entering (the meter's first read: meter.h), in the
+ * loop as in the program: its o_out holds that read.
  */
 #ifndef CALLPROF_CALIB_H
 #define CALLPROF_CALIB_H

@@ -123,9 +123,9 @@ static void write_meter_sums(struct dump_ctx *d, const char *key, const struct m
 	jsonw_object_begin(w);
 	write_uint_member(w, "samples", m->samples);
 	write_uint_member(w, "discarded", m->discarded);
+	write_double_member(w, "weight", (double)m->weight / METER_WEIGHT_ONE);
 	for (unsigned i = 0; i < METER_PARTS; i++)
-		write_double_member(w, part_keys[i],
-				    ns_per_call(d, (double)m->ticks[i] / (double)m->samples));
+		write_double_member(w, part_keys[i], ns_per_call(d, meter_part_mean(m, i)));
 	write_double_member(w, "o_in_ns",
 			    ns_per_call(d, meter_mean(m, METER_ENTER_IN, METER_EXIT_IN)));
 	write_double_member(w, "o_out_ns",

@@ -177,7 +177,7 @@ hijack_enter_fast(struct tstate *t, uintptr_t fn, uintptr_t *slot, enum probe_ki
 
 	if (unlikely(!probe_hold(t)))
 		return HIJACK_FAST_NO;
-	metered = meter_enter_begin(t);
+	metered = meter_enter_begin(t, &t->stack.base[t->stack.depth - 1]);
 	if (unlikely(!(node = probe_find_held(t, fn, sp)))) {
 		/* A call not recorded needs no record and no frame: done here. */
 		bool skipped = probe_skip_unrecorded_held(t, fn, sp, kind);

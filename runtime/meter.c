@@ -39,10 +39,12 @@ void meter_entered(struct tstate *t, enum probe_kind kind)
 		return;
 	}
 	t->meter_t1 = t->stack.base[t->stack.depth - 1].t_enter_ticks;
-	if (!t->meter_t1) { /* untimed (sampled timing): its probes take no part of a time */
+	if (!t->meter_t1) { /* untimed (sampled timing): no timestamp to split at */
 		meter_enter_abandoned(t);
 		return;
 	}
+	t->meter_enter_out = (t->meter_t1 & ~FRAME_TIMING) - t->meter_e0;
+	t->meter_enter_in = t->meter_e2 - (t->meter_t1 & ~FRAME_TIMING);
 	t->meter_kind = kind;
 	t->meter_at = t->stack.depth;
 	t->meter_left = next_left(t);
@@ -53,17 +55,36 @@ static void add(uint64_t *sum, uint64_t x)
 	__atomic_add_fetch(sum, x, __ATOMIC_RELAXED);
 }
 
+/*
+ * The weight of the metered call at frame `f`, in METER_WEIGHT_ONE units:
+ * one, except under sampled timing, where a lent call's probes stand in the
+ * estimates for as many calls as its caller makes per own-timed one (the
+ * dump scales its caller's self time, and its count of lent calls, so:
+ * snapshot.c).  Unweighted, the lent calls of a few long own-timed
+ * activations (main's, an interpreter loop's), each standing for itself,
+ * would count as much as those of the hot callers that stand for 64 each.
+ */
+static uint64_t weight(const struct frame *f)
+{
+	const struct cct_node *p = f->node ? f->node->parent : NULL;
+	uint64_t timed = p ? cct_timed_calls(p) : 0;
+
+	if (!frames_sampled || !timed || p->calls < timed)
+		return METER_WEIGHT_ONE;
+	return p->calls * METER_WEIGHT_ONE / timed;
+}
+
 void meter_exited(struct tstate *t, const struct frame *f, uint64_t now, uint64_t x2)
 {
-	uint64_t part[METER_PARTS], t1 = t->meter_t1 & ~FRAME_TIMING;
+	uint64_t part[METER_PARTS], w;
 	struct meter_sums *sink = t->meter_sink ? &t->meter_sink[t->meter_kind] : NULL;
 
 	t->meter_at = 0;
 	/* Another call at the metered one's depth: the metered one left otherwise. */
 	if (f->t_enter_ticks != t->meter_t1 || !sink)
 		return;
-	part[METER_ENTER_OUT] = t1 - t->meter_e0;
-	part[METER_ENTER_IN] = t->meter_e2 - t1;
+	part[METER_ENTER_OUT] = t->meter_enter_out;
+	part[METER_ENTER_IN] = t->meter_enter_in;
 	part[METER_EXIT_IN] = now - t->meter_x0;
 	part[METER_EXIT_OUT] = x2 - now;
 	/* An interrupt, or reads out of order (a part below 0 wraps): no sample. */
@@ -72,7 +93,9 @@ void meter_exited(struct tstate *t, const struct frame *f, uint64_t now, uint64_
 			add(&sink->discarded, 1);
 			return;
 		}
+	w = weight(f);
 	for (unsigned i = 0; i < METER_PARTS; i++)
-		add(&sink->ticks[i], part[i]);
+		add(&sink->ticks[i], w * part[i]);
 	add(&sink->samples, 1);
+	add(&sink->weight, w);
 }

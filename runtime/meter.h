@@ -25,17 +25,34 @@
  * own calibration target's.  The metered call pays four more clock reads, one
  * call in 2048: about 0.02 ns a call, left in the times.  Only under the
  * plain TSC clock (tsc): the reads split at the probe's own plain timestamps.
- * Under sampled timing (stamp.h) only a timed call gives a sample: an untimed
- * one has no timestamp to split at, and no part in any time.  Its timed calls
- * are where the meter matters most, as they run seldom in a program of
- * untimed ones and find their code and their nodes' lines colder than
- * calibration's loop, which times every call.
+ *
+ * Under sampled timing (stamp.h) the calls whose probes' parts lie in a
+ * measured time are the lent ones: a lent call's o_out lies in its own-timed
+ * caller's self time, and a lent call's o_in is an own-timed one's.  An
+ * untimed call has no timestamp to split at; an own-timed one made under a
+ * caller that reads no clock pays its o_out in no time.  So only lent calls
+ * are metered, and not as above: a metered call whose first read followed a
+ * branch taken once in 2048 calls would leave the probe's own branches (is
+ * the caller own-timed? is this call lent?) to a predictor that had never seen
+ * them after that one, and they would be mispredicted where in the unmetered
+ * call they are not.  On jq that made a metered lent call's o_out 12 to 16 ns
+ * dearer than the calls it stands for, and `main` read 0 (bench/FINDINGS.md).
+ * Instead the enter probe reads the first clock for every call its caller will
+ * lend (stamp_will_lend, asked before anything else of the probe's: the test
+ * the probe makes anyway, on the same frame), and counts the call down only
+ * after its own timestamp; a call due that was not read waits for the next
+ * one that is.  That read costs every lent call a clock read, in the program
+ * and in calibration's loops alike, so calibration charges it.  Each sample
+ * weighs as many calls as its caller makes per own-timed one (meter.c), as
+ * the estimates weigh its caller's self time.
+ *
  * A metered call whose probes leave the fast path (a new call path, a
  * mismatched exit, unwinding) gives no sample; the calls of a signal handler
  * that interrupted a probe (tstate.sig) are not metered.
  *
- * The hot path: a decrement and a test in the enter probe, a compare and a
- * test in the exit probe; everything else is cold.  meter.c is built with
+ * The hot path: a decrement and a test in the enter probe (under sampled
+ * timing, a test of the caller's frame as well), a compare and a test in the
+ * exit probe; everything else is cold.  meter.c is built with
  * general registers only, as the hijacking front-ends' fast paths that call
  * it (hijack.h); what takes floating point is in meter_stats.c.
  */
@@ -49,6 +66,7 @@
 #include "compat.h"
 #include "kind.h"
 #include "shadow.h"
+#include "stamp.h"
 #include "tstate.h"
 
 /* The parts of a metered call's probes, each from a meter's read to the
@@ -66,8 +84,13 @@ struct meter_sums {
 	uint64_t samples;   /* metered calls that gave a sample */
 	uint64_t discarded; /* ... and that gave one no probe takes so long (an interrupt,
 			     * a preemption: a part over METER_CAP_TICKS) */
+	uint64_t weight;    /* the samples' weights summed, in METER_WEIGHT_ONE units */
+	/* Each part's ticks, each sample's times its weight. */
 	uint64_t ticks[METER_PARTS];
 };
+
+/* A sample's weight that counts it once (meter.c: a weight has this resolution). */
+#define METER_WEIGHT_ONE 16u
 
 /* A part longer than this was interrupted: some microseconds at any TSC rate
  * (known only later), where a probe's part takes tens of nanoseconds. */
@@ -91,8 +114,11 @@ static inline CP_NOINSTR bool meter_enough(const struct meter_sums *m)
 	return m->samples >= METER_MIN_SAMPLES;
 }
 
-/* meter_stats.c.  The mean of parts `a` and `b` of one place's metered
- * probes, summed, in ticks. */
+/* meter_stats.c.  The mean of part `p` of one place's metered probes,
+ * weighted, in ticks. */
+double meter_part_mean(const struct meter_sums *m, enum meter_part p);
+
+/* The means of parts `a` and `b`, summed. */
 double meter_mean(const struct meter_sums *m, enum meter_part a, enum meter_part b);
 
 /* What the program's probes cost beyond the loop's, inside a call's interval
@@ -112,28 +138,39 @@ void meter_exited(struct tstate *t, const struct frame *f, uint64_t now, uint64_
 void meter_enter_abandoned(struct tstate *t);
 
 /* For an enter probe's fast path that gives up (the call goes to its slow
- * path, or needs no frame): a metered one is abandoned. */
-static inline CP_NOINSTR void meter_enter_off(struct tstate *t, bool metered)
+ * path, or needs no frame), `read` from meter_enter_begin: a metered one is
+ * abandoned (under sampled timing none was counted down yet). */
+static inline CP_NOINSTR void meter_enter_off(struct tstate *t, bool read)
 {
-	if (unlikely(metered))
+	if (unlikely(read) && !frames_sampled)
 		meter_enter_abandoned(t);
 }
 
-/* At the top of the enter probe's fast path, the state held: true when this
- * call is metered (its first read taken), for meter_enter_end. */
-static inline CP_NOINSTR bool meter_enter_begin(struct tstate *t)
+/* At the top of the enter probe's fast path, the state held, `caller` the
+ * frame the call is made under: true when the meter's first read is taken,
+ * for meter_enter_end.  Under every call timed, for the call the countdown
+ * comes to; under sampled timing, for every call `caller` will lend. */
+static inline CP_NOINSTR bool meter_enter_begin(struct tstate *t, const struct frame *caller)
 {
-	if (likely(--t->meter_left != 0))
+	if (frames_sampled) {
+		if (!stamp_will_lend(caller))
+			return false;
+	} else if (likely(--t->meter_left != 0)) {
 		return false;
+	}
 	t->meter_e0 = clock_tsc_read();
 	return true;
 }
 
 /* At the end of the enter probe's fast path, its frame pushed and stamped:
- * a call of kind `kind`. */
-static inline CP_NOINSTR void meter_enter_end(struct tstate *t, bool metered, enum probe_kind kind)
+ * a call of kind `kind`, `read` from meter_enter_begin.  Under sampled
+ * timing the countdown is here, after the probe's own branches; a call it
+ * comes to with no first read leaves it to the next one. */
+static inline CP_NOINSTR void meter_enter_end(struct tstate *t, bool read, enum probe_kind kind)
 {
-	if (unlikely(metered)) {
+	if (frames_sampled && unlikely(--t->meter_left == 0) && !read)
+		t->meter_left = 1;
+	else if (unlikely(read) && (!frames_sampled || !t->meter_left)) {
 		t->meter_e2 = clock_tsc_read(); /* here, not in meter_entered's cold code */
 		meter_entered(t, kind);
 	}

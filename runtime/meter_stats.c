@@ -1,9 +1,14 @@
 /* meter_stats.c: the means of metered probes (meter.h), in floating point. */
 #include "meter.h"
 
+double meter_part_mean(const struct meter_sums *m, enum meter_part p)
+{
+	return m->weight ? (double)m->ticks[p] / (double)m->weight : 0;
+}
+
 double meter_mean(const struct meter_sums *m, enum meter_part a, enum meter_part b)
 {
-	return m->samples ? (double)(m->ticks[a] + m->ticks[b]) / (double)m->samples : 0;
+	return meter_part_mean(m, a) + meter_part_mean(m, b);
 }
 
 bool meter_extra(const struct meter_sums *program, const struct meter_sums *loop, double *in,

@@ -164,6 +164,11 @@ static void push_frame(struct shadow *s, uintptr_t fn, struct cct_node *node, ui
 	f->node = node;
 	f->sp = sp | mark;
 	if (mark) {
+		/* Sampled timing: a folded call is charged a lent call's o_in and o_out
+		 * (compensate.h), and a lent call's enter reads the clock once more first
+		 * (the meter's read: meter.h); a folded one reads it too. */
+		if (frames_sampled && (mark & FRAME_FOLDED))
+			(void)clock_tsc_read();
 		s->depth++;
 		stamp_enter_marked(f);
 		return;

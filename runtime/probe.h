@@ -148,9 +148,9 @@ probe_enter(struct tstate *t, uintptr_t fn, uintptr_t call_site, uintptr_t sp)
 	}
 	t->busy = 1;
 	cp_barrier();
-	metered = meter_enter_begin(t);
 	s = &t->stack;
 	top = &s->base[s->depth - 1];
+	metered = meter_enter_begin(t, top);
 	if (unlikely(top->sp < sp || s->depth == s->cap || t->dropped_depth))
 		goto slow;
 	node = cct_child_find(&t->tree, top->node, fn);

@@ -95,11 +95,12 @@ static inline CP_NOINSTR uint64_t stamp_pick_next(struct cct_node *n)
 
 /* Sampled timing: how a call of node `n`, timed as `how` for itself, made
  * by an own-timed call of `caller` is lent to it (FRAME_LENT,
- * FRAME_LENT_ONE_IN_R; 0: not). */
+ * FRAME_LENT_ONE_IN_R; 0: not).  A caller whose every call is timed (a
+ * calibration loop: CCT_TIME_ALWAYS) is lent every call whole. */
 static inline CP_NOINSTR uint64_t stamp_lend(struct cct_node *caller, struct cct_node *n,
 					     uint64_t how)
 {
-	bool whole = n->heavy || (how & FRAME_FIRST);
+	bool whole = n->heavy || (how & FRAME_FIRST) || caller->timing == CCT_TIME_ALWAYS;
 
 	if (whole || caller->act_lent < CCT_LENT_CALLS) {
 		caller->act_lent += !whole;
@@ -111,6 +112,21 @@ static inline CP_NOINSTR uint64_t stamp_lend(struct cct_node *caller, struct cct
 		return FRAME_LENT_ONE_IN_R;
 	}
 	return 0;
+}
+
+/* Sampled timing: true when the call about to be made under frame `caller`
+ * will be lent to it whatever its callee (stamp_lend: a heavy callee, or one
+ * in its first calls, is lent besides).  The enter probe asks before it looks
+ * the callee up, so that the meter can read its first clock for such a call
+ * with no branch of its own in front (meter.h). */
+static inline CP_NOINSTR bool stamp_will_lend(const struct frame *caller)
+{
+	const struct cct_node *c;
+
+	if (likely(!(caller->t_enter_ticks & FRAME_OWN_TIMED)))
+		return false;
+	c = caller->node;
+	return c->act_lent < CCT_LENT_CALLS || c->lend_left == 0 || c->timing == CCT_TIME_ALWAYS;
 }
 
 /* Sampled timing: how the call of node `n` entering at frame `f` is timed

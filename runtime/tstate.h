@@ -70,8 +70,11 @@ struct tstate {
 	uint32_t level;        /* 0: the thread's own state; n: handlers n levels into probes */
 	volatile sig_atomic_t
 		sig_making; /* the next level's state is being made (or could not be) */
-	/* The metered call's reads (meter.h), and where its sample goes (NULL: not metered). */
+	/* The metered call's reads (meter.h), and where its sample goes (NULL: not metered).
+	 * meter_e0 and meter_e2 are any enter's that read them (under sampled timing, every
+	 * lent call's: its callees' overwrite them), so its enter's parts are kept apart. */
 	uint64_t meter_e0, meter_t1, meter_e2, meter_x0;
+	uint64_t meter_enter_out, meter_enter_in;
 	struct meter_sums *meter_sink; /* one per kind of call (kind.h) */
 	uint32_t meter_period;
 	uint32_t meter_kind;   /* the metered call's kind */

@@ -59,11 +59,13 @@
 	T(sampled_caller_self)                 \
 	T(sampled_heavy_callee)                \
 	T(meter_parts)                         \
+	T(meter_nested_reads)                  \
 	T(meter_discards)                      \
 	T(meter_other_exit)                    \
 	T(meter_period)                        \
 	T(meter_unarmed)                       \
 	T(meter_sampled)                       \
+	T(meter_weight)                        \
 	T(meter_extra)                         \
 	T(verdict_module_and_functions)        \
 	T(verdict_drop_and_reload)             \
