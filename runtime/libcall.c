@@ -55,8 +55,9 @@ struct libcall_todo libcall_enter(const struct libstub_entry *e, uintptr_t *slot
 	} else if (count_fast(t, e->key, slot)) {
 		return (struct libcall_todo){ e->target, NULL };
 	}
+	/* The entry time again, after the vector state's restoring; the state read
+	 * again too: a thread's first probe makes it in the cold path. */
 	if (hijack_call_saved(libcall_enter_cold, (uintptr_t)e, (uintptr_t)slot, 0))
-		hijack_restamp(t, e->key, slot,
-			       0); /* the entry time, after the vector state's restoring */
+		hijack_restamp(tstate_self, e->key, slot, 0);
 	return (struct libcall_todo){ e->target, NULL };
 }
