@@ -93,6 +93,24 @@ static inline CP_NOINSTR uint64_t stamp_pick_next(struct cct_node *n)
 	return FRAME_OWN_TIMED | first;
 }
 
+/* Sampled timing: true when the own-timed activation of `caller` lends its
+ * next callee whatever that callee (stamp_lend: a heavy callee, or one in its
+ * first calls, is lent besides). */
+static inline CP_NOINSTR bool stamp_lends_next(const struct cct_node *caller)
+{
+	return caller->act_lent < CCT_LENT_CALLS || caller->lend_left == 0 ||
+	       caller->timing == CCT_TIME_ALWAYS;
+}
+
+/* Sampled timing: true when the call about to be made under frame `caller`
+ * will be lent to it whatever its callee.  The enter probe asks before it
+ * looks the callee up, so that the meter can read its first clock for such a
+ * call with no branch of its own in front (meter.h). */
+static inline CP_NOINSTR bool stamp_will_lend(const struct frame *caller)
+{
+	return unlikely(caller->t_enter_ticks & FRAME_OWN_TIMED) && stamp_lends_next(caller->node);
+}
+
 /* Sampled timing: how a call of node `n`, timed as `how` for itself, made
  * by an own-timed call of `caller` is lent to it (FRAME_LENT,
  * FRAME_LENT_ONE_IN_R; 0: not).  A caller whose every call is timed (a
@@ -103,6 +121,12 @@ static inline CP_NOINSTR uint64_t stamp_lend(struct cct_node *caller, struct cct
 	bool whole = n->heavy || (how & FRAME_FIRST) || caller->timing == CCT_TIME_ALWAYS;
 
 	if (whole || caller->act_lent < CCT_LENT_CALLS) {
+		/* Lent for its own sake (heavy, or in its first calls) by a caller that
+		 * lends its next callee nothing: the enter probe took no first read
+		 * (stamp_will_lend), so it reads the clock here, as every lent call does
+		 * once before its timestamp, and costs what calibration charges it. */
+		if (unlikely(!stamp_lends_next(caller)))
+			(void)clock_tsc_read();
 		caller->act_lent += !whole;
 		n->lent_calls++;
 		return FRAME_LENT;
@@ -112,21 +136,6 @@ static inline CP_NOINSTR uint64_t stamp_lend(struct cct_node *caller, struct cct
 		return FRAME_LENT_ONE_IN_R;
 	}
 	return 0;
-}
-
-/* Sampled timing: true when the call about to be made under frame `caller`
- * will be lent to it whatever its callee (stamp_lend: a heavy callee, or one
- * in its first calls, is lent besides).  The enter probe asks before it looks
- * the callee up, so that the meter can read its first clock for such a call
- * with no branch of its own in front (meter.h). */
-static inline CP_NOINSTR bool stamp_will_lend(const struct frame *caller)
-{
-	const struct cct_node *c;
-
-	if (likely(!(caller->t_enter_ticks & FRAME_OWN_TIMED)))
-		return false;
-	c = caller->node;
-	return c->act_lent < CCT_LENT_CALLS || c->lend_left == 0 || c->timing == CCT_TIME_ALWAYS;
 }
 
 /* Sampled timing: how the call of node `n` entering at frame `f` is timed

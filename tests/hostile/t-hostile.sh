@@ -385,10 +385,18 @@ case_budget() {
 # calls of fenced functions are taken at their front-end's cost), and the self
 # times add up to it: the raw ones to its raw time, the compensated ones to its
 # compensated time unless the dump clamped some at 0 (clamped_figures: a host
-# whose probes cost less in the program than calibrated), which only raises them.
+# whose probes cost less in the program than calibrated), which raises them.
+# A function's self time is also kept to its inclusive one, which lowers it:
+# a recursive function folded past the budget has as inclusive time its
+# outermost calls' less the raw time of its nested folded calls, probes and
+# all, while its self time is compensated; under sampled timing, whose
+# estimates scatter and whose folded calls read the clock once more (as lent
+# ones do: meter.h), that can take a few percent (fold.c at
+# CALLPROF_SAMPLE=4: 94.5-100% of main's over 50 runs of each build).
 main_compensated() {
 	want "main's inclusive time: raw less every probe below, within 1%; self times add up to it" \
-		"$(key '(.clamped_figures // 0) as $clamped | .calibration as $c | .threads[0] |
+		"$(key '(.clamped_figures // 0) as $clamped | (.clock.timing == "sampled") as $sampled |
+			.calibration as $c | .threads[0] |
 			def plain: .calls - (.fenced_calls // 0) - (.fentry_calls // 0) - (.counted_calls // 0);
 			def o_in: plain * $c.o_in_ns + (.fenced_calls // 0) * ($c.fenced_o_in_ns // 0) +
 				(.fentry_calls // 0) * ($c.fentry_o_in_ns // 0);
@@ -404,7 +412,8 @@ main_compensated() {
 			[(($m.inclusive_ns - $want) | fabs) <= $want / 100,
 			 (($raw_self - $m.raw_inclusive_ns) | fabs) <= $m.raw_inclusive_ns / 100 and
 			 (if $clamped == 0 then (($self - $m.inclusive_ns) | fabs) <= $m.inclusive_ns / 100
-			  else $self >= $m.inclusive_ns * 0.99 end)]')" "[true,true]"
+			  else $self >= $m.inclusive_ns * (if $sampled then 0.9 else 0.99 end) end)]')" \
+		"[true,true]"
 }
 
 # fold.c: 2,250,602 calls, most of them folded past the budget and nested in
