@@ -351,7 +351,8 @@ function real_table(    i, r, b, t, wp, cp, probes, fl, cr, mc, mv, mr, e, ew, c
 			probes = "-"
 		fl = rfail[r] > 0 ? " (" rfail[r] " runs failed)" : ""
 		cr = cp > 0 ? sprintf("%.2fx", rcpu[r] / cp) : "-"
-		if ((r in rmain) && rmain[r] > 0) {
+		# A dump with main has a raw time for it; its compensated one may be 0 (clamped).
+		if ((r in rmain) && rraw[r] > 0) {
 			mc = secs(rmain[r]); mv = pct(rmain[r] / wp - 1); mr = secs(rraw[r])
 		} else
 			mc = mv = mr = "-"
@@ -373,7 +374,7 @@ function real_table(    i, r, b, t, wp, cp, probes, fl, cr, mc, mv, mr, e, ew, c
 	for (i = 1; i <= rn; i++) {
 		r = rrun[i]
 		b = real_base(r)
-		if (!(r in rmain) || rmain[r] <= 0 || rwall[b] <= 0)
+		if (!(r in rmain) || rraw[r] <= 0 || rwall[b] <= 0)
 			continue
 		e = rmain[r] / rwall[b] - 1
 		t = t (t == "" ? "" : ", ") r " " pct(e) " (" verdict(e <= 0.25 && e >= -0.25) ")"
