@@ -34,17 +34,19 @@ void meter_enter_abandoned(struct tstate *t)
 
 void meter_entered(struct tstate *t, enum probe_kind kind)
 {
+	const struct frame *f = &t->stack.base[t->stack.depth - 1];
+
 	if (!t->meter_sink) {
 		t->meter_left = 0;
 		return;
 	}
-	t->meter_t1 = t->stack.base[t->stack.depth - 1].t_enter_ticks;
+	t->meter_t1 = f->t_enter_ticks;
 	if (!t->meter_t1) { /* untimed (sampled timing): no timestamp to split at */
 		meter_enter_abandoned(t);
 		return;
 	}
-	t->meter_enter_out = (t->meter_t1 & ~FRAME_TIMING) - t->meter_e0;
-	t->meter_enter_in = t->meter_e2 - (t->meter_t1 & ~FRAME_TIMING);
+	t->meter_enter_out = frame_enter_ticks(f) - t->meter_e0;
+	t->meter_enter_in = t->meter_e2 - frame_enter_ticks(f);
 	t->meter_kind = kind;
 	t->meter_at = t->stack.depth;
 	t->meter_left = next_left(t);

@@ -168,12 +168,18 @@ static inline CP_NOINSTR bool meter_enter_begin(struct tstate *t, const struct f
  * comes to with no first read leaves it to the next one. */
 static inline CP_NOINSTR void meter_enter_end(struct tstate *t, bool read, enum probe_kind kind)
 {
-	if (frames_sampled && unlikely(--t->meter_left == 0) && !read)
-		t->meter_left = 1;
-	else if (unlikely(read) && (!frames_sampled || !t->meter_left)) {
-		t->meter_e2 = clock_tsc_read(); /* here, not in meter_entered's cold code */
-		meter_entered(t, kind);
+	if (frames_sampled) {
+		if (likely(--t->meter_left != 0))
+			return;
+		if (!read) {
+			t->meter_left = 1;
+			return;
+		}
+	} else if (likely(!read)) {
+		return;
 	}
+	t->meter_e2 = clock_tsc_read(); /* here, not in meter_entered's cold code */
+	meter_entered(t, kind);
 }
 
 /* At the top of the exit probe's fast path, the state held: true when this
