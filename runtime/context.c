@@ -61,6 +61,7 @@ static void stack_out(struct tstate *t, struct ctx_entry *e, uint64_t now)
 	if (e) {
 		if (e->saved.base) /* an older stack it kept, never resumed */
 			shadow_release(&e->saved);
+		shadow_park(&t->stack);
 		e->saved = t->stack;
 		hijack_stack_release(&e->ret);
 		e->ret = t->ret;
@@ -107,9 +108,10 @@ static bool stack_take(struct tstate *t, struct ctx_entry *e, const ucontext_t *
 	return true;
 }
 
-/* `s` and `r` run on `t`. */
-static void stack_put(struct tstate *t, const struct shadow *s, const struct hijack_stack *r)
+/* `s` and `r` run on `t`: after stack_out, which parked the stack that stopped. */
+static void stack_put(struct tstate *t, struct shadow *s, const struct hijack_stack *r)
 {
+	shadow_unpark(s);
 	t->ret = *r;
 	install(t, s);
 	fold_resume(&t->stack.fold);

@@ -241,6 +241,51 @@ uint32_t shadow_find(const struct shadow *s, uintptr_t fn)
 	return 0;
 }
 
+void shadow_park(struct shadow *s)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = frames_sampled ? s->depth : 1; i-- > 1 && k < SHADOW_PARKED;) {
+		const struct frame *f = &s->base[i];
+
+		if (f->t_enter_ticks & FRAME_OWN_TIMED)
+			s->park[k++] = (struct shadow_parked){ i, f->node->act_lent,
+							       f->node->act_child_ticks };
+	}
+	s->parked = k;
+}
+
+/* Outermost first: a transparent frame parks its caller's node again, with
+ * the same sums. */
+void shadow_unpark(struct shadow *s)
+{
+	for (uint32_t k = s->parked; k-- > 0;) {
+		struct cct_node *n = s->base[s->park[k].frame].node;
+
+		n->act_lent = s->park[k].lent;
+		n->act_child_ticks = s->park[k].child_ticks;
+	}
+	s->parked = 0;
+}
+
+void shadow_park_restart(struct shadow *s)
+{
+	uint32_t kept = 0;
+
+	for (uint32_t k = 0; k < s->parked; k++)
+		if (s->park[k].frame < s->depth)
+			s->park[kept++] = (struct shadow_parked){ s->park[k].frame, 0, 0 };
+	s->parked = kept;
+}
+
+uint64_t shadow_parked_child_ticks(const struct shadow *s, uint32_t index)
+{
+	for (uint32_t k = 0; k < s->parked && k < SHADOW_PARKED; k++)
+		if (s->park[k].frame == index)
+			return s->park[k].child_ticks;
+	return 0;
+}
+
 void shadow_release(struct shadow *s)
 {
 	if (s->base)

@@ -42,6 +42,20 @@ struct shadow_cpu {
 
 #define SHADOW_CPU_OPEN 32 /* open calls that read the CPU clock; calls past them do not */
 
+/* Sampled timing: an own-timed activation's running sums, kept on its node
+ * (cct_node.act_child_ticks, act_lent) since a node has one open activation
+ * on a running stack.  Contexts break that: a stack that stops (context.c)
+ * may leave one open where another context then opens one of the same node
+ * (two coroutines running one function), so a stopped stack parks its own
+ * here and gets them back when it runs again (shadow_park, shadow_unpark). */
+struct shadow_parked {
+	uint32_t frame;       /* the own-timed frame's index */
+	uint32_t lent;        /* its node's act_lent */
+	uint64_t child_ticks; /* its node's act_child_ticks */
+};
+
+#define SHADOW_PARKED 32 /* own-timed frames a stopped stack parks, innermost first */
+
 struct shadow {
 	struct frame *base; /* mmap'ed; base[0] is the root sentinel */
 	uint32_t depth;     /* frames in use, sentinel included (>= 1) */
@@ -51,6 +65,8 @@ struct shadow {
 	uint32_t cpu_depth; /* entries of cpu[] in use */
 	struct fold fold;   /* its folded calls (fold.h) */
 	struct shadow_cpu cpu[SHADOW_CPU_OPEN];
+	uint32_t parked; /* entries of park[] in use while the stack does not run */
+	struct shadow_parked park[SHADOW_PARKED];
 };
 
 /*
@@ -233,6 +249,18 @@ void shadow_cpu_restart(struct shadow *s);
  * time of: the frame's node, looking through transparent frames (they carry
  * their caller's node) and nested folded ones (fold.h). */
 struct cct_node *shadow_charge_node(const struct shadow *s, uint32_t index);
+
+/* Sampled timing, for a stack that stops running (context.c): shadow_park
+ * keeps its innermost SHADOW_PARKED own-timed frames' running sums (frames
+ * deeper than those keep none: their nodes' sums go on as another context
+ * leaves them); shadow_unpark, as it runs again, puts them back on their
+ * nodes; shadow_park_restart starts them again, empty, with their frames (a
+ * fork child's fresh tree).  shadow_parked_child_ticks: the callees' time
+ * parked for frame `index` so far, or 0 (the dump of a stopped stack). */
+void shadow_park(struct shadow *s);
+void shadow_unpark(struct shadow *s);
+void shadow_park_restart(struct shadow *s);
+uint64_t shadow_parked_child_ticks(const struct shadow *s, uint32_t index);
 
 /* The innermost frame at or below `index` that is not transparent. */
 uint32_t shadow_recorded_below(const struct shadow *s, uint32_t index);

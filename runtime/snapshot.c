@@ -205,13 +205,16 @@ static int64_t row_of(const struct snap_row *rows, size_t n, const struct cct_no
 	return node->dump_id < n && rows[node->dump_id].node == node ? (int64_t)node->dump_id : -1;
 }
 
-/* add_open's count of open frame `f` (not a marked one) under sampled timing:
+/* add_open's count of open frame `f`, frame `index` of `stack` (not a marked
+ * one), under sampled timing:
  * an own-timed one's self time so far (its finished callees' taken off as
  * timed, and its open callee's below), and a timed one's time out of its
  * caller's self time when the caller is own-timed, as frame_close_timed
- * takes it; nothing for an untimed one.
+ * takes it; nothing for an untimed one.  A stopped context's stack (`kept`)
+ * has its own-timed frames' sums parked (shadow_park).
  * Inclusive times are summed after (sampled_inclusive). */
-static void add_open_sampled(struct snap_row *rows, size_t n, const struct frame *f, uint64_t now)
+static void add_open_sampled(struct snap_row *rows, size_t n, const struct shadow *stack,
+			     uint32_t index, const struct frame *f, uint64_t now, bool kept)
 {
 	uint64_t at = frame_enter_ticks(f);
 	double d = now > at ? (double)(now - at) : 0, child;
@@ -220,7 +223,8 @@ static void add_open_sampled(struct snap_row *rows, size_t n, const struct frame
 	if (!f->t_enter_ticks)
 		return;
 	if ((f->t_enter_ticks & FRAME_OWN_TIMED) && row >= 0) {
-		child = (double)__atomic_load_n(&f->node->act_child_ticks, __ATOMIC_RELAXED);
+		child = kept ? (double)shadow_parked_child_ticks(stack, index)
+			     : (double)__atomic_load_n(&f->node->act_child_ticks, __ATOMIC_RELAXED);
 		rows[row].raw_self += d - child;
 	}
 	if ((f[-1].t_enter_ticks & FRAME_OWN_TIMED) && caller >= 0)
@@ -237,9 +241,11 @@ static void add_open_sampled(struct snap_row *rows, size_t n, const struct frame
  * charge; a nested folded one's own work only: fold.h).  An open folded
  * call's probes, and a timed one's callees', are in its charge's inclusive
  * time, as when it closes (shadow.c): their count goes to the charge's row's
- * `incl`, which compensate() turns into their cost.
+ * `incl`, which compensate() turns into their cost.  `kept`: the stack of a
+ * context that does not run.
  */
-static void add_open(struct snap_row *rows, size_t n, const struct shadow *stack, uint64_t now)
+static void add_open(struct snap_row *rows, size_t n, const struct shadow *stack, uint64_t now,
+		     bool kept)
 {
 	const struct frame *base = __atomic_load_n(&stack->base, __ATOMIC_ACQUIRE);
 	const struct fold_frame *frames = __atomic_load_n(&stack->fold.frames, __ATOMIC_ACQUIRE);
@@ -257,7 +263,7 @@ static void add_open(struct snap_row *rows, size_t n, const struct shadow *stack
 		if (frame_is_transparent(f) || (frame_is_folded(f) && !e))
 			continue;
 		if (frames_sampled && !e) {
-			add_open_sampled(rows, n, f, now);
+			add_open_sampled(rows, n, stack, i, f, now, kept);
 			continue;
 		}
 		if (e && e->nested)
@@ -367,7 +373,7 @@ static void add_open_kept(const struct shadow *s, uint64_t paused_ticks, void *a
 {
 	struct open_rows *o = arg;
 
-	add_open(o->rows, o->n, s, paused_ticks);
+	add_open(o->rows, o->n, s, paused_ticks, true);
 }
 
 /* Sampled timing: a row's inclusive time is the sum of its subtree's self
@@ -435,7 +441,7 @@ static void thread_open(const struct tstate *t, struct snap_row *rows, size_t n,
 	uint64_t cpu_ns = cputime_on && !t->finished ? thread_cpu_now(t) : 0;
 
 	for (const struct tstate *l = t; l; l = __atomic_load_n(&l->sig, __ATOMIC_ACQUIRE)) {
-		add_open(rows, n, &l->stack, now);
+		add_open(rows, n, &l->stack, now, false);
 		if (cpu_ns)
 			add_open_cpu(rows, n, &l->stack, cpu_ns, now);
 	}

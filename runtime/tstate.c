@@ -233,6 +233,7 @@ static void rebase(struct tstate *t, struct shadow *s, uint64_t now)
 		parent = n;
 	}
 	shadow_cpu_restart(s);
+	shadow_park_restart(s);
 }
 
 static void rebase_saved(struct shadow *s, uint64_t *paused_ticks, void *arg)

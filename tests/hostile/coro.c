@@ -7,7 +7,11 @@
  * first alone, `coro frame` the second.  `coro fork` runs the first alone and
  * forks inside it at turn 25: the child goes on through both contexts' open
  * calls (under -pg -mfentry, their hijacked returns) to the end, the parent
- * waits for it and prints its pid.
+ * waits for it and prints its pid.  Both coroutines run one function, so one
+ * node of the tree has two calls open at once, one per context: each turn
+ * does work of its own before its calls (a tenth of work's), which its self
+ * time must keep whichever context ran meanwhile (under sampled timing, a
+ * timed call's running sums are its node's: shadow.h, shadow_park).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +24,7 @@
 
 #define TURNS 50
 #define STACK_BYTES (256 * 1024)
+#define SPIN 20000 /* work's turns of its loop; a coroutine's own, a tenth of it */
 
 /* Every function writes here, so no call is elided as useless. */
 static volatile int sink;
@@ -29,7 +34,8 @@ static pid_t child;
 
 NOINLINE static void work(int i)
 {
-	sink += i;
+	for (int k = 0; k < SPIN; k++)
+		sink += i;
 }
 
 NOINLINE static void yield(int id)
@@ -40,6 +46,8 @@ NOINLINE static void yield(int id)
 NOINLINE static void coroutine(int id)
 {
 	for (int i = 0; i < TURNS; i++) {
+		for (int k = 0; k < SPIN / 10; k++)
+			sink += k;
 		work(i);
 		if (i == fork_at && (child = fork()) < 0)
 			exit(2);

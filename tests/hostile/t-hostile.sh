@@ -447,7 +447,10 @@ case_fold() {
 
 # Each context runs on a stack of calls of its own (issue 16 item 32), and under
 # -pg -mfentry on a stack of hijacked returns of its own: the edges are exact,
-# nothing is resynced, whichever the coroutine's stack.
+# nothing is resynced, whichever the coroutine's stack.  With both, one
+# function runs in two contexts, its calls open at once: each keeps its own
+# work in its self time, whatever the other one's callees took meanwhile
+# (sampled timing used to take them off it too, and clamp it at 0).
 case_coro() {
 	for which in both heap frame; do
 		begin "makecontext/swapcontext coroutines, stacks: $which, $1 $2"
@@ -455,6 +458,12 @@ case_coro() {
 		checked 0 "$H/$([ $which = both ] && echo coro || echo coro-one).expect"
 		want "resynced_frames, unmatched_exits" \
 			"$(key '[.threads[0] | .resynced_frames, .unmatched_exits]')" "[0,0]"
+		if [ $which = both ] && [ -f "$dump" ]; then
+			set -- "$1" "$2" $(self_incl coroutine)
+			[ "$3" -gt 0 ] && [ "$3" -le "$4" ] ||
+				problem "coroutine: self_ns $3 of inclusive_ns $4, its own work not in it"
+			set -- "$1" "$2"
+		fi
 		verdict
 	done
 	# A fork inside a coroutine: the child resumes main's context and its own,

@@ -230,3 +230,88 @@ void test_shadow_unwind_to(void)
 	CHECK_EQ_U64(f.stack.depth, 1);
 	fixture_release(&f);
 }
+
+/* Sampled timing: two contexts' stacks (one tree) each open an own-timed call
+ * of one node, taking turns; each call's callees' time must be its own when
+ * it closes, whatever the other's took meanwhile (shadow_park). */
+void test_shadow_park(void)
+{
+	struct fixture a, b;
+	struct frame *fa, *fb, *child;
+	struct cct_node *n;
+
+	fixture_init(&a, 64, 64);
+	b.tree = a.tree; /* unused: b's frames take a's tree, as contexts share their thread's */
+	CHECK_EQ_U64(shadow_init(&b.stack, &a.tree.root, 64, 64), 0);
+	frames_sampled = true;
+	frames_sample_rate = 4;
+
+	/* Context a: the call opens own-timed, and lends a callee 30 ticks. */
+	fa = push(&a, FN_A, 1000, 100 | FRAME_OWN_TIMED | FRAME_FIRST);
+	n = fa->node;
+	n->act_child_ticks = 0;
+	n->act_lent = 0;
+	child = push(&a, FN_B, 900, 110 | FRAME_LENT);
+	frame_close_timed(child, fa, 140);
+	a.stack.depth--;
+	n->act_lent = 1;
+	CHECK_EQ_U64(n->act_child_ticks, 30);
+	shadow_park(&a.stack);
+	CHECK_EQ_U64(a.stack.parked, 1);
+	CHECK_EQ_U64(shadow_parked_child_ticks(&a.stack, 1), 30);
+
+	/* Context b runs: its call of the same node starts its sums again (as
+	 * stamp_pick_next does) and lends a callee 1000 ticks. */
+	fb = &b.stack.base[b.stack.depth++];
+	*fb = (struct frame){ .fn = FN_A,
+			      .node = n,
+			      .sp = 1000,
+			      .t_enter_ticks = 200 | FRAME_OWN_TIMED | FRAME_FIRST };
+	n->calls++;
+	n->act_child_ticks = 0;
+	n->act_lent = 0;
+	child = &b.stack.base[b.stack.depth++];
+	*child = (struct frame){ .fn = FN_C,
+				 .node = cct_child_get(&a.tree, n, FN_C, 0),
+				 .sp = 900,
+				 .t_enter_ticks = 210 | FRAME_LENT };
+	frame_close_timed(child, fb, 1210);
+	b.stack.depth--;
+	n->act_lent = 3;
+	shadow_park(&b.stack);
+	CHECK_EQ_U64(b.stack.parked, 1);
+	CHECK_EQ_U64(shadow_parked_child_ticks(&b.stack, 1), 1000);
+
+	/* a runs again and its call closes: its own callee's 30 ticks only. */
+	shadow_unpark(&a.stack);
+	CHECK_EQ_U64(a.stack.parked, 0);
+	CHECK_EQ_U64(n->act_child_ticks, 30);
+	CHECK_EQ_U64(n->act_lent, 1);
+	frame_close_timed(fa, &a.stack.base[0], 300);
+	a.stack.depth--;
+	CHECK_EQ_U64(n->child_ticks, 30);
+	CHECK_EQ_U64(n->incl_ticks, 200);
+
+	/* Then b's: its 1000. */
+	shadow_unpark(&b.stack);
+	CHECK_EQ_U64(n->act_child_ticks, 1000);
+	CHECK_EQ_U64(n->act_lent, 3);
+	frame_close_timed(fb, &b.stack.base[0], 1300);
+	CHECK_EQ_U64(n->child_ticks, 1030);
+	CHECK_EQ_U64(n->incl_ticks, 1300);
+
+	/* A fork child's fresh tree: parked sums start again, frames gone go. */
+	b.stack.depth = 2;
+	shadow_park(&b.stack);
+	CHECK_EQ_U64(shadow_parked_child_ticks(&b.stack, 1), 1000);
+	shadow_park_restart(&b.stack);
+	CHECK_EQ_U64(b.stack.parked, 1);
+	CHECK_EQ_U64(shadow_parked_child_ticks(&b.stack, 1), 0);
+	b.stack.depth = 1;
+	shadow_park_restart(&b.stack);
+	CHECK_EQ_U64(b.stack.parked, 0);
+
+	frames_sampled = false;
+	shadow_release(&b.stack);
+	fixture_release(&a);
+}

@@ -37,6 +37,7 @@
 	T(shadow_grow_keeps_frames)            \
 	T(shadow_grow_limit)                   \
 	T(shadow_unwind_to)                    \
+	T(shadow_park)                         \
 	T(fold_nested_on_the_path)             \
 	T(fold_path_moves)                     \
 	T(fold_close_charges)                  \
