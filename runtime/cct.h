@@ -141,6 +141,7 @@ static inline uint64_t cct_timed_calls(const struct cct_node *n)
 #define CCT_TIME_SAMPLE 0u /* the first ones, then at random */
 #define CCT_TIME_ALWAYS 1u /* every one (calibration) */
 #define CCT_TIME_NEVER 2u  /* none (calibration) */
+#define CCT_TIME_ALONE 3u  /* every one, timing none of its callees (calibration) */
 
 /* A -pg -mfentry node's key is the end of the call of __fentry__ its function
  * starts with, at most this many bytes in (fentry.h). */

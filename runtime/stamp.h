@@ -77,7 +77,8 @@ static inline CP_NOINSTR uint32_t stamp_random_below(uint64_t *stream, uint32_t 
 }
 
 /* Sampled timing: node `n` has a timed call now; picks how many calls go
- * untimed before its next one.  Its marks: FRAME_FIRST for one of the first. */
+ * untimed before its next one, and starts the call's running sums.  Its
+ * marks: FRAME_FIRST for one of the first. */
 static inline CP_NOINSTR uint64_t stamp_pick_next(struct cct_node *n)
 {
 	uint64_t first = n->first_left ? FRAME_FIRST : 0;
@@ -85,6 +86,12 @@ static inline CP_NOINSTR uint64_t stamp_pick_next(struct cct_node *n)
 	/* its first call: where the lending of its callees starts */
 	if (n->first_left == CCT_TIMED_FIRST)
 		n->lend_left = stamp_random_below(&stamp_random, 2 * frames_sample_rate - 1);
+	n->act_child_ticks = 0;
+	n->act_lent = 0;
+	if (unlikely(n->timing == CCT_TIME_ALONE)) { /* past lending whole, lending none */
+		n->act_lent = CCT_LENT_CALLS;
+		n->lend_left = UINT32_MAX;
+	}
 	n->first_left = (uint16_t)(n->first_left - !!first);
 	if (n->timing != CCT_TIME_SAMPLE || n->first_left)
 		n->sample_left = n->timing == CCT_TIME_NEVER ? UINT32_MAX : 0;
@@ -145,11 +152,8 @@ static inline CP_NOINSTR uint64_t stamp_sampled_how(struct frame *f, struct cct_
 {
 	uint64_t how = 0;
 
-	if (unlikely(n->sample_left-- == 0)) {
+	if (unlikely(n->sample_left-- == 0))
 		how = stamp_pick_next(n);
-		n->act_child_ticks = 0;
-		n->act_lent = 0;
-	}
 	if (unlikely(f[-1].t_enter_ticks & FRAME_OWN_TIMED))
 		how |= stamp_lend(f[-1].node, n, how);
 	return how;
@@ -331,6 +335,14 @@ static inline CP_NOINSTR void stamp_force_kind(struct cct_node *n, enum probe_ki
 static inline CP_NOINSTR void stamp_force_untimed(struct cct_node *n)
 {
 	n->timing = CCT_TIME_NEVER;
+}
+
+/* Makes every call of node `n` own-timed from now on, with none of its
+ * callees timed: each takes the path an own-timed call's callee takes when
+ * it is not lent (calibration, under sampled timing). */
+static inline CP_NOINSTR void stamp_force_alone(struct cct_node *n)
+{
+	n->timing = CCT_TIME_ALONE;
 }
 
 /* The kinds of call this clock makes. */

@@ -307,3 +307,37 @@ void test_sampled_heavy_callee(void)
 	}
 	CHECK(off >= 15);
 }
+
+/* Calibration's untimed loop (CCT_TIME_ALONE): every call of the caller is
+ * own-timed, and none of its callees' calls is lent to it or timed for
+ * itself, past its first ones included, while each still asks (stamp_lend),
+ * as an untimed callee of an own-timed call does. */
+void test_sampled_alone_lends_none(void)
+{
+	struct cct_node n[3]; /* the root, the loop, its leaf */
+	struct frame f[3];
+
+	memset(n, 0, sizeof(n));
+	memset(f, 0, sizeof(f));
+	for (unsigned i = 0; i < 3; i++) {
+		f[i].node = &n[i];
+		n[i].first_left = CCT_TIMED_FIRST;
+	}
+	frames_sample_rate = 4;
+	stamp_random = 11;
+	n[1].timing = CCT_TIME_ALONE;
+	n[2].timing = CCT_TIME_NEVER;
+	n[2].sample_left = UINT32_MAX;
+	for (unsigned round = 0; round < 200; round++) {
+		uint64_t how = stamp_sampled_how(&f[1], &n[1]);
+
+		CHECK(how & FRAME_OWN_TIMED);
+		f[1].t_enter_ticks = 1000 | how;
+		for (unsigned c = 0; c < 400; c++) {
+			CHECK(!stamp_will_lend(&f[1]));
+			CHECK_EQ_U64(stamp_sampled_how(&f[2], &n[2]), 0);
+		}
+	}
+	CHECK_EQ_U64(n[2].lent_calls, 0);
+	CHECK_EQ_U64(n[1].act_lent, CCT_LENT_CALLS);
+}

@@ -52,6 +52,7 @@
 	T(compensate_mixed_reads)              \
 	T(compensate_unrecorded)               \
 	T(compensate_untimed)                  \
+	T(compensate_signed_estimate)          \
 	T(sampled_few_calls_exact)             \
 	T(sampled_period_r_unbiased)           \
 	T(sampled_period_2_unbiased)           \
@@ -59,6 +60,7 @@
 	T(sampled_timed_bounds)                \
 	T(sampled_caller_self)                 \
 	T(sampled_heavy_callee)                \
+	T(sampled_alone_lends_none)            \
 	T(meter_parts)                         \
 	T(meter_nested_reads)                  \
 	T(meter_discards)                      \
