@@ -33,9 +33,8 @@ static const char method_sampled[] =
 	"timed for itself, as most timed calls are: o_in is the leaf's measured time per call, "
 	"o_out the rest of the per-call cost over an uninstrumented twin loop; an untimed call's "
 	"whole cost likewise, the loop own-timed and lending none of its calls; each the minimum "
-	"over the rounds; measured at "
-	"start-up and, unless the run lasted less than ten times that took, again at the dump, and "
-	"the mean of the two used";
+	"over the rounds; measured at start-up and, unless the run lasted less than ten times "
+	"that took, again at the dump, and the mean of the two used";
 struct calib calib = { .method = method };
 
 /* The uninstrumented twin of calib_leaf; the asm keeps the call from being elided. */
@@ -315,7 +314,7 @@ static uint32_t measure_whole(enum probe_kind kind, enum whole what, double *tic
 	    t->tree.root.first_child->first_child) {
 		/* The loop own-timed, lending none of its calls: an untimed call's
 		 * cost lies in a measured time only inside an own-timed caller, and
-		 * there its probe asks whether it is lent (stamp_lend), about 4 ns
+		 * there its probe asks whether it is lent (stamp_lend): 1-3 ns
 		 * more than under an untimed caller (bench/FINDINGS.md). */
 		stamp_force_alone(t->tree.root.first_child);
 		stamp_force_untimed(t->tree.root.first_child->first_child);
