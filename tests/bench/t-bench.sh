@@ -31,6 +31,7 @@ section "folded calls" "### Calls folded past the node budget"
 section "accuracy, default clock" "### The default clock, tsc (plain reads)"
 section "accuracy, adaptive TSC" "### The same runs with CALLPROF_CLOCK=tsc-adaptive"
 section "accuracy, ordered TSC" "### The same runs with CALLPROF_CLOCK=tsc-ordered"
+section "accuracy, sampled timing" "### The same runs with CALLPROF_TIMING=sampled"
 section "overlap" "## 2b."
 section "spread" "## 2c."
 grep -qF "Every run's dump counted drive() once and the leaf and the f's once per iteration." "$R" &&
@@ -90,9 +91,11 @@ else
 	row "XRay profiling mode (clang)"
 fi
 
-# Accuracy: every phase, under each of the three clocks; the overlap table: every leaf.
+# Accuracy: every phase, under each of the three clocks and sampled timing; the overlap
+# table: every leaf.
 n=$(grep -c '^| phase_\(tiny\|medium\|heavy\|nested\|recursion\) | [0-9.]* ms |' "$R")
-[ "$n" -eq 15 ] && ok "accuracy tables: 5 phases x 3 clocks" || fail "accuracy tables: 5 phases x 3 clocks" "$n rows"
+[ "$n" -eq 20 ] && ok "accuracy tables: 5 phases x 3 clocks and sampled timing" ||
+	fail "accuracy tables: 5 phases x 3 clocks and sampled timing" "$n rows"
 n=$(grep -c '^| \(lat_[0-9]*\|thr_[0-9]*\|miss\) | [0-9.]* ns |' "$R")
 [ "$n" -eq 10 ] && ok "overlap table: 10 leaves" || fail "overlap table: 10 leaves" "$n rows"
 if grep -qiw -e nan -e inf "$R"; then
