@@ -716,9 +716,7 @@ static void write_thread_tree(struct dump_ctx *d, const struct snap_totals *tot)
 		jsonw_uint(w, ns(d, x->incl));
 		jsonw_uint(w, ns(d, x->self));
 		jsonw_uint(w, ns(d, x->raw_incl));
-		/* under sampled timing, kept to a subtree's estimate (snap_raw_self_signed) */
-		jsonw_uint(w,
-			   ns(d, snap_raw_self(x) < x->raw_incl ? snap_raw_self(x) : x->raw_incl));
+		jsonw_uint(w, ns(d, snap_raw_self(x)));
 		if (tot->has_nested)
 			jsonw_uint(w, ns(d, x->nested));
 		for (unsigned k = 1; k < PROBE_KINDS; k++)

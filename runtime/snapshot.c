@@ -386,7 +386,7 @@ static void sampled_inclusive(struct snap_row *rows, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].comp_root) /* a folded row: timed whole */
 			continue;
-		rows[i].raw_incl = snap_raw_self_signed(&rows[i]) + rows[i].folded;
+		rows[i].raw_incl = snap_raw_self(&rows[i]) + rows[i].folded;
 		rows[i].incl_var = rows[i].self_var;
 	}
 	for (size_t i = n; i-- > 0;) {
@@ -610,8 +610,8 @@ static uint64_t compensate(struct snap_totals *tot, const struct comp_cost cost[
 				 unrecorded;
 			hidden += unrecorded;
 		}
-		clamped += comp_figures(x->raw_incl, snap_raw_self_signed(x), own_in, below,
-					child_out, hidden, &x->incl, &x->self);
+		clamped += comp_figures(x->raw_incl, snap_raw_self(x), own_in, below, child_out,
+					hidden, &x->incl, &x->self);
 		if (x->parent != SNAP_NO_FN && !x->comp_root) {
 			rows[x->parent].incl += below + own_in + own_out;
 			rows[x->parent].self += own_out;
@@ -660,7 +660,7 @@ static int cpu_figures(struct snap_row *rows, size_t n, double ns_per_tick)
 	for (size_t i = 0; i < n; i++) { /* cpu_incl: the measured off-CPU time, or -1 */
 		struct snap_row *x = &rows[i];
 		double wall = x->cpu_self, cpu = x->cpu_incl / ns_per_tick;
-		double off = wall > cpu && x->raw_incl > 0 ? x->raw_incl * (wall - cpu) / wall : 0;
+		double off = wall > cpu ? x->raw_incl * (wall - cpu) / wall : 0;
 
 		x->cpu_incl = wall > 0 ? (off < x->incl ? off : x->incl) : -1;
 	}

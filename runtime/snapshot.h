@@ -52,22 +52,6 @@ static inline double snap_raw_self(const struct snap_row *x)
 	return x->raw_self > 0 ? x->raw_self : 0;
 }
 
-/*
- * The raw self time of a row as inclusive times and compensation take it:
- * under sampled timing an estimate (sampled.h), kept below 0 where it is.
- * An own-timed call takes a callee lent one in R off its self time R times,
- * its o_in with it, and compensation gives that o_in back for every call
- * while charging the untimed ones their whole cost, which is less: a caller
- * of many short untimed calls estimates below 0 raw, and is right once
- * compensated.  Clamped first, its compensated self time ran high by their
- * difference times its callees' calls (bench/accuracy.c's phase_tiny: 3x the
- * truth).  Every other row's, as snap_raw_self.
- */
-static inline double snap_raw_self_signed(const struct snap_row *x)
-{
-	return frames_sampled && !x->comp_root && x->node ? x->raw_self : snap_raw_self(x);
-}
-
 /* One thread of a snapshot: its state, and its rows when taken up front. */
 struct snap_thread {
 	const struct tstate *t;

@@ -176,31 +176,3 @@ void test_compensate_untimed(void)
 	CHECK_NEAR(comp_untimed(0, cost, PROBE_PLAIN), 0, 1e-9);
 	CHECK_NEAR(comp_untimed(10, cost, PROBE_FENTRY), 0, 1e-9);
 }
-
-/*
- * Sampled timing: a caller does 600 ticks of work and its own o_in (3) around
- * 1000 calls of a leaf whose body takes 1 tick; untimed, a call's probes cost
- * 2 ticks in all, where a timed one's o_in is 3 and its o_out 2.  Its
- * own-timed calls take the leaf's lent calls off their self time R times
- * over, each o_in and body (4), so its self time is estimated 603 + 1000 *
- * (2 + 1) - 1000 * 4 = -397 raw, and the leaf's 4000.  Compensated as
- * estimated, the caller's self time is its work and its inclusive time that
- * and the leaf's; clamped at 0 first (as sampled estimates once were), the
- * self time came out 397 ticks high.
- */
-void test_compensate_signed_estimate(void)
-{
-	struct comp_cost cost[PROBE_KINDS] = { [PROBE_PLAIN] = { 3, 2, 0, 2 } };
-	double leaf_in, leaf_out, incl, self, raw_self = 603 + 1000 * 3.0 - 1000 * 4.0;
-
-	comp_own_costs(1000, (uint64_t[PROBE_KINDS - 1]){ 0 }, cost, &leaf_in, &leaf_out);
-	leaf_out += comp_untimed(1000, cost, PROBE_PLAIN);
-	CHECK_NEAR(leaf_out, -1000, 1e-9);
-	CHECK_EQ_U64(comp_figures(raw_self + 4000, raw_self, 3, leaf_in + leaf_out, leaf_out, 0,
-				  &incl, &self),
-		     0);
-	CHECK_NEAR(self, 600, 1e-9);
-	CHECK_NEAR(incl, 600 + 1000, 1e-9);
-	comp_figures(raw_self + 4000, 0, 3, leaf_in + leaf_out, leaf_out, 0, &incl, &self);
-	CHECK_NEAR(self, 600 + 397, 1e-9);
-}

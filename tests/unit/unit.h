@@ -52,7 +52,6 @@
 	T(compensate_mixed_reads)              \
 	T(compensate_unrecorded)               \
 	T(compensate_untimed)                  \
-	T(compensate_signed_estimate)          \
 	T(sampled_few_calls_exact)             \
 	T(sampled_period_r_unbiased)           \
 	T(sampled_period_2_unbiased)           \
